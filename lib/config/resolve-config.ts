@@ -1,0 +1,76 @@
+// Turns the host's ContentConfig into the complete, frozen internal config the router runs on.
+// Validation happens here, once, when contentRouter() is called; nothing is re-derived per request.
+import type { Request } from 'express';
+import { ConfigError } from '../errors';
+import type { QueryOptions } from '../query/types';
+import type { CollectionDescriptor, SchemaRegistry } from '../schema/descriptors';
+import { describeCollections, describeGlobal } from '../schema/describe-collection';
+import type { AuthUser, CollectionConfig, ContentConfig, GlobalConfig } from './types';
+import { validateConfig } from './validate-config';
+
+export interface Logger {
+  error: (...args: unknown[]) => void;
+  warn: (...args: unknown[]) => void;
+  info: (...args: unknown[]) => void;
+}
+
+export interface ResolvedConfig {
+  readonly source: ContentConfig;
+  readonly prefix: string;
+  readonly bodyLimit: string | number;
+  readonly query: QueryOptions;
+  readonly collections: readonly CollectionConfig[];
+  readonly globals: readonly GlobalConfig[];
+  readonly registry: SchemaRegistry;
+  readonly globalRegistry: ReadonlyMap<string, CollectionDescriptor>;
+  readonly fromRequest: (req: Request) => AuthUser | null;
+  readonly logger: Logger;
+}
+
+/** Default mapping of a host-set `req.user`: keep it, with `id` taken from `id` or `_id`. */
+function userFromRequest(req: Request): AuthUser | null {
+  const user = (req as Request & { user?: Record<string, unknown> }).user;
+  if (!user || typeof user !== 'object') return null;
+  const id = user.id ?? user._id;
+  if (id === undefined || id === null) return null;
+  return { ...user, id: String(id) } as AuthUser;
+}
+
+/** Validates and completes the config; throws one ConfigError naming every problem. */
+export function resolveConfig(config: ContentConfig): ResolvedConfig {
+  const problems = validateConfig(config);
+  if (problems.length) throw new ConfigError(problems);
+
+  const api = config.core?.api ?? {};
+  const collections = Object.freeze([...(config.collections ?? [])]);
+  const globals = Object.freeze([...(config.globals ?? [])]);
+  const hostMapper = config.auth?.fromRequest;
+  const fromRequest = hostMapper
+    ? (req: Request) => {
+        const user = hostMapper(req);
+        return user ? { ...user, id: String(user.id) } : null;
+      }
+    : userFromRequest;
+  const logger = config.logger ?? console;
+
+  return Object.freeze({
+    source: config,
+    prefix: api.prefix ?? '/api',
+    bodyLimit: api.bodyLimit ?? '1mb',
+    query: Object.freeze({
+      listFormat: api.listFormat ?? 'data',
+      maxDepth: api.maxDepth ?? 2,
+      overLimit: api.overLimit ?? 'reject',
+    }),
+    collections,
+    globals,
+    registry: describeCollections(collections),
+    globalRegistry: new Map(globals.map((g) => [g.slug, describeGlobal(g)])),
+    fromRequest,
+    logger: {
+      error: logger.error.bind(logger),
+      warn: logger.warn.bind(logger),
+      info: (logger.info ?? (() => undefined)).bind(logger),
+    },
+  });
+}

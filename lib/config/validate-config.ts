@@ -1,0 +1,183 @@
+// Checks a ContentConfig and returns every problem, each named by its path
+// (`collections[2].fields.author.relationTo: unknown collection "peoples"`), so a host fixes them in one go.
+import type { CollectionConfig, ContentConfig, FieldConfig, GlobalConfig } from './types';
+
+const FIELD_TYPES = new Set([
+  'text', 'string', 'textarea', 'email', 'number', 'boolean', 'date', 'datetime',
+  'select', 'relationship', 'upload', 'array', 'json',
+]);
+const ARRAY_ITEM_TYPES = new Set(['text', 'string', 'textarea', 'email', 'number', 'boolean', 'date', 'datetime']);
+const SLUG = /^[a-z][a-z0-9_-]{0,63}$/;
+const FIELD_NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
+/** Path segments the router itself answers under, so no collection may take them. */
+const RESERVED_SLUGS = new Set(['globals', 'docs', 'upload', 'uploads', 'ws', 'sse']);
+/** Names that are system fields, Mongo internals, or prototype keys. */
+const RESERVED_FIELDS = new Set(['id', '_id', '__v', 'createdAt', 'updatedAt', 'deletedAt', '__proto__', 'constructor', 'prototype']);
+const ACCESS_OPS = ['read', 'create', 'update', 'delete'] as const;
+
+type Problems = string[];
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isPositiveInt(value: unknown): boolean {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 1;
+}
+
+function checkField(path: string, name: string, field: FieldConfig, slugs: ReadonlySet<string>, problems: Problems): void {
+  if (!FIELD_NAME.test(name) || RESERVED_FIELDS.has(name)) {
+    problems.push(`${path}: "${name}" is not a valid field name (letters, digits, _; not a system field name)`);
+  }
+  if (!isPlainObject(field)) {
+    problems.push(`${path}: must be an object with a type`);
+    return;
+  }
+  if (!FIELD_TYPES.has(field.type)) {
+    problems.push(`${path}.type: unknown field type "${String(field.type)}"`);
+    return;
+  }
+  if (field.type === 'select') {
+    const ok = Array.isArray(field.options) && field.options.length > 0 && field.options.every((o) => typeof o === 'string');
+    if (!ok) problems.push(`${path}.options: a select field needs a non-empty array of strings`);
+    else if (field.default !== undefined && typeof field.default !== 'function') {
+      const defaults = Array.isArray(field.default) ? field.default : [field.default];
+      for (const d of defaults) {
+        if (!field.options!.includes(d as string)) problems.push(`${path}.default: "${String(d)}" is not one of the options`);
+      }
+    }
+  }
+  if (field.type === 'relationship') {
+    if (typeof field.relationTo !== 'string') problems.push(`${path}.relationTo: a relationship field needs relationTo`);
+    else if (!slugs.has(field.relationTo)) problems.push(`${path}.relationTo: unknown collection "${field.relationTo}"`);
+  }
+  if (field.type === 'array' && field.of !== undefined && !ARRAY_ITEM_TYPES.has(field.of)) {
+    problems.push(`${path}.of: unknown array element type "${String(field.of)}"`);
+  }
+  for (const key of ['minLength', 'maxLength'] as const) {
+    if (field[key] !== undefined && !(Number.isInteger(field[key]) && (field[key] as number) >= 0)) {
+      problems.push(`${path}.${key}: must be a non-negative integer`);
+    }
+  }
+  for (const key of ['min', 'max'] as const) {
+    if (field[key] !== undefined && !Number.isFinite(field[key])) problems.push(`${path}.${key}: must be a finite number`);
+  }
+}
+
+function checkFields(path: string, fields: unknown, slugs: ReadonlySet<string>, problems: Problems): void {
+  if (!isPlainObject(fields)) {
+    problems.push(`${path}: must be an object mapping field names to field configs`);
+    return;
+  }
+  for (const [name, field] of Object.entries(fields)) {
+    checkField(`${path}.${name}`, name, field as FieldConfig, slugs, problems);
+  }
+}
+
+function checkAccess(path: string, access: unknown, ops: readonly string[], problems: Problems): void {
+  if (access === undefined) return;
+  if (!isPlainObject(access)) {
+    problems.push(`${path}: must be an object of access functions`);
+    return;
+  }
+  for (const [op, fn] of Object.entries(access)) {
+    if (!ops.includes(op)) problems.push(`${path}.${op}: unknown access operation (expected ${ops.join(', ')})`);
+    else if (typeof fn !== 'function') problems.push(`${path}.${op}: must be a function`);
+  }
+}
+
+function checkSlug(path: string, slug: unknown, seen: Set<string>, problems: Problems): void {
+  if (typeof slug !== 'string' || !SLUG.test(slug)) {
+    problems.push(`${path}.slug: must match ${SLUG} (got ${JSON.stringify(slug)})`);
+  } else if (RESERVED_SLUGS.has(slug)) {
+    problems.push(`${path}.slug: "${slug}" is reserved by the router`);
+  } else if (seen.has(slug)) {
+    problems.push(`${path}.slug: duplicate slug "${slug}"`);
+  } else {
+    seen.add(slug);
+  }
+}
+
+function checkCollection(path: string, c: CollectionConfig, slugs: ReadonlySet<string>, problems: Problems): void {
+  checkFields(`${path}.fields`, c.fields, slugs, problems);
+  checkAccess(`${path}.access`, c.access, ACCESS_OPS, problems);
+  if (c.cache !== undefined && !(isPlainObject(c.cache) && typeof c.cache.ttl === 'number' && c.cache.ttl > 0)) {
+    problems.push(`${path}.cache.ttl: must be a positive number of seconds`);
+  }
+  if (c.pagination !== undefined) {
+    const { defaultLimit, maxLimit } = c.pagination;
+    if (defaultLimit !== undefined && !isPositiveInt(defaultLimit)) problems.push(`${path}.pagination.defaultLimit: must be an integer >= 1`);
+    if (maxLimit !== undefined && !isPositiveInt(maxLimit)) problems.push(`${path}.pagination.maxLimit: must be an integer >= 1`);
+    if (isPositiveInt(defaultLimit) && isPositiveInt(maxLimit) && (defaultLimit as number) > (maxLimit as number)) {
+      problems.push(`${path}.pagination.defaultLimit: must not exceed maxLimit`);
+    }
+  }
+  if (c.maxBatchSize !== undefined && !isPositiveInt(c.maxBatchSize)) problems.push(`${path}.maxBatchSize: must be an integer >= 1`);
+  if (c.search !== undefined) {
+    if (!Array.isArray(c.search)) problems.push(`${path}.search: must be an array of field names`);
+    else if (isPlainObject(c.fields)) {
+      for (const name of c.search) {
+        const field = (c.fields as Record<string, FieldConfig>)[name];
+        if (!field) problems.push(`${path}.search: unknown field "${name}"`);
+        else if (field.hidden) problems.push(`${path}.search: hidden field "${name}" cannot be searched`);
+        else if (!['text', 'string', 'textarea', 'email', 'select'].includes(field.type)) {
+          problems.push(`${path}.search: field "${name}" is not a text field`);
+        }
+      }
+    }
+  }
+}
+
+function checkGlobal(path: string, g: GlobalConfig, slugs: ReadonlySet<string>, problems: Problems): void {
+  checkFields(`${path}.fields`, g.fields, slugs, problems);
+  checkAccess(`${path}.access`, g.access, ['read', 'update'], problems);
+}
+
+/** Returns every problem in the config; an empty list means it is valid. */
+export function validateConfig(config: ContentConfig): string[] {
+  const problems: Problems = [];
+  if (!isPlainObject(config)) return ['config: must be an object'];
+
+  const db = config.db as Record<string, unknown> | undefined;
+  if (!isPlainObject(db)) problems.push('db: required, { connection } (the host\'s Mongoose connection) or { uri }');
+  else if (!db.connection && typeof db.uri !== 'string') problems.push('db: needs a Mongoose connection or a uri string');
+
+  const api = config.core?.api;
+  if (api?.prefix !== undefined && (typeof api.prefix !== 'string' || !api.prefix.startsWith('/'))) {
+    problems.push('core.api.prefix: must be a path starting with "/"');
+  }
+  if (api?.listFormat !== undefined && !['data', 'docs'].includes(api.listFormat)) {
+    problems.push('core.api.listFormat: must be "data" or "docs"');
+  }
+  if (api?.maxDepth !== undefined && !(Number.isInteger(api.maxDepth) && api.maxDepth >= 0 && api.maxDepth <= 10)) {
+    problems.push('core.api.maxDepth: must be an integer from 0 to 10');
+  }
+  if (api?.overLimit !== undefined && !['reject', 'clamp'].includes(api.overLimit)) {
+    problems.push('core.api.overLimit: must be "reject" or "clamp"');
+  }
+
+  const collections = config.collections ?? [];
+  const globals = config.globals ?? [];
+  if (!Array.isArray(collections)) problems.push('collections: must be an array');
+  if (!Array.isArray(globals)) problems.push('globals: must be an array');
+  if (!Array.isArray(collections) || !Array.isArray(globals)) return problems;
+
+  const seen = new Set<string>();
+  collections.forEach((c, i) => checkSlug(`collections[${i}]`, c?.slug, seen, problems));
+  const slugs: ReadonlySet<string> = new Set(seen);
+  collections.forEach((c, i) => {
+    if (isPlainObject(c)) checkCollection(`collections[${i}]`, c, slugs, problems);
+    else problems.push(`collections[${i}]: must be an object`);
+  });
+  const globalSlugs = new Set<string>();
+  globals.forEach((g, i) => {
+    checkSlug(`globals[${i}]`, g?.slug, globalSlugs, problems);
+    if (isPlainObject(g)) checkGlobal(`globals[${i}]`, g, slugs, problems);
+  });
+
+  if (config.endpoints !== undefined && !Array.isArray(config.endpoints)) problems.push('endpoints: must be an array');
+  if (config.auth?.fromRequest !== undefined && typeof config.auth.fromRequest !== 'function') {
+    problems.push('auth.fromRequest: must be a function');
+  }
+  return problems;
+}

@@ -1,0 +1,126 @@
+// One error hierarchy for everything the router answers with a 4xx/5xx.
+// http/error-handler.ts is the single place these become RFC 9457 problem+json.
+
+/** One entry of a problem's `errors` list: which field or batch item, and what is wrong. */
+export interface ErrorDetail {
+  field?: string;
+  index?: number;
+  message: string;
+  code: string;
+}
+
+/** Base class: status, a stable machine code, a public message, optional per-field details. */
+export class ContentError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly title: string;
+  readonly errors?: ErrorDetail[];
+  readonly headers?: Record<string, string>;
+
+  constructor(
+    status: number,
+    code: string,
+    title: string,
+    detail: string,
+    options: { errors?: ErrorDetail[]; headers?: Record<string, string>; cause?: unknown } = {},
+  ) {
+    super(detail, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.status = status;
+    this.code = code;
+    this.title = title;
+    if (options.errors?.length) this.errors = options.errors;
+    if (options.headers) this.headers = options.headers;
+  }
+}
+
+/** 400: a body that does not fit the schema (wrong type, missing, unknown field, bad option). */
+export class ValidationError extends ContentError {
+  constructor(detail: string, errors?: ErrorDetail[]) {
+    super(400, 'validation_error', 'Validation failed', detail, { errors });
+  }
+}
+
+/** 400: a URL query the router cannot honour (bad where, unknown field, bad page, bad cursor). */
+export class QueryError extends ContentError {
+  constructor(detail: string, errors?: ErrorDetail[]) {
+    super(400, 'invalid_query', 'Invalid query', detail, { errors });
+  }
+}
+
+/** 400: a body that is not parseable JSON. */
+export class MalformedBodyError extends ContentError {
+  constructor(detail = 'The request body is not valid JSON.') {
+    super(400, 'malformed_body', 'Malformed request body', detail);
+  }
+}
+
+/** 401: missing, invalid or expired credentials. */
+export class UnauthorizedError extends ContentError {
+  constructor(detail = 'Authentication is required.', code = 'unauthorized') {
+    super(401, code, 'Unauthorized', detail, { headers: { 'WWW-Authenticate': 'Bearer' } });
+  }
+}
+
+/** 403: authenticated, but not allowed (access rule or API-key scope). */
+export class ForbiddenError extends ContentError {
+  constructor(detail = 'You are not allowed to perform this action.', code = 'forbidden') {
+    super(403, code, 'Forbidden', detail);
+  }
+}
+
+/** 404: no such record, route, or one the caller may not see. */
+export class NotFoundError extends ContentError {
+  constructor(detail = 'Not found.') {
+    super(404, 'not_found', 'Not found', detail);
+  }
+}
+
+/** 409: a unique field already holds this value. Names the field, never echoes the value. */
+export class ConflictError extends ContentError {
+  constructor(field: string, index?: number) {
+    super(409, 'unique_conflict', 'Conflict', `A record with this ${field} already exists.`, {
+      errors: [{ field, index, message: `${field} must be unique`, code: 'unique' }],
+    });
+  }
+}
+
+/** 413: body or file larger than allowed. */
+export class PayloadTooLargeError extends ContentError {
+  constructor(detail = 'The request body is too large.') {
+    super(413, 'payload_too_large', 'Payload too large', detail);
+  }
+}
+
+/** 415: a write whose Content-Type the route does not accept. */
+export class UnsupportedMediaTypeError extends ContentError {
+  constructor(detail = 'Content-Type must be application/json.') {
+    super(415, 'unsupported_media_type', 'Unsupported media type', detail);
+  }
+}
+
+/** 429: rate limit exceeded. */
+export class TooManyRequestsError extends ContentError {
+  constructor(retryAfterSeconds: number) {
+    super(429, 'rate_limited', 'Too many requests', 'Too many requests, please try again later.', {
+      headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
+    });
+  }
+}
+
+/** 503: the database cannot be reached. */
+export class ServiceUnavailableError extends ContentError {
+  constructor(detail = 'The database is unavailable. Try again shortly.') {
+    super(503, 'service_unavailable', 'Service unavailable', detail, { headers: { 'Retry-After': '5' } });
+  }
+}
+
+/** Thrown by contentRouter() when the config is invalid: one error listing every problem with its path. */
+export class ConfigError extends Error {
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(`Invalid content-router config:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}

@@ -1,0 +1,16 @@
+// The router's error middleware: every error raised inside the router is answered here as
+// problem+json, so a client's mistake never reaches the host's error handler as a 500.
+import type { ErrorRequestHandler } from 'express';
+import type { Logger } from '../config/resolve-config';
+import { toProblem } from './to-problem';
+
+/** Creates the error handler; 5xx errors are logged (message and stack only, never bodies or tokens). */
+export function createErrorHandler(logger: Logger): ErrorRequestHandler {
+  const development = process.env.NODE_ENV === 'development';
+  return (error, req, res, next) => {
+    if (res.headersSent) return next(error);
+    const problem = toProblem(error, { development });
+    if (problem.unexpected) logger.error(`content-router: ${req.method} ${req.baseUrl}${req.path} failed:`, error);
+    res.status(problem.status).set(problem.headers).type('application/problem+json').send(JSON.stringify(problem.body));
+  };
+}

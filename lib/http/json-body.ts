@@ -1,0 +1,21 @@
+// JSON body parsing for write routes: application/json (or +json) only, size-limited.
+// A body of another type is a 415; parse and size failures become problems in the error handler.
+import express, { type RequestHandler } from 'express';
+import { UnsupportedMediaTypeError } from '../errors';
+
+const JSON_TYPES = ['application/json', 'application/*+json'];
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+
+function hasBody(req: Parameters<RequestHandler>[0]): boolean {
+  return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+}
+
+/** Creates the body middleware once per router, with the configured size limit. */
+export function createJsonBody(limit: string | number): RequestHandler {
+  const parse = express.json({ limit, type: JSON_TYPES, strict: true });
+  return (req, res, next) => {
+    if (!WRITE_METHODS.has(req.method) || !hasBody(req)) return next();
+    if (!req.is(JSON_TYPES)) return next(new UnsupportedMediaTypeError());
+    return parse(req, res, next);
+  };
+}

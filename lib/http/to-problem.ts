@@ -1,0 +1,95 @@
+// The one place errors become RFC 9457 problem details. Pure: error in, status/headers/body out.
+import mongoose from 'mongoose';
+import {
+  ContentError,
+  type ErrorDetail,
+  MalformedBodyError,
+  PayloadTooLargeError,
+  ServiceUnavailableError,
+  UnsupportedMediaTypeError,
+  ValidationError,
+} from '../errors';
+
+export interface Problem {
+  status: number;
+  headers: Record<string, string>;
+  body: { type: string; title: string; status: number; detail: string; code: string; errors?: ErrorDetail[] };
+  /** True when the error is ours to log (a 5xx), false for a client's mistake. */
+  unexpected: boolean;
+}
+
+const UNAVAILABLE = new Set([
+  'MongoServerSelectionError',
+  'MongooseServerSelectionError',
+  'MongoNetworkError',
+  'MongoNetworkTimeoutError',
+  'MongoNotConnectedError',
+  'MongoTopologyClosedError',
+]);
+
+/** Problem type URIs are stable identifiers, one per error code. */
+export function problemType(code: string): string {
+  return `urn:content-router:problem:${code}`;
+}
+
+function fromBodyParser(error: { type?: string; status?: number }): ContentError | undefined {
+  switch (error.type) {
+    case 'entity.parse.failed':
+      return new MalformedBodyError();
+    case 'entity.too.large':
+      return new PayloadTooLargeError();
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new UnsupportedMediaTypeError('Unsupported body encoding or charset.');
+    default:
+      return undefined;
+  }
+}
+
+function fromMongoose(error: unknown): ContentError | undefined {
+  if (error instanceof mongoose.Error.ValidationError) {
+    // Messages are rebuilt from paths: Mongoose's own messages can echo the rejected value.
+    const errors = Object.entries(error.errors).map(([field, e]) => ({
+      field,
+      message: `${field} is invalid`,
+      code: (e as { kind?: string }).kind ?? 'invalid',
+    }));
+    return new ValidationError('The record is not valid.', errors);
+  }
+  if (error instanceof mongoose.Error.CastError) {
+    return new ValidationError('A value has the wrong type.', [{ field: error.path, message: `${error.path} has the wrong type`, code: 'invalid_type' }]);
+  }
+  const name = (error as { name?: string } | null)?.name ?? '';
+  const message = (error as { message?: string } | null)?.message ?? '';
+  if (UNAVAILABLE.has(name) || /buffering timed out|Client must be connected|connection .* closed/i.test(message)) {
+    return new ServiceUnavailableError();
+  }
+  return undefined;
+}
+
+/** Maps any thrown value to a problem; unknown errors become a 500 without internals. */
+export function toProblem(error: unknown, options: { development: boolean }): Problem {
+  const known =
+    error instanceof ContentError
+      ? error
+      : fromBodyParser((error ?? {}) as { type?: string }) ?? fromMongoose(error);
+  if (known) {
+    const body: Problem['body'] = {
+      type: problemType(known.code),
+      title: known.title,
+      status: known.status,
+      detail: known.message,
+      code: known.code,
+    };
+    if (known.errors) body.errors = known.errors;
+    return { status: known.status, headers: { ...known.headers }, body, unexpected: known.status >= 500 };
+  }
+  const detail =
+    options.development && error instanceof Error ? `${error.message}\n${error.stack ?? ''}` : 'An unexpected error occurred.';
+  return {
+    status: 500,
+    headers: {},
+    body: { type: problemType('internal_error'), title: 'Internal server error', status: 500, detail, code: 'internal_error' },
+    unexpected: true,
+  };
+}

@@ -1,0 +1,47 @@
+// The public API of content-router: the factory, the config helper, the types a host writes
+// config and handlers against, and the error classes it may throw from its own access functions.
+
+/** Build the router from a config: `app.use('/api', contentRouter(config))`. */
+export { contentRouter, type ContentRouter } from './content-router';
+/** Type-checked identity for config files. */
+export { defineConfig } from './config/define-config';
+/** Config and user types. */
+export type {
+  AccessArgs,
+  AccessFn,
+  AccessResult,
+  ArrayItemType,
+  AuthUser,
+  CollectionAccess,
+  CollectionConfig,
+  ContentConfig,
+  EndpointFunction,
+  EndpointObject,
+  FieldConfig,
+  FieldType,
+  Fields,
+  GlobalConfig,
+  Scope,
+  Where,
+} from './config/types';
+/** Shapes returned by the local API and the REST list. */
+export type { ApiRecord } from './schema/to-record';
+export type { FindResult } from './operations/find';
+export type { LocalApi, LocalFindOptions, LocalOptions } from './local/local-api';
+/** Errors: throw one from an access function or endpoint to answer with its status. */
+export {
+  ConfigError,
+  ConflictError,
+  ContentError,
+  type ErrorDetail,
+  ForbiddenError,
+  MalformedBodyError,
+  NotFoundError,
+  PayloadTooLargeError,
+  QueryError,
+  ServiceUnavailableError,
+  TooManyRequestsError,
+  UnauthorizedError,
+  UnsupportedMediaTypeError,
+  ValidationError,
+} from './errors';

@@ -1,0 +1,79 @@
+// The local API: the same operations as REST, called from server code. Access rules are
+// overridden unless a `user` is passed, in which case that user's rules apply exactly as over HTTP.
+import type { AuthUser } from '../config/types';
+import { create, createMany, deleteRecord, find, findById, findGlobal, restoreRecord, update } from '../operations';
+import type { FindResult } from '../operations/find';
+import { type Runtime, getCollection } from '../operations/runtime';
+import { updateGlobal } from '../operations/globals';
+import { NotFoundError } from '../errors';
+import { parseListQuery } from '../query';
+import type { ApiRecord } from '../schema/to-record';
+
+/** Who is acting: a user (access applies) or nobody (access overridden). */
+export interface LocalOptions {
+  user?: AuthUser | null;
+}
+
+/** List options: the same parameters the REST list takes, as values instead of strings. */
+export interface LocalFindOptions extends LocalOptions {
+  where?: Record<string, unknown>;
+  sort?: string;
+  limit?: number;
+  perPage?: number;
+  page?: number;
+  cursor?: string;
+  depth?: number;
+  include?: string;
+  fields?: string;
+  search?: string;
+  includeDeleted?: boolean;
+  count?: boolean;
+}
+
+export interface LocalApi {
+  find(collection: string, options?: LocalFindOptions): Promise<FindResult>;
+  findById(collection: string, id: string, options?: LocalOptions & { depth?: number; include?: string }): Promise<ApiRecord>;
+  create(collection: string, data: Record<string, unknown>, options?: LocalOptions): Promise<ApiRecord>;
+  createMany(collection: string, data: Record<string, unknown>[], options?: LocalOptions): Promise<ApiRecord[]>;
+  update(collection: string, id: string, data: Record<string, unknown>, options?: LocalOptions): Promise<ApiRecord>;
+  delete(collection: string, id: string, options?: LocalOptions & { permanent?: boolean }): Promise<{ deleted: true }>;
+  restore(collection: string, id: string, options?: LocalOptions): Promise<ApiRecord>;
+  findGlobal(slug: string, options?: LocalOptions): Promise<Record<string, unknown>>;
+  updateGlobal(slug: string, data: Record<string, unknown>, options?: LocalOptions): Promise<Record<string, unknown>>;
+}
+
+function actor(options: LocalOptions | undefined) {
+  const user = options?.user ?? null;
+  return { user, overrideAccess: options?.user === undefined || options.user === null, trusted: !options?.user };
+}
+
+/** Binds the operations to this router's runtime. */
+export function createLocalApi(runtime: Runtime): LocalApi {
+  const { registry, query: queryOptions } = runtime.config;
+  const globalOf = (slug: string) => {
+    const global = runtime.globals.get(slug);
+    if (!global) throw new NotFoundError(`No global "${slug}".`);
+    return global;
+  };
+  return {
+    async find(slug, options = {}) {
+      const collection = getCollection(runtime, slug);
+      const { user: _user, ...raw } = options;
+      const query = parseListQuery(raw, collection.descriptor, registry, queryOptions);
+      return find({ runtime, collection, query, ...actor(options) });
+    },
+    async findById(slug, id, options = {}) {
+      const collection = getCollection(runtime, slug);
+      const query = parseListQuery({ depth: options.depth, include: options.include }, collection.descriptor, registry, queryOptions);
+      return findById({ runtime, collection, id, populate: query.populate, ...actor(options) });
+    },
+    create: (slug, data, options) => create({ runtime, collection: getCollection(runtime, slug), data, ...actor(options) }),
+    createMany: (slug, items, options) => createMany({ runtime, collection: getCollection(runtime, slug), items, ...actor(options) }),
+    update: (slug, id, data, options) => update({ runtime, collection: getCollection(runtime, slug), id, data, ...actor(options) }),
+    delete: (slug, id, options) =>
+      deleteRecord({ runtime, collection: getCollection(runtime, slug), id, permanent: options?.permanent, ...actor(options) }),
+    restore: (slug, id, options) => restoreRecord({ runtime, collection: getCollection(runtime, slug), id, ...actor(options) }),
+    findGlobal: async (slug, options) => findGlobal({ runtime, global: globalOf(slug), ...actor(options) }),
+    updateGlobal: async (slug, data, options) => updateGlobal({ runtime, global: globalOf(slug), data, ...actor(options) }),
+  };
+}

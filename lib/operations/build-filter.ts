@@ -1,0 +1,57 @@
+// Turns query and access conditions into one Mongo filter: ANDs them, resolves dotted relationship
+// conditions through the related collection (under its read access, never truncated), adds soft delete.
+import type { Request } from 'express';
+import type { Types } from 'mongoose';
+import type { AuthUser } from '../config/types';
+import { mapRelationNodes, toMongoFilter } from '../query';
+import type { WhereNode } from '../query/types';
+import { readConstraintOrNull } from './access';
+import type { CollectionRuntime, Runtime } from './runtime';
+
+export interface FilterArgs {
+  runtime: Runtime;
+  collection: CollectionRuntime;
+  user: AuthUser | null;
+  req?: Request;
+  overrideAccess?: boolean;
+  /** Conditions to AND; undefined entries are skipped. */
+  nodes: Array<WhereNode | undefined>;
+  /** Soft-delete collections: false hides deleted records, true shows them, 'only' shows only them. */
+  deleted?: boolean | 'only';
+}
+
+/** ANDs the given nodes; undefined when nothing constrains. */
+export function andNodes(nodes: Array<WhereNode | undefined>): WhereNode | undefined {
+  const present = nodes.filter((n): n is WhereNode => n !== undefined);
+  if (present.length === 0) return undefined;
+  return present.length === 1 ? present[0] : { kind: 'and', nodes: present };
+}
+
+function softDeleteCondition(collection: CollectionRuntime, deleted: FilterArgs['deleted']): Record<string, unknown> | undefined {
+  if (!collection.descriptor.softDelete || deleted === true) return undefined;
+  return deleted === 'only' ? { deletedAt: { $ne: null } } : { deletedAt: null };
+}
+
+/** Builds the Mongo filter for the collection; relation conditions are resolved to id lists first. */
+export async function buildFilter(args: FilterArgs): Promise<Record<string, unknown>> {
+  const node = andNodes(args.nodes);
+  const resolved = node ? await mapRelationNodes(node, (relation) => resolveRelation(args, relation)) : undefined;
+  const filter = resolved ? toMongoFilter(resolved) : {};
+  const softDelete = softDeleteCondition(args.collection, args.deleted ?? false);
+  if (!softDelete) return filter;
+  return Object.keys(filter).length ? { $and: [filter, softDelete] } : softDelete;
+}
+
+type RelationNode = Extract<WhereNode, { kind: 'relation' }>;
+
+/** Runs the inner condition on the related collection and returns the matching ids as an `ids` node. */
+async function resolveRelation(args: FilterArgs, relation: RelationNode): Promise<WhereNode> {
+  const related = args.runtime.collections.get(relation.relationTo);
+  if (!related) return { kind: 'const', value: false };
+  const access = await readConstraintOrNull({ ...args, collection: related });
+  // Filtering through a collection the caller may not read would be an oracle: it matches nothing.
+  if (!access) return { kind: 'const', value: false };
+  const filter = await buildFilter({ ...args, collection: related, nodes: [relation.where, access.constraint], deleted: false });
+  const rows = await related.model.find(filter, { _id: 1 }).lean<Array<{ _id: Types.ObjectId }>>();
+  return { kind: 'ids', field: relation.field, ids: rows.map((r) => r._id) };
+}

@@ -1,0 +1,82 @@
+// Batch create, all or nothing: every item is validated (fields, unique values within the batch and
+// against the database) before any is written; a write that still fails is rolled back by id.
+import type { Request } from 'express';
+import type { AuthUser } from '../config/types';
+import { ConflictError, type ErrorDetail, ValidationError } from '../errors';
+import { validateInput } from '../schema/validate-input';
+import type { ApiRecord, RawDoc } from '../schema/to-record';
+import { checkAccess } from './access';
+import type { CollectionRuntime, Runtime } from './runtime';
+import { isDuplicateKeyError, rethrowWriteError } from './write-errors';
+
+export interface CreateManyArgs {
+  runtime: Runtime;
+  collection: CollectionRuntime;
+  items: unknown;
+  user: AuthUser | null;
+  req?: Request;
+  overrideAccess?: boolean;
+  trusted?: boolean;
+}
+
+function sameValue(a: unknown): string {
+  return a instanceof Date ? a.toISOString() : String(a);
+}
+
+/** Finds the first unique value repeated inside the batch or already stored; throws a 409 naming field and index. */
+async function checkUnique(collection: CollectionRuntime, sets: Record<string, unknown>[]): Promise<void> {
+  for (const field of Object.values(collection.descriptor.fields)) {
+    if (!field.unique || field.system) continue;
+    const seen = new Map<string, number>();
+    sets.forEach((set, index) => {
+      const value = set[field.name];
+      if (value === undefined) return;
+      const key = sameValue(value);
+      if (seen.has(key)) throw new ConflictError(field.name, index);
+      seen.set(key, index);
+    });
+    if (seen.size === 0) continue;
+    const values = sets.map((s) => s[field.name]).filter((v) => v !== undefined);
+    const existing = await collection.model.findOne({ [field.name]: { $in: values } }, { [field.name]: 1 }).lean<RawDoc>();
+    if (existing) throw new ConflictError(field.name, seen.get(sameValue(existing[field.name])));
+  }
+}
+
+/** Creates every item or none; returns the records in input order. */
+export async function createMany(args: CreateManyArgs): Promise<ApiRecord[]> {
+  const { runtime, collection } = args;
+  const items = args.items;
+  const max = collection.descriptor.maxBatchSize;
+  if (!Array.isArray(items) || items.length === 0) {
+    throw new ValidationError('data must be a non-empty array of records.', [{ field: 'data', message: 'must be a non-empty array', code: 'invalid_type' }]);
+  }
+  if (items.length > max) {
+    throw new ValidationError(`A batch may hold at most ${max} records.`, [{ field: 'data', message: `at most ${max} items`, code: 'too_many' }]);
+  }
+  await Promise.all(
+    items.map((item) =>
+      checkAccess({ ...args, op: 'create', data: typeof item === 'object' && item !== null ? item : undefined }),
+    ),
+  );
+  const errors: ErrorDetail[] = [];
+  const sets = items.map((item, index) => {
+    const input = validateInput(item, collection.descriptor, { mode: 'create', allowHidden: args.trusted });
+    for (const error of input.errors) errors.push({ ...error, index });
+    return input.set;
+  });
+  if (errors.length) throw new ValidationError('Some records are not valid; nothing was created.', errors);
+  await checkUnique(collection, sets);
+
+  const docs = sets.map((set) => new collection.model(set));
+  try {
+    await collection.model.insertMany(docs, { ordered: true });
+  } catch (error) {
+    // Another writer took a unique value between the check and the insert: undo what did land.
+    await collection.model.deleteMany({ _id: { $in: docs.map((d) => d._id) } });
+    const index = isDuplicateKeyError(error) ? (error.writeErrors?.[0]?.index ?? error.index) : undefined;
+    rethrowWriteError(error, index);
+  }
+  const records = docs.map((doc) => collection.serialize(doc.toObject() as RawDoc));
+  runtime.events.emit('change', { type: 'create', collection: collection.descriptor.slug, ids: records.map((r) => r.id) });
+  return records;
+}

@@ -1,0 +1,55 @@
+// Delete and restore. On soft-delete collections DELETE stamps deletedAt (permanent=true removes);
+// restore clears it. The access constraint and the id go into one atomic write.
+import type { Request } from 'express';
+import type { AuthUser } from '../config/types';
+import { NotFoundError } from '../errors';
+import type { ApiRecord, RawDoc } from '../schema/to-record';
+import { checkAccess } from './access';
+import { buildFilter } from './build-filter';
+import { toRecordId } from './record-id';
+import type { CollectionRuntime, Runtime } from './runtime';
+
+export interface DeleteArgs {
+  runtime: Runtime;
+  collection: CollectionRuntime;
+  id: string;
+  user: AuthUser | null;
+  req?: Request;
+  overrideAccess?: boolean;
+  /** Soft-delete collections: remove the record for good instead of stamping deletedAt. */
+  permanent?: boolean;
+}
+
+async function idFilter(args: DeleteArgs, op: 'delete' | 'update', deleted: boolean | 'only'): Promise<Record<string, unknown>> {
+  const _id = toRecordId(args.id);
+  const constraint = await checkAccess({ ...args, op });
+  const idNode = { kind: 'ids' as const, field: args.collection.descriptor.fields.id, ids: [_id] };
+  return buildFilter({ ...args, nodes: [idNode, constraint], deleted });
+}
+
+/** Deletes (or soft-deletes) one record; throws NotFoundError when there is none the caller may delete. */
+export async function deleteRecord(args: DeleteArgs): Promise<{ deleted: true }> {
+  const { collection, runtime } = args;
+  const soft = collection.descriptor.softDelete && !args.permanent;
+  const filter = await idFilter(args, 'delete', soft ? false : true);
+  const found = soft
+    ? await collection.model.findOneAndUpdate(filter, { $set: { deletedAt: new Date() } }, { projection: { _id: 1 } }).lean()
+    : (await collection.model.deleteOne(filter)).deletedCount > 0;
+  if (!found) throw new NotFoundError('No record with this id.');
+  runtime.events.emit('change', { type: 'delete', collection: collection.descriptor.slug, ids: [args.id] });
+  return { deleted: true };
+}
+
+/** Restores a soft-deleted record (update access); throws NotFoundError unless it is deleted and updatable. */
+export async function restoreRecord(args: Omit<DeleteArgs, 'permanent'>): Promise<ApiRecord> {
+  const { collection, runtime } = args;
+  if (!collection.descriptor.softDelete) throw new NotFoundError('This collection has no soft delete.');
+  const filter = await idFilter(args, 'update', 'only');
+  const row = await collection.model
+    .findOneAndUpdate(filter, { $set: { deletedAt: null } }, { returnDocument: 'after', projection: collection.projection })
+    .lean<RawDoc>();
+  if (!row) throw new NotFoundError('No deleted record with this id.');
+  const record = collection.serialize(row);
+  runtime.events.emit('change', { type: 'update', collection: collection.descriptor.slug, ids: [record.id] });
+  return record;
+}

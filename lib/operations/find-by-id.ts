@@ -1,0 +1,42 @@
+// The get-one operation: a missing record, a malformed id and a record outside the caller's read
+// constraint all answer 404, so ids cannot be probed.
+import type { Request } from 'express';
+import type { AuthUser } from '../config/types';
+import { NotFoundError } from '../errors';
+import type { PopulateTree } from '../query/types';
+import type { ApiRecord, RawDoc } from '../schema/to-record';
+import { checkAccess } from './access';
+import { buildFilter } from './build-filter';
+import { populateRows } from './populate';
+import { toRecordId } from './record-id';
+import type { CollectionRuntime, Runtime } from './runtime';
+
+export interface FindByIdArgs {
+  runtime: Runtime;
+  collection: CollectionRuntime;
+  id: string;
+  user: AuthUser | null;
+  req?: Request;
+  overrideAccess?: boolean;
+  populate?: PopulateTree;
+  select?: string[];
+  includeDeleted?: boolean;
+}
+
+/** Reads one record or throws NotFoundError. */
+export async function findById(args: FindByIdArgs): Promise<ApiRecord> {
+  const { collection } = args;
+  const _id = toRecordId(args.id);
+  const constraint = await checkAccess({ ...args, op: 'read' });
+  let deleted = false;
+  if (args.includeDeleted && collection.descriptor.softDelete) {
+    await checkAccess({ ...args, op: 'delete' });
+    deleted = true;
+  }
+  const idNode = { kind: 'ids' as const, field: collection.descriptor.fields.id, ids: [_id] };
+  const filter = await buildFilter({ ...args, nodes: [idNode, constraint], deleted });
+  const row = await collection.model.findOne(filter, collection.projection).lean<RawDoc>();
+  if (!row) throw new NotFoundError('No record with this id.');
+  if (args.populate) await populateRows({ ...args, rows: [row], tree: args.populate });
+  return collection.serialize(row, args.select ? new Set(args.select) : undefined);
+}

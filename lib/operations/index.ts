@@ -1,0 +1,10 @@
+// The operations every entry point shares: REST handlers, the local API, custom endpoints, realtime.
+export { find, type FindArgs, type FindResult } from './find';
+export { findById, type FindByIdArgs } from './find-by-id';
+export { create, type CreateArgs } from './create';
+export { createMany, type CreateManyArgs } from './create-many';
+export { update, type UpdateArgs } from './update';
+export { deleteRecord, restoreRecord, type DeleteArgs } from './delete';
+export { findGlobal, updateGlobal, type GlobalArgs } from './globals';
+export { checkAccess, scopeAllows, type AccessOperation } from './access';
+export { type Runtime, type CollectionRuntime, type ChangeEvent, createCollectionRuntime, getCollection } from './runtime';

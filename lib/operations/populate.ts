@@ -1,0 +1,63 @@
+// Replaces relationship ids with related records, batched: one query per relation field and level,
+// whatever the number of rows. Related records obey their collection's read access and hidden fields.
+import type { Request } from 'express';
+import { Types } from 'mongoose';
+import type { AuthUser } from '../config/types';
+import type { PopulateTree } from '../query/types';
+import type { RawDoc } from '../schema/to-record';
+import { readConstraintOrNull } from './access';
+import { buildFilter } from './build-filter';
+import type { CollectionRuntime, Runtime } from './runtime';
+
+export interface PopulateArgs {
+  runtime: Runtime;
+  collection: CollectionRuntime;
+  /** Raw lean rows; populated fields are replaced in place with serialized related records. */
+  rows: RawDoc[];
+  tree: PopulateTree;
+  user: AuthUser | null;
+  req?: Request;
+  overrideAccess?: boolean;
+}
+
+function collectIds(rows: RawDoc[], field: string): Types.ObjectId[] {
+  const seen = new Map<string, Types.ObjectId>();
+  for (const row of rows) {
+    const value = row[field];
+    for (const item of Array.isArray(value) ? value : [value]) {
+      if (item instanceof Types.ObjectId) seen.set(item.toHexString(), item);
+    }
+  }
+  return [...seen.values()];
+}
+
+function replaceIds(value: unknown, byId: ReadonlyMap<string, unknown>): unknown {
+  // Ids whose record is gone or not readable stay ids: the parent still says what it points at.
+  const swap = (item: unknown) => (item instanceof Types.ObjectId ? byId.get(item.toHexString()) ?? item : item);
+  return Array.isArray(value) ? value.map(swap) : swap(value);
+}
+
+async function populateField(args: PopulateArgs, fieldName: string, subtree: PopulateTree): Promise<void> {
+  const field = args.collection.descriptor.fields[fieldName];
+  const related = field?.relationTo ? args.runtime.collections.get(field.relationTo) : undefined;
+  if (!related) return;
+  const ids = collectIds(args.rows, fieldName);
+  if (ids.length === 0) return;
+  const access = await readConstraintOrNull({ ...args, collection: related });
+  if (!access) return;
+  const idFilter = { kind: 'ids' as const, field: related.descriptor.fields.id, ids };
+  const filter = await buildFilter({ ...args, collection: related, nodes: [idFilter, access.constraint], deleted: false });
+  const relatedRows = await related.model.find(filter, related.projection).lean<RawDoc[]>();
+  if (Object.keys(subtree).length) await populateRows({ ...args, collection: related, rows: relatedRows, tree: subtree });
+  const byId = new Map(relatedRows.map((row) => [String(row._id), related.serialize(row)]));
+  for (const row of args.rows) {
+    if (row[fieldName] !== undefined && row[fieldName] !== null) row[fieldName] = replaceIds(row[fieldName], byId);
+  }
+}
+
+/** Populates every field of the tree on the rows (fields of one level in parallel). */
+export async function populateRows(args: PopulateArgs): Promise<void> {
+  const entries = Object.entries(args.tree);
+  if (entries.length === 0 || args.rows.length === 0) return;
+  await Promise.all(entries.map(([field, subtree]) => populateField(args, field, subtree)));
+}

@@ -1,0 +1,57 @@
+// The router's live state that every operation reads: resolved config, models, serializers,
+// and the change emitter that cache and realtime listen to. Built once by contentRouter().
+import { EventEmitter } from 'node:events';
+import type { Connection, Model } from 'mongoose';
+import type { ResolvedConfig } from '../config/resolve-config';
+import type { Request } from 'express';
+import type { AccessFn, AuthUser } from '../config/types';
+import type { CollectionDescriptor } from '../schema/descriptors';
+import { type RecordSerializer, createRecordSerializer } from '../schema/to-record';
+
+export interface CollectionRuntime {
+  readonly descriptor: CollectionDescriptor;
+  readonly model: Model<Record<string, unknown>>;
+  readonly serialize: RecordSerializer;
+  /** Excludes hidden fields at the database, so they never even reach the process on reads. */
+  readonly projection: Readonly<Record<string, 0>> | undefined;
+}
+
+/** A write that succeeded through this router. */
+export interface ChangeEvent {
+  type: 'create' | 'update' | 'delete';
+  collection: string;
+  ids: string[];
+}
+
+/** Supplies the access function used when a collection configures none (auth adds its own). */
+export type DefaultAccessProvider = (collection: CollectionDescriptor, op: 'read' | 'create' | 'update' | 'delete') => AccessFn | undefined;
+
+export interface Runtime {
+  readonly config: ResolvedConfig;
+  readonly connection: Connection;
+  readonly collections: ReadonlyMap<string, CollectionRuntime>;
+  readonly globals: ReadonlyMap<string, CollectionRuntime>;
+  /** Emits 'change' (ChangeEvent) after every successful write. */
+  readonly events: EventEmitter;
+  defaultAccess?: DefaultAccessProvider;
+  /** Resolves the caller of a request: the host's req.user by default; auth collections extend it. */
+  authenticate: (req: Request) => Promise<AuthUser | null>;
+}
+
+/** Pairs a descriptor with its model and precomputed serializer and projection. */
+export function createCollectionRuntime(descriptor: CollectionDescriptor, model: Model<Record<string, unknown>>): CollectionRuntime {
+  const hidden = Object.values(descriptor.fields).filter((f) => f.hidden).map((f) => f.name);
+  return Object.freeze({
+    descriptor,
+    model,
+    serialize: createRecordSerializer(descriptor),
+    projection: hidden.length ? Object.freeze(Object.fromEntries(hidden.map((name) => [name, 0 as const]))) : undefined,
+  });
+}
+
+/** Looks up a collection by slug; operations call it with slugs that config validation guaranteed. */
+export function getCollection(runtime: Runtime, slug: string): CollectionRuntime {
+  const collection = runtime.collections.get(slug);
+  if (!collection) throw new Error(`content-router: unknown collection "${slug}"`);
+  return collection;
+}

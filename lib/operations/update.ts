@@ -1,0 +1,51 @@
+// The update operation (PATCH semantics): access constraint and record id in one atomic
+// findOneAndUpdate, so a record outside the caller's constraint is a 404 and nothing is written.
+import type { Request } from 'express';
+import type { AuthUser } from '../config/types';
+import { NotFoundError, ValidationError } from '../errors';
+import { validateInput } from '../schema/validate-input';
+import type { ApiRecord, RawDoc } from '../schema/to-record';
+import { checkAccess } from './access';
+import { buildFilter } from './build-filter';
+import { toRecordId } from './record-id';
+import type { CollectionRuntime, Runtime } from './runtime';
+import { rethrowWriteError } from './write-errors';
+
+export interface UpdateArgs {
+  runtime: Runtime;
+  collection: CollectionRuntime;
+  id: string;
+  data: unknown;
+  user: AuthUser | null;
+  req?: Request;
+  overrideAccess?: boolean;
+  trusted?: boolean;
+  /** Fields this caller may not change (403-style field errors). */
+  readOnly?: ReadonlySet<string>;
+}
+
+/** Applies a partial update; null clears a non-required field. */
+export async function update(args: UpdateArgs): Promise<ApiRecord> {
+  const { runtime, collection } = args;
+  const _id = toRecordId(args.id);
+  const data = typeof args.data === 'object' && args.data !== null ? (args.data as Record<string, unknown>) : undefined;
+  const constraint = await checkAccess({ ...args, op: 'update', data });
+  const input = validateInput(args.data, collection.descriptor, { mode: 'update', allowHidden: args.trusted, readOnly: args.readOnly });
+  if (input.errors.length) throw new ValidationError('The update is not valid.', input.errors);
+  const idNode = { kind: 'ids' as const, field: collection.descriptor.fields.id, ids: [_id] };
+  const filter = await buildFilter({ ...args, nodes: [idNode, constraint], deleted: false });
+  const change: Record<string, unknown> = { $set: input.set };
+  if (input.unset.length) change.$unset = Object.fromEntries(input.unset.map((name) => [name, 1]));
+  let row: RawDoc | null;
+  try {
+    row = await collection.model
+      .findOneAndUpdate(filter, change, { returnDocument: 'after', runValidators: true, projection: collection.projection })
+      .lean<RawDoc>();
+  } catch (error) {
+    rethrowWriteError(error);
+  }
+  if (!row) throw new NotFoundError('No record with this id.');
+  const record = collection.serialize(row);
+  runtime.events.emit('change', { type: 'update', collection: collection.descriptor.slug, ids: [record.id] });
+  return record;
+}

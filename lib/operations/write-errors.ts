@@ -1,0 +1,31 @@
+// Maps database write failures that are the client's doing (unique conflicts) to typed errors.
+import { ConflictError } from '../errors';
+
+interface DuplicateKeyError {
+  code: number;
+  keyPattern?: Record<string, unknown>;
+  keyValue?: Record<string, unknown>;
+  errmsg?: string;
+  message?: string;
+  index?: number;
+  writeErrors?: Array<{ index?: number; err?: DuplicateKeyError; code?: number; keyPattern?: Record<string, unknown> }>;
+}
+
+function duplicateField(error: DuplicateKeyError): string {
+  const fromPattern = error.keyPattern && Object.keys(error.keyPattern)[0];
+  if (fromPattern) return fromPattern;
+  // Some servers omit keyPattern; the index name ("email_1") still names the field.
+  const match = /index: (?:\S+\$)?([A-Za-z0-9_]+?)_-?1/.exec(error.errmsg ?? error.message ?? '');
+  return match?.[1] ?? 'value';
+}
+
+/** True for E11000 duplicate-key errors, however the driver wrapped them. */
+export function isDuplicateKeyError(error: unknown): error is DuplicateKeyError {
+  return typeof error === 'object' && error !== null && (error as DuplicateKeyError).code === 11000;
+}
+
+/** Rethrows a duplicate-key error as a 409 naming the field (never the value); other errors unchanged. */
+export function rethrowWriteError(error: unknown, index?: number): never {
+  if (isDuplicateKeyError(error)) throw new ConflictError(duplicateField(error), index);
+  throw error;
+}

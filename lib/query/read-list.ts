@@ -1,0 +1,63 @@
+// Reads list-valued inputs in every shape they arrive in: JSON arrays, qs arrays (or qs objects with
+// numeric keys, past arrayLimit), comma-separated strings, and arrays of comma-separated strings.
+import { assertSafeKeys, isPlainObject } from './safe-keys';
+import { describeValue, rejectQuery, type QueryErrorCode } from './reject';
+
+const INDEX_KEY = /^(?:0|[1-9]\d*)$/;
+
+/**
+ * The values of an object whose keys are all array indexes, in index order (qs turns `a[150]=x` into
+ * `{ '150': 'x' }` once an index passes arrayLimit); undefined for any other object.
+ */
+export function valuesOfIndexed(value: Record<string, unknown>): unknown[] | undefined {
+  const keys = Object.keys(value);
+  if (keys.length === 0 || !keys.every((key) => INDEX_KEY.test(key))) return undefined;
+  return keys.sort((a, b) => Number(a) - Number(b)).map((key) => value[key]);
+}
+
+function splitComma(text: string): string[] {
+  return text
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+}
+
+/**
+ * The elements of an operator's list value (`in`, `nin`, `any`, `all`, `between`): an array, an indexed
+ * object, a JSON array string (`["a,b","c"]`, for values containing commas), or a comma-separated string
+ * (items trimmed, empty items dropped). A lone scalar from a local API caller is a list of one.
+ */
+export function readValueList(value: unknown, path: string, max: number): unknown[] {
+  let list: unknown[] | undefined;
+  if (Array.isArray(value)) list = value;
+  else if (isPlainObject(value)) list = valuesOfIndexed(value);
+  else if (typeof value === 'string') list = value.trimStart().startsWith('[') ? parseJsonArray(value, path) : splitComma(value);
+  else if (value !== undefined && value !== null && typeof value !== 'object') list = [value];
+  if (list === undefined) rejectQuery(path, `${describeValue(value)} is not a list`, 'invalid_value');
+  if (list.length > max) rejectQuery(path, `more than ${max} values`, 'too_many_values');
+  return list;
+}
+
+function parseJsonArray(text: string, path: string): unknown[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    rejectQuery(path, 'malformed JSON array', 'malformed_json');
+  }
+  if (!Array.isArray(parsed)) rejectQuery(path, 'malformed JSON array', 'malformed_json');
+  assertSafeKeys(parsed, path);
+  return parsed;
+}
+
+/**
+ * The names in a list parameter (`sort`, `fields`, `include`): a comma-separated string or an array of
+ * them (`sort=a&sort=-b`, `sort[]=a`); items trimmed, empty items dropped. Anything else is a 400.
+ */
+export function readNameList(value: unknown, param: string, code: QueryErrorCode): string[] {
+  const parts = Array.isArray(value) ? value : isPlainObject(value) ? valuesOfIndexed(value) : [value];
+  if (parts === undefined || !parts.every((part): part is string => typeof part === 'string')) {
+    rejectQuery(param, 'expected a comma-separated list of names', code);
+  }
+  return parts.flatMap(splitComma);
+}

@@ -1,0 +1,54 @@
+// The one way the query layer rejects client input: a 400 QueryError naming the parameter path.
+// Every message has the shape `<path>: <what is wrong>`, with one matching errors[] entry.
+import { QueryError } from '../errors';
+
+/** Stable machine codes carried in `errors[].code` of a rejected query. */
+export type QueryErrorCode =
+  | 'malformed_json'
+  | 'invalid_where'
+  | 'forbidden_key'
+  | 'unknown_operator'
+  | 'unknown_field'
+  | 'invalid_operator'
+  | 'invalid_value'
+  | 'too_deep'
+  | 'too_many_conditions'
+  | 'too_many_values'
+  | 'invalid_filter'
+  | 'invalid_search'
+  | 'invalid_sort'
+  | 'duplicate_sort'
+  | 'invalid_page'
+  | 'invalid_limit'
+  | 'limit_exceeded'
+  | 'invalid_boolean'
+  | 'invalid_cursor'
+  | 'invalid_depth'
+  | 'invalid_include'
+  | 'invalid_fields';
+
+/**
+ * Throws a QueryError whose detail is `<path>: <message>` and whose single errors[] entry
+ * carries the same path as `field`, so clients can point at the offending parameter.
+ */
+export function rejectQuery(path: string, message: string, code: QueryErrorCode): never {
+  throw new QueryError(`${path}: ${message}`, [{ field: path, message, code }]);
+}
+
+const MAX_SHOWN = 60;
+
+/** A short, JSON-ish rendering of a client value for error messages (never the whole of a long input). */
+export function describeValue(value: unknown): string {
+  let text: string;
+  if (value === undefined) text = 'undefined';
+  else if (value instanceof Date) text = Number.isNaN(value.getTime()) ? 'Invalid Date' : value.toISOString();
+  else {
+    try {
+      text = JSON.stringify(value) ?? String(value);
+    } catch {
+      // Circular or BigInt values (local API only): a type name is enough to say what was wrong.
+      text = typeof value;
+    }
+  }
+  return text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN)}...` : text;
+}

@@ -1,0 +1,39 @@
+// Compiles one Mongoose model per collection and global on the router's own connection
+// (the host's, or one the router opened), never on mongoose's global default connection.
+import type { Connection, Model } from 'mongoose';
+import type { CollectionDescriptor } from './descriptors';
+import { buildSchema } from './build-schema';
+
+/** Collection that holds every global document, keyed by the global's slug. */
+export const GLOBALS_COLLECTION = 'globals';
+
+// Namespaced so that a host model called "posts" on the same connection is never overwritten.
+function modelName(kind: 'collection' | 'global', slug: string): string {
+  return `content-router:${kind}:${slug}`;
+}
+
+function compile(connection: Connection, name: string, collection: CollectionDescriptor, mongoCollection: string): Model<Record<string, unknown>> {
+  // A second router on the same connection recompiles its own models instead of colliding.
+  if (connection.models[name]) connection.deleteModel(name);
+  return connection.model<Record<string, unknown>>(name, buildSchema(collection), mongoCollection);
+}
+
+/** Models for every collection, keyed by slug; stored in a Mongo collection named after the slug. */
+export function buildCollectionModels(
+  connection: Connection,
+  collections: Iterable<CollectionDescriptor>,
+): Map<string, Model<Record<string, unknown>>> {
+  const models = new Map<string, Model<Record<string, unknown>>>();
+  for (const c of collections) models.set(c.slug, compile(connection, modelName('collection', c.slug), c, c.slug));
+  return models;
+}
+
+/** Models for every global, keyed by slug; all stored in the `globals` collection with `_id` = slug. */
+export function buildGlobalModels(
+  connection: Connection,
+  globals: Iterable<CollectionDescriptor>,
+): Map<string, Model<Record<string, unknown>>> {
+  const models = new Map<string, Model<Record<string, unknown>>>();
+  for (const g of globals) models.set(g.slug, compile(connection, modelName('global', g.slug), g, GLOBALS_COLLECTION));
+  return models;
+}

@@ -1,0 +1,75 @@
+// Fields -> Mongoose schema paths with the same validation (required, unique, options, bounds),
+// plus the indexes list pages and keyset cursors sort on.
+import { Schema, type SchemaDefinition, type SchemaDefinitionProperty } from 'mongoose';
+import type { FieldConfig } from '../config/types';
+import type { CollectionDescriptor, FieldDescriptor } from './descriptors';
+
+const SCALARS = {
+  string: String,
+  number: Number,
+  boolean: Boolean,
+  date: Date,
+  objectId: Schema.Types.ObjectId,
+  json: Schema.Types.Mixed,
+} as const;
+
+function toDefault(config: FieldConfig): unknown {
+  const value = config.default;
+  // Arrays and objects are copied per document so one record's edits never reach another's default.
+  if (Array.isArray(value)) return () => [...value];
+  if (value !== null && typeof value === 'object') return () => structuredClone(value);
+  return value;
+}
+
+function toPath(field: FieldDescriptor): SchemaDefinitionProperty {
+  const { config } = field;
+  const scalar: Record<string, unknown> = { type: SCALARS[field.valueType] };
+  if (field.options) scalar.enum = [...field.options];
+  if (field.valueType === 'string') {
+    if (config.minLength !== undefined) scalar.minlength = config.minLength;
+    if (config.maxLength !== undefined) scalar.maxlength = config.maxLength;
+  }
+  if (field.valueType === 'number') {
+    if (config.min !== undefined) scalar.min = config.min;
+    if (config.max !== undefined) scalar.max = config.max;
+  }
+  const path: Record<string, unknown> = field.isArray ? { type: [scalar] } : { ...scalar };
+  // Mongoose gives array paths an implicit [] default; keep "absent" absent unless a default is configured.
+  if (field.isArray) path.default = undefined;
+  if (config.default !== undefined) path.default = toDefault(config);
+  if (field.required) path.required = true;
+  return path as SchemaDefinitionProperty;
+}
+
+/** Builds the Mongoose schema of a collection (or a global, whose `_id` is its slug). */
+export function buildSchema(collection: CollectionDescriptor): Schema {
+  const definition: SchemaDefinition = {};
+  for (const field of Object.values(collection.fields)) {
+    if (!field.system) definition[field.name] = toPath(field);
+  }
+  if (collection.isGlobal) definition._id = { type: String };
+  if (collection.softDelete) definition.deletedAt = { type: Date, default: null };
+
+  const schema = new Schema(definition, {
+    timestamps: true,
+    versionKey: false,
+    strict: true,
+    // Indexes are built by api.ready (Model.init), not lazily on first use.
+    autoIndex: false,
+    autoCreate: false,
+    minimize: false,
+  });
+
+  for (const field of Object.values(collection.fields)) {
+    if (field.system) continue;
+    // Sparse so that records without the value (absent, not null: writes unset nulls) never collide.
+    if (field.unique) schema.index({ [field.name]: 1 }, { unique: true, sparse: true });
+    else if (field.config.index || field.type === 'relationship') schema.index({ [field.name]: 1 });
+  }
+  if (!collection.isGlobal) {
+    // The default list order (-createdAt, _id tie-breaker) walks this index.
+    schema.index({ createdAt: -1, _id: -1 });
+    if (collection.softDelete) schema.index({ deletedAt: 1, createdAt: -1, _id: -1 });
+  }
+  return schema;
+}

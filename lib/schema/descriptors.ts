@@ -1,0 +1,120 @@
+// Field and collection descriptors: the normalized view of the schema that the query, validation,
+// serialization and OpenAPI layers read. Built once from the resolved config; plain data, no Mongoose.
+import type { CollectionAccess, FieldConfig, FieldType } from '../config/types';
+
+/** The canonical type of a field (aliases folded: string -> text, datetime -> date). */
+export type CanonicalType = Exclude<FieldType, 'string' | 'datetime'>;
+
+/** The type a single stored value has, used for casting query values. */
+export type ValueType = 'string' | 'number' | 'boolean' | 'date' | 'objectId' | 'json';
+
+export interface FieldDescriptor {
+  name: string;
+  type: CanonicalType;
+  /** The scalar type of one value (for arrays/hasMany: of one element). */
+  valueType: ValueType;
+  /** True for `array` fields and `hasMany` select/relationship/upload fields. */
+  isArray: boolean;
+  hidden: boolean;
+  required: boolean;
+  unique: boolean;
+  /** `select` options. */
+  options?: readonly string[];
+  /** `relationship`: related collection slug. `upload`: the uploads pseudo-collection. */
+  relationTo?: string;
+  /** Built-in fields (id, createdAt, updatedAt, deletedAt) cannot be written by clients. */
+  system: boolean;
+  config: FieldConfig;
+}
+
+export interface CollectionDescriptor {
+  slug: string;
+  /** Every field clients may name, including the system ones; hidden fields are included and flagged. */
+  fields: Readonly<Record<string, FieldDescriptor>>;
+  /** Field names `search=` looks in. */
+  searchFields: readonly string[];
+  softDelete: boolean;
+  isAuth: boolean;
+  isGlobal: boolean;
+  pagination: { defaultLimit: number; maxLimit: number };
+  maxBatchSize: number;
+  cacheTtl?: number;
+  access: CollectionAccess;
+}
+
+/** All collections by slug: relationship paths resolve through this. */
+export type SchemaRegistry = ReadonlyMap<string, CollectionDescriptor>;
+
+/** Slug used for the uploads pseudo-collection that `upload` fields point at. */
+export const UPLOADS_SLUG = '_uploads';
+
+const VALUE_TYPES: Record<CanonicalType, ValueType> = {
+  text: 'string',
+  textarea: 'string',
+  email: 'string',
+  number: 'number',
+  boolean: 'boolean',
+  date: 'date',
+  select: 'string',
+  relationship: 'objectId',
+  upload: 'objectId',
+  array: 'string',
+  json: 'json',
+};
+
+/** Folds the `string`/`datetime` aliases into their canonical types. */
+export function canonicalType(type: FieldType): CanonicalType {
+  if (type === 'string') return 'text';
+  if (type === 'datetime') return 'date';
+  return type;
+}
+
+/** Describes one configured field. */
+export function describeField(name: string, config: FieldConfig): FieldDescriptor {
+  const type = canonicalType(config.type);
+  const valueType = type === 'array' ? VALUE_TYPES[canonicalType(config.of ?? 'text')] : VALUE_TYPES[type];
+  const isArray = type === 'array' || (config.hasMany === true && ['select', 'relationship', 'upload'].includes(type));
+  return {
+    name,
+    type,
+    valueType,
+    isArray,
+    hidden: config.hidden === true,
+    required: config.required === true,
+    unique: config.unique === true,
+    options: config.options,
+    relationTo: type === 'upload' ? UPLOADS_SLUG : config.relationTo,
+    system: false,
+    config,
+  };
+}
+
+function systemField(name: string, type: CanonicalType, valueType: ValueType): FieldDescriptor {
+  return {
+    name,
+    type,
+    valueType,
+    isArray: false,
+    hidden: false,
+    required: false,
+    unique: name === 'id',
+    system: true,
+    config: { type },
+  };
+}
+
+/** The built-in fields every record has; `deletedAt` only on soft-delete collections. */
+export function systemFields(softDelete: boolean): FieldDescriptor[] {
+  const fields = [
+    systemField('id', 'text', 'objectId'),
+    systemField('createdAt', 'date', 'date'),
+    systemField('updatedAt', 'date', 'date'),
+  ];
+  if (softDelete) fields.push(systemField('deletedAt', 'date', 'date'));
+  return fields;
+}
+
+/** The Mongo path of a field: `id` is stored as `_id`, everything else under its own name. */
+export function storagePath(field: string): string {
+  return field === 'id' ? '_id' : field;
+}

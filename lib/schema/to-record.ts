@@ -1,0 +1,38 @@
+// Raw Mongo documents -> API records (DESIGN §3): `id` not `_id`, no `__v`, hidden fields gone,
+// ObjectIds as strings, dates as ISO-8601 with milliseconds. Built once per collection, run per row.
+import { Types } from 'mongoose';
+import type { CollectionDescriptor, FieldDescriptor } from './descriptors';
+
+export type ApiRecord = Record<string, unknown> & { id: string };
+export type RawDoc = Record<string, unknown>;
+export type RecordSerializer = (doc: RawDoc, select?: ReadonlySet<string>) => ApiRecord;
+
+function toPlainValue(value: unknown): unknown {
+  if (value instanceof Date) return value.toISOString();
+  if (value instanceof Types.ObjectId) return value.toHexString();
+  return value;
+}
+
+function convert(field: FieldDescriptor, value: unknown): unknown {
+  if (value === null || value === undefined) return value;
+  if (field.valueType === 'json') return value;
+  // Populated relations arrive as ready records (plain objects); ids and dates are converted.
+  if (Array.isArray(value)) return value.map(toPlainValue);
+  return toPlainValue(value);
+}
+
+/** Creates the serializer of a collection: only visible fields, in a stable order. */
+export function createRecordSerializer(collection: CollectionDescriptor): RecordSerializer {
+  const visible = Object.values(collection.fields).filter((f) => !f.hidden && f.name !== 'id');
+  // Timestamps go last so records read { id, ...fields, createdAt, updatedAt, deletedAt }.
+  const ordered = [...visible.filter((f) => !f.system), ...visible.filter((f) => f.system)];
+  return (doc, select) => {
+    const record: ApiRecord = { id: String(toPlainValue(doc._id)) };
+    for (const field of ordered) {
+      if (select && !select.has(field.name)) continue;
+      const value = doc[field.name];
+      if (value !== undefined) record[field.name] = convert(field, value);
+    }
+    return record;
+  };
+}

@@ -1,0 +1,52 @@
+// Error -> problem+json mapping: statuses, codes, and no internals in a 500.
+import mongoose from 'mongoose';
+import { ConflictError, NotFoundError, UnauthorizedError, ValidationError } from '../../lib';
+import { toProblem } from '../../lib/http/to-problem';
+
+const prod = { development: false };
+
+describe('toProblem', () => {
+  it('maps typed errors with their status, code, details and headers', () => {
+    const problem = toProblem(new ValidationError('bad', [{ field: 'title', message: 'title is required', code: 'required' }]), prod);
+    expect(problem).toMatchObject({
+      status: 400,
+      unexpected: false,
+      body: { type: 'urn:content-router:problem:validation_error', title: 'Validation failed', status: 400, detail: 'bad', code: 'validation_error', errors: [{ field: 'title', code: 'required' }] },
+    });
+    expect(toProblem(new UnauthorizedError(), prod).headers).toEqual({ 'WWW-Authenticate': 'Bearer' });
+    expect(toProblem(new NotFoundError(), prod).status).toBe(404);
+    expect(toProblem(new ConflictError('email'), prod).body.detail).toBe('A record with this email already exists.');
+  });
+
+  it.each([
+    ['entity.parse.failed', 400, 'malformed_body'],
+    ['entity.too.large', 413, 'payload_too_large'],
+    ['charset.unsupported', 415, 'unsupported_media_type'],
+  ])('maps body-parser %s', (type, status, code) => {
+    const problem = toProblem(Object.assign(new Error('x'), { type }), prod);
+    expect(problem.status).toBe(status);
+    expect(problem.body.code).toBe(code);
+  });
+
+  it('maps a Mongoose validation error without echoing values', () => {
+    const error = new mongoose.Error.ValidationError();
+    error.addError('title', new mongoose.Error.ValidatorError({ path: 'title', message: 'secret-value is bad', type: 'required' }));
+    const problem = toProblem(error, prod);
+    expect(problem.status).toBe(400);
+    expect(JSON.stringify(problem.body)).not.toContain('secret-value');
+    expect(problem.body.errors).toEqual([{ field: 'title', message: 'title is invalid', code: 'required' }]);
+  });
+
+  it('maps an unreachable database to 503', () => {
+    const error = Object.assign(new Error('connect ECONNREFUSED'), { name: 'MongoServerSelectionError' });
+    expect(toProblem(error, prod)).toMatchObject({ status: 503, unexpected: true, headers: { 'Retry-After': '5' } });
+  });
+
+  it('hides internals of unexpected errors outside development', () => {
+    const problem = toProblem(new Error('password=hunter2 at /srv/app.js:1'), prod);
+    expect(problem.status).toBe(500);
+    expect(problem.unexpected).toBe(true);
+    expect(problem.body.detail).toBe('An unexpected error occurred.');
+    expect(toProblem(new Error('boom'), { development: true }).body.detail).toContain('boom');
+  });
+});

@@ -1,0 +1,142 @@
+'use strict';
+/**
+ * Probes what the MongoDB server under test really supports. Plain CommonJS so that both the
+ * Jest global setup (plain JS) and spec/helpers/test-db.ts (typed via capabilities.d.ts) share
+ * one implementation.
+ *
+ * Every probe catches its own errors and reports `false`; nothing here throws.
+ */
+const crypto = require('node:crypto');
+
+const CAPABILITIES_ENV = 'TEST_DB_CAPABILITIES';
+
+function withTimeout(promise, ms, what) {
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** Multi-document transaction through the driver's withTransaction; checks the write committed. */
+async function probeTransactions(client, db, name) {
+  const coll = db.collection(name);
+  try {
+    await coll.insertOne({ probe: 'before' }); // create the collection outside the transaction
+    const session = client.startSession();
+    try {
+      await withTimeout(
+        session.withTransaction(async () => {
+          await coll.insertOne({ probe: 'in-tx' }, { session });
+        }),
+        5000,
+        'transaction probe',
+      );
+    } finally {
+      await session.endSession();
+    }
+    return (await coll.countDocuments({ probe: 'in-tx' })) === 1;
+  } catch (err) {
+    return { ok: false, err };
+  } finally {
+    await coll.drop().catch(() => undefined);
+  }
+}
+
+/** Text index + $text query that must find exactly the matching document. */
+async function probeTextSearch(db, name) {
+  const coll = db.collection(name);
+  try {
+    await coll.insertMany([{ body: 'the quick brown fox' }, { body: 'lazy dogs sleep' }]);
+    await coll.createIndex({ body: 'text' });
+    const found = await coll.find({ $text: { $search: 'fox' } }).toArray();
+    return found.length === 1 && found[0].body === 'the quick brown fox';
+  } catch (err) {
+    return { ok: false, err };
+  } finally {
+    await coll.drop().catch(() => undefined);
+  }
+}
+
+/**
+ * Next change of `stream` (iterator mode), or null after `timeoutMs`. The first call also opens
+ * the stream server-side: tryNext() runs the initial aggregate, then at most one getMore.
+ * With `singleTry`, returns after one tryNext() (null when idle): use it to open a stream.
+ */
+async function nextChangeWithin(stream, timeoutMs, singleTry = false) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) return null;
+    const doc = await withTimeout(stream.tryNext(), remaining, 'change stream read');
+    if (doc || singleTry) return doc;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Opens a collection change stream, waits until the server accepted it, inserts, expects the event. */
+async function probeChangeStreams(db, name, timeoutMs) {
+  const coll = db.collection(name);
+  let stream;
+  try {
+    await coll.insertOne({ probe: 'create' });
+    stream = coll.watch([], { maxAwaitTimeMS: 100 });
+    // Establish the stream before writing (tryNext runs the $changeStream aggregate), so the
+    // insert below cannot race the stream's start.
+    const early = await nextChangeWithin(stream, timeoutMs, true);
+    if (early) throw new Error('change stream delivered an event before any write');
+    const marker = crypto.randomBytes(6).toString('hex');
+    await coll.insertOne({ marker });
+    const ev = await nextChangeWithin(stream, timeoutMs);
+    if (!ev) throw new Error(`no change stream event within ${timeoutMs} ms`);
+    return ev.operationType === 'insert' && !!ev.fullDocument && ev.fullDocument.marker === marker;
+  } catch (err) {
+    return { ok: false, err };
+  } finally {
+    if (stream) await stream.close().catch(() => undefined);
+    await coll.drop().catch(() => undefined);
+  }
+}
+
+/**
+ * @param {import('mongodb').MongoClient} client
+ * @param {import('mongodb').Db} db  scratch database; probe collections are created and dropped in it
+ * @param {{ timeoutMs?: number, onFailure?: (feature: string, err: unknown) => void }} [options]
+ * @returns {Promise<{ transactions: boolean, textSearch: boolean, changeStreams: boolean }>}
+ */
+async function probeCapabilities(client, db, options = {}) {
+  const timeoutMs = options.timeoutMs ?? 3000;
+  const suffix = crypto.randomBytes(4).toString('hex');
+  const results = {
+    transactions: await probeTransactions(client, db, `__probe_tx_${suffix}`),
+    textSearch: await probeTextSearch(db, `__probe_text_${suffix}`),
+    changeStreams: await probeChangeStreams(db, `__probe_cs_${suffix}`, timeoutMs),
+  };
+  const caps = {};
+  for (const [feature, r] of Object.entries(results)) {
+    if (r === true) caps[feature] = true;
+    else {
+      caps[feature] = false;
+      if (options.onFailure) options.onFailure(feature, r && r.err ? r.err : new Error('probe returned a wrong result'));
+    }
+  }
+  return caps;
+}
+
+/** Capabilities probed once by the Jest global setup, passed to workers through the environment. */
+function readCapabilitiesFromEnv() {
+  const raw = process.env[CAPABILITIES_ENV];
+  if (!raw) return undefined;
+  try {
+    const parsed = JSON.parse(raw);
+    return {
+      transactions: parsed.transactions === true,
+      textSearch: parsed.textSearch === true,
+      changeStreams: parsed.changeStreams === true,
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+module.exports = { probeCapabilities, readCapabilitiesFromEnv, nextChangeWithin, CAPABILITIES_ENV };
