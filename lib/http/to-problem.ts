@@ -61,7 +61,7 @@ function fromMongoose(error: unknown): ContentError | undefined {
   }
   const name = (error as { name?: string } | null)?.name ?? '';
   const message = (error as { message?: string } | null)?.message ?? '';
-  if (UNAVAILABLE.has(name) || /buffering timed out|Client must be connected|connection .* closed/i.test(message)) {
+  if (UNAVAILABLE.has(name) || /buffering timed out|before initial connection is complete|Client must be connected|connection .* closed/i.test(message)) {
     return new ServiceUnavailableError();
   }
   return undefined;

@@ -9,7 +9,7 @@ import { NotFoundError } from '../errors';
 import { parseListQuery } from '../query';
 import type { ApiRecord } from '../schema/to-record';
 
-/** Who is acting: a user (access applies) or nobody (access overridden). */
+/** Who is acting: omit `user` to override access; pass a user, or null for an anonymous caller, to apply it. */
 export interface LocalOptions {
   user?: AuthUser | null;
 }
@@ -43,8 +43,9 @@ export interface LocalApi {
 }
 
 function actor(options: LocalOptions | undefined) {
-  const user = options?.user ?? null;
-  return { user, overrideAccess: options?.user === undefined || options.user === null, trusted: !options?.user };
+  const overrideAccess = options?.user === undefined;
+  // Server code acting without a user may also write hidden fields; a named caller may not.
+  return { user: options?.user ?? null, overrideAccess, trusted: overrideAccess };
 }
 
 /** Binds the operations to this router's runtime. */
