@@ -1,0 +1,95 @@
+'use strict';
+// Side (b) of the benchmark: what a developer would hand-write instead of using the router.
+// Express 5 and a plain Mongoose model on the same `posts` collection, `.lean()` reads, and the
+// same response shapes as the router: records `{ id, ...fields }` with ISO dates and string ids,
+// lists `{ data, meta: { total, page, perPage, totalPages } }`.
+
+const express = require('express');
+const { Schema, isValidObjectId } = require('mongoose');
+
+const postSchema = new Schema(
+  {
+    title: { type: String, required: true },
+    body: String,
+    status: { type: String, enum: ['draft', 'published'], default: 'draft' },
+    views: { type: Number, default: 0 },
+    tags: { type: [String], default: undefined },
+    publishedAt: Date,
+    author: { type: Schema.Types.ObjectId, ref: 'BaselineAuthor' },
+    featured: Boolean,
+  },
+  { timestamps: true, versionKey: false, autoIndex: false, autoCreate: false },
+);
+
+/** `_id` -> `id`, dates -> ISO strings, ObjectIds -> hex strings (one level, arrays included). */
+function plain(value) {
+  if (value instanceof Date) return value.toISOString();
+  if (value && value._bsontype === 'ObjectId') return value.toHexString();
+  if (Array.isArray(value)) return value.map(plain);
+  return value;
+}
+function toRecord(doc) {
+  const record = { id: doc._id.toHexString() };
+  for (const key of Object.keys(doc)) {
+    if (key !== '_id' && key !== '__v') record[key] = plain(doc[key]);
+  }
+  return record;
+}
+
+function positiveInt(value, fallback, max) {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  return Number.isInteger(n) && n >= 1 && n <= max ? n : NaN;
+}
+
+/** Builds the baseline app on `connection`. Returns `{ app, Post }`. */
+async function createBaselineApp(connection) {
+  const Post = connection.models.BaselinePost || connection.model('BaselinePost', postSchema, 'posts');
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(express.json());
+
+  // GET /api/posts?status=published&minViews=100&page=1&perPage=20, newest published first.
+  app.get('/api/posts', async (req, res) => {
+    const page = positiveInt(req.query.page, 1, 1e6);
+    const perPage = positiveInt(req.query.perPage, 10, 100);
+    if (Number.isNaN(page) || Number.isNaN(perPage)) return res.status(400).json({ error: 'bad page or perPage' });
+    const filter = {};
+    if (req.query.status !== undefined) filter.status = String(req.query.status);
+    if (req.query.minViews !== undefined) {
+      const minViews = Number(req.query.minViews);
+      if (!Number.isFinite(minViews)) return res.status(400).json({ error: 'bad minViews' });
+      filter.views = { $gte: minViews };
+    }
+    const [rows, total] = await Promise.all([
+      Post.find(filter)
+        .sort({ publishedAt: -1, _id: -1 })
+        .skip((page - 1) * perPage)
+        .limit(perPage)
+        .lean(),
+      Post.countDocuments(filter),
+    ]);
+    res.json({ data: rows.map(toRecord), meta: { total, page, perPage, totalPages: Math.ceil(total / perPage) } });
+  });
+
+  app.get('/api/posts/:id', async (req, res) => {
+    if (!isValidObjectId(req.params.id)) return res.status(404).json({ error: 'not found' });
+    const row = await Post.findById(req.params.id).lean();
+    if (!row) return res.status(404).json({ error: 'not found' });
+    res.json(toRecord(row));
+  });
+
+  app.post('/api/posts', async (req, res) => {
+    try {
+      const doc = await Post.create(req.body);
+      res.status(201).json(toRecord(doc.toObject()));
+    } catch (error) {
+      if (error.name === 'ValidationError' || error.name === 'CastError') return res.status(400).json({ error: error.message });
+      throw error;
+    }
+  });
+
+  return { app, Post, close: async () => undefined };
+}
+
+module.exports = { createBaselineApp, toRecord };

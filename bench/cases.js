@@ -1,0 +1,119 @@
+'use strict';
+// The benchmark cases. Each case says, for each side ('router' | 'baseline'), what to send:
+//
+//   {
+//     name, goal,              // goal: minimum router/baseline req/s ratio, or null (informational)
+//     description,
+//     request(ctx, side) -> { method, paths: [...], headers?, body? }   // paths are rotated per request
+//     verify?(ctx)             // before measuring: both sides must give the same answer (throw if not)
+//     cleanup?(ctx)            // after measuring (e.g. remove what a write case created)
+//   }
+//
+// ctx: { seeded: { authorIds, postIds, publishedIds, seededAt }, connection,
+//        call(side, { method, path, headers?, body? }) -> { status, body } }
+//
+// To add a case (say, an authenticated list), append an object here; run.js needs no change.
+
+const assert = require('node:assert/strict');
+
+const JSON_HEADERS = { 'content-type': 'application/json' };
+
+/** Canonical JSON: objects with sorted keys, so key order does not count as a difference. */
+function canonical(value) {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.keys(value).sort().map((key) => [key, canonical(value[key])]));
+  }
+  return value;
+}
+
+function sameBody(actual, expected, what) {
+  assert.deepStrictEqual(canonical(actual), canonical(expected), `${what}: router and baseline answers differ`);
+}
+
+function expectStatus(response, status, what) {
+  if (response.status !== status) {
+    throw new Error(`${what}: expected HTTP ${status}, got ${response.status}: ${JSON.stringify(response.body).slice(0, 500)}`);
+  }
+}
+
+/** Ids spread over the collection, so `get` does not hit one hot document. */
+function sampleIds(ids, count) {
+  const step = Math.max(1, Math.floor(ids.length / count));
+  const out = [];
+  for (let i = 0; i < ids.length && out.length < count; i += step) out.push(ids[i]);
+  return out;
+}
+
+const listCase = {
+  name: 'list',
+  goal: 0.9,
+  description: 'published posts with views >= 100, newest published first, 20 per page, with total',
+  request(_ctx, side) {
+    const path =
+      side === 'router'
+        ? '/api/posts?where[status][eq]=published&where[views][gte]=100&sort=-publishedAt&perPage=20'
+        : '/api/posts?status=published&minViews=100&perPage=20';
+    return { method: 'GET', paths: [path] };
+  },
+  async verify(ctx) {
+    const [router, baseline] = await Promise.all(['router', 'baseline'].map((side) => ctx.call(side, this.request(ctx, side))));
+    expectStatus(router, 200, 'list (router)');
+    expectStatus(baseline, 200, 'list (baseline)');
+    const ids = (r) => r.body.data.map((d) => d.id);
+    assert.equal(router.body.data.length, 20, 'list: the router should return a full page of 20');
+    assert.deepStrictEqual(ids(router), ids(baseline), 'list: router and baseline return different ids');
+    sameBody(router.body, baseline.body, 'list');
+  },
+};
+
+const getCase = {
+  name: 'get',
+  goal: 0.9,
+  description: 'one post by id (rotating over 200 ids)',
+  request(ctx) {
+    return { method: 'GET', paths: sampleIds(ctx.seeded.postIds, 200).map((id) => `/api/posts/${id}`) };
+  },
+  async verify(ctx) {
+    for (const path of this.request(ctx).paths.slice(0, 5)) {
+      const [router, baseline] = await Promise.all(['router', 'baseline'].map((side) => ctx.call(side, { method: 'GET', path })));
+      expectStatus(router, 200, `get ${path} (router)`);
+      expectStatus(baseline, 200, `get ${path} (baseline)`);
+      sameBody(router.body, baseline.body, `get ${path}`);
+    }
+  },
+};
+
+const createCase = {
+  name: 'create',
+  goal: null,
+  description: 'create one post (validated, inserted, returned); informational',
+  body(ctx) {
+    return {
+      title: 'Benchmark post',
+      body: 'Written by the benchmark. '.repeat(10).trim(),
+      status: 'draft',
+      views: 0,
+      tags: ['bench', 'perf'],
+      author: ctx.seeded.authorIds[0],
+      featured: false,
+    };
+  },
+  request(ctx) {
+    return { method: 'POST', paths: ['/api/posts'], headers: JSON_HEADERS, body: JSON.stringify(this.body(ctx)) };
+  },
+  async verify(ctx) {
+    const request = this.request(ctx);
+    const [router, baseline] = await Promise.all(['router', 'baseline'].map((side) => ctx.call(side, { ...request, path: request.paths[0] })));
+    expectStatus(router, 201, 'create (router)');
+    expectStatus(baseline, 201, 'create (baseline)');
+    const strip = ({ id: _id, createdAt: _c, updatedAt: _u, ...rest }) => rest;
+    sameBody(strip(router.body), strip(baseline.body), 'create');
+    await this.cleanup(ctx);
+  },
+  async cleanup(ctx) {
+    await ctx.connection.db.collection('posts').deleteMany({ createdAt: { $gte: ctx.seeded.seededAt } });
+  },
+};
+
+module.exports = [listCase, getCase, createCase];

@@ -1,0 +1,326 @@
+'use strict';
+// `npm run bench`: content-router vs a hand-written Express + Mongoose baseline, same process,
+// same mongoose connection, same collection. See bench/cases.js for what is measured.
+//
+//   MONGODB_URI=mongodb://127.0.0.1:27017/?directConnection=true npm run bench
+//
+// Knobs (env): BENCH_CASES=list,get  BENCH_POSTS=10000  BENCH_ROUNDS=2  BENCH_DURATION=3 (s)
+//              BENCH_WARMUP=1 (s)  BENCH_CONNECTIONS=10
+//              BENCH_STUB_READS=1: reads answer from memory after their first real run (bench/stub-reads.js),
+//              so list/get measure only the Node side: the router's own overhead, without the database.
+// Writes bench/results.json. Exits 1 if the two sides disagree on an answer or a run has errors;
+// a ratio below its goal is reported (and flagged in results.json) but does not fail the run.
+
+const { fork } = require('node:child_process');
+const { randomBytes } = require('node:crypto');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+const { MongoStartError, startMongo, connect, redact } = require('../example-app/mongo');
+const allCases = require('./cases');
+const { seed } = require('./seed');
+const { createRouterApp } = require('./router-app');
+const { createBaselineApp } = require('./baseline-app');
+const { stubReads } = require('./stub-reads');
+
+const SIDES = ['router', 'baseline'];
+
+function envNumber(name, fallback) {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number, got "${raw}"`);
+  return n;
+}
+
+const settings = {
+  posts: envNumber('BENCH_POSTS', 10000),
+  rounds: envNumber('BENCH_ROUNDS', 2),
+  duration: envNumber('BENCH_DURATION', 3),
+  warmup: envNumber('BENCH_WARMUP', 1),
+  connections: envNumber('BENCH_CONNECTIONS', 10),
+  stubReads: ['1', 'true'].includes(process.env.BENCH_STUB_READS || ''),
+};
+
+function selectedCases() {
+  const wanted = (process.env.BENCH_CASES || '').split(',').map((s) => s.trim()).filter(Boolean);
+  if (!wanted.length) return allCases;
+  const unknown = wanted.filter((name) => !allCases.some((c) => c.name === name));
+  if (unknown.length) throw new Error(`BENCH_CASES: unknown case(s) ${unknown.join(', ')}; known: ${allCases.map((c) => c.name).join(', ')}`);
+  return allCases.filter((c) => wanted.includes(c.name));
+}
+
+/** Listens on a loopback ephemeral port; `server.inFlight` counts requests not yet answered. */
+function listen(app) {
+  return new Promise((resolve, reject) => {
+    const server = app.listen(0, '127.0.0.1');
+    server.inFlight = 0;
+    server.on('request', (_req, res) => {
+      server.inFlight += 1;
+      res.once('close', () => {
+        server.inFlight -= 1;
+      });
+    });
+    server.once('listening', () => resolve(server));
+    server.once('error', reject);
+  });
+}
+
+/** Waits until the load generator's last requests are answered, so runs never overlap. */
+async function drain(server, timeoutMs = 5000) {
+  const deadline = Date.now() + timeoutMs;
+  while (server.inFlight > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
+function closeServer(server) {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections?.();
+  });
+}
+
+/** The load generator child process, with a promise-returning `run(job)`. */
+function startLoader() {
+  const child = fork(path.join(__dirname, 'load.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const pending = new Map();
+  let nextId = 1;
+  child.on('message', (message) => {
+    const entry = pending.get(message.id);
+    if (!entry) return;
+    pending.delete(message.id);
+    if (message.error) entry.reject(new Error(`load generator: ${message.error}`));
+    else entry.resolve(message.result);
+  });
+  child.on('exit', (code) => {
+    for (const entry of pending.values()) entry.reject(new Error(`load generator exited (${code})`));
+    pending.clear();
+  });
+  return {
+    run(job) {
+      const id = nextId++;
+      return new Promise((resolve, reject) => {
+        pending.set(id, { resolve, reject });
+        child.send({ ...job, id });
+      });
+    },
+    stop() {
+      if (child.connected) child.disconnect();
+    },
+  };
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+const round1 = (n) => Math.round(n * 10) / 10;
+
+function printTable(rows) {
+  const header = ['case', 'router req/s', 'baseline req/s', 'ratio', 'goal', '', 'router CPU/req', 'baseline CPU/req', 'router p99', 'baseline p99'];
+  const lines = rows.map((r) => [
+    r.name,
+    r.router.best.toFixed(0),
+    r.baseline.best.toFixed(0),
+    r.ratio.toFixed(2),
+    r.goal === null ? 'info' : `>= ${r.goal.toFixed(2)}`,
+    r.goal === null ? '' : r.pass ? 'ok' : 'BELOW',
+    `${r.router.cpuMicrosPerRequest.toFixed(0)} µs`,
+    `${r.baseline.cpuMicrosPerRequest.toFixed(0)} µs`,
+    `${r.router.latencyP99} ms`,
+    `${r.baseline.latencyP99} ms`,
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
+  const fmt = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  console.log(fmt(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const line of lines) console.log(fmt(line));
+}
+
+async function main() {
+  const cases = selectedCases();
+  const started = Date.now();
+  const cores = os.availableParallelism?.() ?? os.cpus().length;
+  const load = os.loadavg()[0];
+  // The servers, the load generator and (often) mongod share the machine; other work skews ratios.
+  const busyAtStart = load > cores * 0.5 ? `the machine was busy at start (load average ${load.toFixed(1)} on ${cores} cores)` : '';
+  const cleanups = [];
+  const cleanup = async () => {
+    while (cleanups.length) {
+      const fn = cleanups.pop();
+      await Promise.resolve()
+        .then(fn)
+        .catch((error) => console.error('cleanup:', error.message));
+    }
+  };
+  let interrupted = false;
+  const onSignal = (signal) => {
+    if (interrupted) process.exit(130);
+    interrupted = true;
+    console.error(`\n${signal}: cleaning up (dropping the benchmark database)...`);
+    cleanup().finally(() => process.exit(130));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+
+  try {
+    let mongo;
+    let connection;
+    const dbName = `cr_bench_${randomBytes(4).toString('hex')}`;
+    try {
+      mongo = await startMongo();
+      cleanups.push(() => mongo.stop());
+      connection = await connect(mongo.uri, dbName);
+    } catch (error) {
+      console.error(error instanceof MongoStartError ? error.message : `Could not start MongoDB: ${error.message}`);
+      process.exitCode = 1;
+      return;
+    }
+    cleanups.push(() => connection.close());
+    cleanups.push(() => connection.dropDatabase());
+    const buildInfo = await connection.db.admin().command({ buildInfo: 1 }).catch(() => ({}));
+    if (busyAtStart) console.log(`warning: ${busyAtStart}`);
+    console.log(
+      `MongoDB: ${mongo.source === 'MONGODB_URI' ? redact(mongo.uri) : 'mongodb-memory-server'} (reports ${buildInfo.version || '?'}), database ${dbName}`,
+    );
+
+    let t = Date.now();
+    const seeded = await seed(connection, { posts: settings.posts });
+    console.log(`seeded ${settings.posts} posts, ${seeded.authorIds.length} authors in ${Date.now() - t} ms`);
+
+    t = Date.now();
+    const router = await createRouterApp(connection);
+    cleanups.push(() => router.close());
+    const baseline = await createBaselineApp(connection);
+    const servers = {};
+    for (const [side, built] of [['router', router], ['baseline', baseline]]) {
+      servers[side] = await listen(built.app);
+      cleanups.push(() => closeServer(servers[side]));
+    }
+    const urls = Object.fromEntries(SIDES.map((side) => [side, `http://127.0.0.1:${servers[side].address().port}`]));
+    console.log(`apps ready in ${Date.now() - t} ms: router ${urls.router}, baseline ${urls.baseline}`);
+
+    const ctx = {
+      seeded,
+      connection,
+      async call(side, { method = 'GET', path: urlPath, paths, headers, body }) {
+        const response = await fetch(urls[side] + (urlPath || paths[0]), { method, headers, body });
+        const text = await response.text();
+        let json;
+        try {
+          json = JSON.parse(text);
+        } catch {
+          json = text;
+        }
+        return { status: response.status, body: json };
+      },
+    };
+
+    if (settings.stubReads) {
+      cleanups.push(stubReads(require('mongoose')));
+      console.log('BENCH_STUB_READS: reads answer from memory after their first run (Node-side overhead only; create still writes)');
+    }
+
+    const loader = startLoader();
+    cleanups.push(() => loader.stop());
+
+    const measure = async (caseDef, side, duration) => {
+      const request = caseDef.request(ctx, side);
+      const cpuBefore = process.cpuUsage();
+      const result = await loader.run({
+        url: urls[side],
+        method: request.method,
+        paths: request.paths,
+        headers: request.headers,
+        body: request.body,
+        connections: settings.connections,
+        duration,
+      });
+      await drain(servers[side]);
+      const cpu = process.cpuUsage(cpuBefore);
+      if (result.non2xx || result.errors || result.timeouts || !result.ok) {
+        throw new Error(
+          `${caseDef.name} (${side}): ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts out of ${result.ok + result.non2xx} responses`,
+        );
+      }
+      return { ...result, cpuMicrosPerRequest: (cpu.user + cpu.system) / result.ok };
+    };
+
+    const rows = [];
+    for (const caseDef of cases) {
+      process.stdout.write(`${caseDef.name}: verifying... `);
+      if (caseDef.verify) await caseDef.verify(ctx);
+      process.stdout.write('warming up... ');
+      for (const side of SIDES) await measure(caseDef, side, settings.warmup);
+      const runs = { router: [], baseline: [] };
+      for (let round = 1; round <= settings.rounds; round += 1) {
+        for (const side of SIDES) {
+          process.stdout.write(`${side} ${round}/${settings.rounds}... `);
+          runs[side].push(await measure(caseDef, side, settings.duration));
+        }
+      }
+      if (caseDef.cleanup) await caseDef.cleanup(ctx);
+      const summary = Object.fromEntries(
+        SIDES.map((side) => {
+          const list = runs[side];
+          const best = list.reduce((a, b) => (b.reqPerSec > a.reqPerSec ? b : a));
+          return [
+            side,
+            {
+              best: round1(best.reqPerSec),
+              median: round1(median(list.map((r) => r.reqPerSec))),
+              cpuMicrosPerRequest: round1(median(list.map((r) => r.cpuMicrosPerRequest))),
+              latencyP50: best.latencyP50,
+              latencyP99: best.latencyP99,
+              rounds: list.map((r) => ({ ...r, reqPerSec: round1(r.reqPerSec), cpuMicrosPerRequest: round1(r.cpuMicrosPerRequest) })),
+            },
+          ];
+        }),
+      );
+      const ratio = summary.router.best / summary.baseline.best;
+      const row = {
+        name: caseDef.name,
+        description: caseDef.description,
+        goal: caseDef.goal,
+        ...summary,
+        ratio: Math.round(ratio * 1000) / 1000,
+        medianRatio: Math.round((summary.router.median / summary.baseline.median) * 1000) / 1000,
+        cpuRatio: Math.round((summary.router.cpuMicrosPerRequest / summary.baseline.cpuMicrosPerRequest) * 1000) / 1000,
+        pass: caseDef.goal === null ? null : ratio >= caseDef.goal,
+      };
+      rows.push(row);
+      console.log(`${row.router.best.toFixed(0)} vs ${row.baseline.best.toFixed(0)} req/s`);
+    }
+
+    console.log('');
+    printTable(rows);
+    console.log('');
+    console.log(
+      `req/s: best of ${settings.rounds} interleaved ${settings.duration}s rounds per side, ${settings.connections} connections; ` +
+        'CPU/req: this process\'s CPU time (servers + driver; the load generator runs in a child) per response, median of rounds.',
+    );
+    console.log('Absolute numbers depend on the machine and the MongoDB server (an emulation such as mongo-java-server is far slower); compare ratios.');
+    if (busyAtStart) console.log(`warning: ${busyAtStart}; expect noisy ratios, rerun on a quiet machine (or raise BENCH_ROUNDS).`);
+
+    const results = {
+      date: new Date().toISOString(),
+      node: process.version,
+      machine: { cores, loadAverageAtStart: Math.round(load * 100) / 100 },
+      mongo: { source: mongo.source, version: buildInfo.version || null },
+      settings,
+      durationSeconds: Math.round((Date.now() - started) / 100) / 10,
+      cases: rows,
+    };
+    const file = path.join(__dirname, 'results.json');
+    fs.writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+    console.log(`wrote ${path.relative(process.cwd(), file)} (${results.durationSeconds}s total)`);
+  } finally {
+    if (!interrupted) await cleanup();
+  }
+}
+
+main().catch((error) => {
+  console.error(`\nbench failed: ${error && error.stack ? error.stack : error}`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,227 @@
+'use strict';
+// The example host app: a plain Express 5 app that mounts content-router at /api with a small
+// blog schema (categories, authors, posts, and a `site` global). start.js runs it; tests and the
+// benchmark can build it with createExampleApp() without listening or owning the process.
+//
+//   const { app, api } = await createExampleApp({ connection });   // or { uri }
+//   const server = app.listen(3000);
+//   api.attach(server);
+
+const express = require('express');
+const { contentRouter, defineConfig } = require('..');
+const { dbNameInUri } = require('./mongo');
+
+/** Database used when the example is given a URI that names none. */
+const DEFAULT_DB_NAME = 'content_router_example';
+
+/** The demo user the `X-Demo-User: alice` header stands for. */
+const DEMO_USERS = {
+  alice: { id: '000000000000000000000001', name: 'Alice', email: 'alice@example.com', role: 'admin' },
+};
+
+/**
+ * Demo host authentication. A STAND-IN for the host's own auth (passport session, its own JWT
+ * middleware, ...): whatever the host uses, once it has set `req.user` the content router honours
+ * that user (DESIGN §1 "wrapping with the host's own auth"). Here a request carrying
+ * `X-Demo-User: alice` is treated as signed in as Alice, an admin. Never do this in a real app:
+ * anyone can send the header.
+ */
+function demoHostAuth(req, _res, next) {
+  const name = String(req.get('x-demo-user') || '').trim().toLowerCase();
+  const user = DEMO_USERS[name];
+  if (user) req.user = { ...user };
+  next();
+}
+
+/** Anyone may read (it is a demo); writes keep the default rule: an authenticated user. */
+const publicRead = { read: () => true };
+
+/** The content model of the example. */
+function exampleConfig(db) {
+  return defineConfig({
+    core: { api: { prefix: '/api' } },
+    db,
+    collections: [
+      {
+        slug: 'categories',
+        access: publicRead,
+        fields: {
+          name: { type: 'text', required: true, unique: true },
+          slug: { type: 'text' },
+        },
+      },
+      {
+        slug: 'authors',
+        access: publicRead,
+        fields: {
+          name: { type: 'text', required: true },
+          email: { type: 'email', unique: true },
+          bio: { type: 'textarea' },
+        },
+      },
+      {
+        slug: 'posts',
+        softDelete: true,
+        access: publicRead,
+        search: ['title', 'body'],
+        fields: {
+          title: { type: 'text', required: true },
+          body: { type: 'textarea' },
+          status: { type: 'select', options: ['draft', 'published'], default: 'draft' },
+          views: { type: 'number', default: 0 },
+          tags: { type: 'array', of: 'text' },
+          publishedAt: { type: 'date' },
+          author: { type: 'relationship', relationTo: 'authors' },
+          categories: { type: 'relationship', relationTo: 'categories', hasMany: true },
+          featured: { type: 'boolean' },
+        },
+      },
+    ],
+    globals: [
+      {
+        slug: 'site',
+        access: publicRead,
+        fields: {
+          title: { type: 'text' },
+          tagline: { type: 'text' },
+          maintenance: { type: 'boolean', default: false },
+        },
+      },
+    ],
+  });
+}
+
+// --- demo content -------------------------------------------------------------------------------
+
+const CATEGORIES = [
+  { name: 'News', slug: 'news' },
+  { name: 'Tutorials', slug: 'tutorials' },
+  { name: 'Releases', slug: 'releases' },
+  { name: 'Opinion', slug: 'opinion' },
+];
+
+const AUTHORS = [
+  { name: 'Ada Lovelace', email: 'ada@example.com', bio: 'Writes about engines, analytical and otherwise.' },
+  { name: 'Grace Hopper', email: 'grace@example.com', bio: 'Compilers, COBOL and the occasional moth.' },
+  { name: 'Alan Turing', email: 'alan@example.com', bio: 'Computability, morphogenesis and long-distance running.' },
+];
+
+const TOPICS = [
+  'Getting started with content-router',
+  'Filtering lists with where brackets',
+  'Keyset pagination explained',
+  'Soft delete and restore',
+  'Relationships and depth',
+  'Mounting beside your own routes',
+  'Access rules as where constraints',
+  'Globals for site settings',
+  'Batch create, all or nothing',
+  'Problem details for every error',
+  'Sorting with a stable tie-breaker',
+  'Three query dialects, one endpoint',
+  'Search across text fields',
+];
+const TAGS = ['express', 'mongodb', 'mongoose', 'rest', 'cms', 'typescript', 'howto', 'release'];
+
+/** ~25 posts: most published (spread over the last months), a few drafts, some featured. */
+function demoPosts(authorIds, categoryIds, count = 25) {
+  const now = Date.now();
+  const day = 24 * 60 * 60 * 1000;
+  const posts = [];
+  for (let i = 0; i < count; i += 1) {
+    const published = i % 6 !== 5; // every sixth post is a draft
+    const topic = TOPICS[i % TOPICS.length];
+    const post = {
+      title: i < TOPICS.length ? topic : `${topic} (part ${Math.floor(i / TOPICS.length) + 1})`,
+      body: `${topic}. This is demo post #${i + 1}, seeded by the example app so that the API has something to list.`,
+      status: published ? 'published' : 'draft',
+      views: published ? (i * 137) % 1000 : 0,
+      tags: [TAGS[i % TAGS.length], TAGS[(i * 3 + 1) % TAGS.length]].filter((t, k, all) => all.indexOf(t) === k),
+      author: authorIds[i % authorIds.length],
+      categories: i % 4 === 0 ? [categoryIds[i % categoryIds.length], categoryIds[(i + 1) % categoryIds.length]] : [categoryIds[i % categoryIds.length]],
+      featured: i % 5 === 0,
+    };
+    if (published) post.publishedAt = new Date(now - (count - i) * 3 * day).toISOString();
+    posts.push(post);
+  }
+  return posts;
+}
+
+/** Seeds demo content through the local API when the posts collection is empty (deleted ones count). */
+async function seedIfEmpty(api) {
+  const existing = await api.local.find('posts', { perPage: 1, includeDeleted: true });
+  if (existing.total > 0) return false;
+  const categories = [];
+  for (const category of CATEGORIES) {
+    // A rerun after a half-finished seed may find the category already there (unique name).
+    const found = await api.local.find('categories', { where: { name: { eq: category.name } }, perPage: 1 });
+    categories.push(found.docs[0] || (await api.local.create('categories', category)));
+  }
+  const authors = [];
+  for (const author of AUTHORS) {
+    const found = await api.local.find('authors', { where: { email: { eq: author.email } }, perPage: 1 });
+    authors.push(found.docs[0] || (await api.local.create('authors', author)));
+  }
+  await api.local.createMany(
+    'posts',
+    demoPosts(
+      authors.map((a) => a.id),
+      categories.map((c) => c.id),
+    ),
+  );
+  await api.local.updateGlobal('site', {
+    title: 'content-router demo',
+    tagline: 'A headless CMS API mounted inside a plain Express app',
+    maintenance: false,
+  });
+  return true;
+}
+
+// --- the app ------------------------------------------------------------------------------------
+
+/**
+ * Builds the example app. Pass the host's mongoose `connection` (the router uses it and leaves it
+ * open on close), or a `uri` (the router opens and closes its own connection; the database is
+ * `dbName`, else the one named in the URI, else `content_router_example`).
+ * Resolves once indexes are built and (unless `seed: false`) demo content exists.
+ * Returns `{ app, api, seeded }`.
+ */
+async function createExampleApp({ connection, uri, dbName, seed = true } = {}) {
+  let db;
+  if (connection) db = { connection };
+  else if (uri) db = { uri, options: { dbName: dbName || dbNameInUri(uri) || DEFAULT_DB_NAME, serverSelectionTimeoutMS: 8000 } };
+  else throw new TypeError('createExampleApp: pass { connection } (a mongoose connection) or { uri }');
+
+  const api = contentRouter(exampleConfig(db));
+  const app = express();
+  app.disable('x-powered-by');
+
+  // The host's own middleware runs first; the router then sees req.user.
+  app.use(demoHostAuth);
+  app.use('/api', api);
+  app.get('/', (req, res) => {
+    const base = `${req.protocol}://${req.get('host')}/api`;
+    res.json({
+      name: 'content-router example',
+      endpoints: {
+        posts: `${base}/posts`,
+        publishedPosts: `${base}/posts?where[status][eq]=published&sort=-publishedAt`,
+        authors: `${base}/authors`,
+        categories: `${base}/categories`,
+        site: `${base}/globals/site`,
+      },
+      writes: 'send header "X-Demo-User: alice" to act as the demo admin',
+    });
+  });
+
+  try {
+    await api.ready;
+    const seeded = seed ? await seedIfEmpty(api) : false;
+    return { app, api, seeded };
+  } catch (error) {
+    await api.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+module.exports = { createExampleApp, exampleConfig, demoHostAuth, demoPosts, seedIfEmpty, DEMO_USERS, DEFAULT_DB_NAME };
