@@ -1,9 +1,9 @@
 // Thin REST handlers for one collection: parse the request, call the shared operation, shape the answer.
 import { type Request, type Response, Router } from 'express';
-import { QueryError } from '../errors';
 import { create, createMany, deleteRecord, find, findById, restoreRecord, update } from '../operations';
 import type { CollectionRuntime, Runtime } from '../operations/runtime';
 import { parseListQuery } from '../query';
+import { rejectQuery } from '../query/reject';
 import { createJsonBody } from './json-body';
 import { toListEnvelope } from './list-envelope';
 import { readQuery } from './read-query';
@@ -19,7 +19,7 @@ function isBatch(collection: CollectionRuntime, body: unknown): body is { data: 
 function readBoolean(value: unknown, name: string): boolean {
   if (value === undefined || value === 'false') return false;
   if (value === 'true') return true;
-  throw new QueryError(`${name} must be true or false.`, [{ field: name, message: 'must be true or false', code: 'invalid_boolean' }]);
+  return rejectQuery(name, 'must be true or false', 'invalid_boolean');
 }
 
 /** Mounts list/get/create/update/delete (+ restore on soft-delete collections) at the router root. */

@@ -2,20 +2,43 @@
 // (Express 5 defaults to "simple", Express 4 to "extended"), so bracket `where[...]` always works.
 import type { Request } from 'express';
 import qs from 'qs';
+import { rejectQuery } from '../query/reject';
 
 const OPTIONS: qs.IParseOptions = {
   depth: 10,
   arrayLimit: 100,
   parameterLimit: 200,
-  // Null-prototype objects: a `__proto__` key stays an ordinary key the parser then rejects.
+  // Null-prototype objects: a `constructor` key stays an ordinary key the parser then rejects.
   plainObjects: true,
   allowPrototypes: false,
 };
+
+const PROTO = '__proto__';
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return text;
+  }
+}
+
+/** qs silently drops `__proto__` keys; a client that sends one is told so instead of being ignored. */
+function rejectPrototypeKeys(search: string): void {
+  for (const pair of search.split('&')) {
+    // `where[or][0][__proto__][x]` -> where, or, 0, __proto__: reported as `where.or.0.__proto__`.
+    const segments = safeDecode(pair.split('=', 1)[0]).split(/\]?\[|\]$/).filter(Boolean);
+    const at = segments.indexOf(PROTO);
+    if (at !== -1) rejectQuery(segments.slice(0, at + 1).join('.'), `the key "${PROTO}" is not allowed`, 'forbidden_key');
+  }
+}
 
 /** The request's query string parsed into nested objects and arrays. */
 export function readQuery(req: Request): Record<string, unknown> {
   const url = req.url;
   const start = url.indexOf('?');
   if (start === -1) return {};
-  return qs.parse(url.slice(start + 1), OPTIONS) as Record<string, unknown>;
+  const search = url.slice(start + 1);
+  rejectPrototypeKeys(search);
+  return qs.parse(search, OPTIONS) as Record<string, unknown>;
 }

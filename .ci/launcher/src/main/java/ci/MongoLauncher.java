@@ -62,9 +62,12 @@ public final class MongoLauncher {
 
         try {
             server.bind("127.0.0.1", port);
-        } catch (RuntimeException e) {
+        } catch (Throwable e) { // netty rethrows the checked BindException sneakily
             System.err.println("FAILED to bind 127.0.0.1:" + port + ": " + e);
-            System.exit(1);
+            System.err.flush();
+            // halt: netty's non-daemon event-loop threads would keep the JVM alive, and the
+            // shutdown hook must not announce a server that never ran
+            Runtime.getRuntime().halt(1);
         }
         System.out.println("READY " + server.getLocalAddress().getPort());
         System.out.flush();
