@@ -2,7 +2,7 @@
 import { type Request, type Response, Router } from 'express';
 import { create, createMany, deleteRecord, find, findById, restoreRecord, update } from '../operations';
 import type { CollectionRuntime, Runtime } from '../operations/runtime';
-import { parseListQuery } from '../query';
+import { parseListQuery, parseRecordQuery } from '../query';
 import { rejectQuery } from '../query/reject';
 import { createJsonBody } from './json-body';
 import { toListEnvelope } from './list-envelope';
@@ -38,15 +38,8 @@ export function createCollectionRoutes(runtime: Runtime, collection: CollectionR
   });
 
   router.get('/:id', async (req: Request, res: Response) => {
-    const query = parseListQuery(readQuery(req), descriptor, registry, queryOptions);
-    const record = await findById({
-      ...base(req),
-      id: String(req.params.id),
-      user: await requestUser(runtime, req),
-      populate: query.populate,
-      select: query.select,
-      includeDeleted: query.includeDeleted,
-    });
+    const query = parseRecordQuery(readQuery(req), descriptor, registry, queryOptions);
+    const record = await findById({ ...base(req), ...query, id: String(req.params.id), user: await requestUser(runtime, req) });
     res.json(record);
   });
 

@@ -6,7 +6,7 @@ import type { FindResult } from '../operations/find';
 import { type Runtime, getCollection } from '../operations/runtime';
 import { updateGlobal } from '../operations/globals';
 import { NotFoundError } from '../errors';
-import { parseListQuery } from '../query';
+import { parseListQuery, parseRecordQuery } from '../query';
 import type { ApiRecord } from '../schema/to-record';
 
 /** Who is acting: omit `user` to override access; pass a user, or null for an anonymous caller, to apply it. */
@@ -32,7 +32,11 @@ export interface LocalFindOptions extends LocalOptions {
 
 export interface LocalApi {
   find(collection: string, options?: LocalFindOptions): Promise<FindResult>;
-  findById(collection: string, id: string, options?: LocalOptions & { depth?: number; include?: string }): Promise<ApiRecord>;
+  findById(
+    collection: string,
+    id: string,
+    options?: LocalOptions & { depth?: number; include?: string; fields?: string; includeDeleted?: boolean },
+  ): Promise<ApiRecord>;
   create(collection: string, data: Record<string, unknown>, options?: LocalOptions): Promise<ApiRecord>;
   createMany(collection: string, data: Record<string, unknown>[], options?: LocalOptions): Promise<ApiRecord[]>;
   update(collection: string, id: string, data: Record<string, unknown>, options?: LocalOptions): Promise<ApiRecord>;
@@ -65,8 +69,9 @@ export function createLocalApi(runtime: Runtime): LocalApi {
     },
     async findById(slug, id, options = {}) {
       const collection = getCollection(runtime, slug);
-      const query = parseListQuery({ depth: options.depth, include: options.include }, collection.descriptor, registry, queryOptions);
-      return findById({ runtime, collection, id, populate: query.populate, ...actor(options) });
+      const { user: _user, ...raw } = options;
+      const query = parseRecordQuery(raw, collection.descriptor, registry, queryOptions);
+      return findById({ runtime, collection, id, ...query, ...actor(options) });
     },
     create: (slug, data, options) => create({ runtime, collection: getCollection(runtime, slug), data, ...actor(options) }),
     createMany: (slug, items, options) => createMany({ runtime, collection: getCollection(runtime, slug), items, ...actor(options) }),

@@ -24,9 +24,6 @@ export function isCompoundKey(key: string): boolean {
   return Object.hasOwn(COMPOUND_KEYS, key);
 }
 
-/** Operators whose value is a list. */
-export const LIST_OPERATORS: ReadonlySet<Operator> = new Set<Operator>(['in', 'nin', 'any', 'all', 'between']);
-
 const ORDERED = new Set(['number', 'date', 'string', 'objectId']);
 
 // Everything but `exists` needs a comparable scalar; json values have none.
@@ -49,9 +46,10 @@ const ALLOWED: Record<Operator, (field: FieldDescriptor) => boolean> = {
   between: (f) => f.valueType === 'number' || f.valueType === 'date',
 };
 
+/** `a boolean field`, `an array field`, `a hasMany relationship field`: how messages name a field's kind. */
 function kindOf(field: FieldDescriptor): string {
-  if (field.isArray) return `${field.type === 'array' ? 'array' : `hasMany ${field.type}`} field`;
-  return `${field.type} field`;
+  const kind = !field.isArray ? field.type : field.type === 'array' ? 'array' : `hasMany ${field.type}`;
+  return `${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind} field`;
 }
 
 /** Throws a 400 when `op` cannot apply to `field` (e.g. `gt` on a boolean, anything but `exists` on json). */
@@ -59,5 +57,5 @@ export function assertOperatorAllowed(field: FieldDescriptor, op: Operator, path
   if (field.valueType === 'json' && op !== 'exists') {
     rejectQuery(path, `operator "${op}" is not valid on a json field (only "exists" is)`, 'invalid_operator');
   }
-  if (!ALLOWED[op](field)) rejectQuery(path, `operator "${op}" is not valid on a ${kindOf(field)}`, 'invalid_operator');
+  if (!ALLOWED[op](field)) rejectQuery(path, `operator "${op}" is not valid on ${kindOf(field)}`, 'invalid_operator');
 }

@@ -2,6 +2,7 @@
 // operators, checks each against the field's type and casts the value. Shared by `where` and Form C `filter`.
 import type { CollectionDescriptor, FieldDescriptor, SchemaRegistry } from '../schema/descriptors';
 import { castBoolean, castString, castValue } from './cast-value';
+import { findField } from './find-field';
 import { combineWhere } from './combine-where';
 import { assertOperatorAllowed, isOperator } from './operators';
 import { readValueList } from './read-list';
@@ -36,13 +37,6 @@ export function createWhereContext(
   root: string,
 ): WhereContext {
   return { collection, registry, trusted, root, leaves: { count: 0 } };
-}
-
-/** The field `name` as this caller may see it: a hidden field does not exist for a client. */
-function findField(collection: CollectionDescriptor, name: string, trusted: boolean): FieldDescriptor | undefined {
-  if (!Object.hasOwn(collection.fields, name)) return undefined;
-  const field = collection.fields[name];
-  return field.hidden && !trusted ? undefined : field;
 }
 
 /**
@@ -110,7 +104,7 @@ function castText(value: unknown, path: string): string {
  * `any`, `all`), a `[start, end]` pair (`between`), a boolean (`exists`), or a RegExp (`like`, `nlike`,
  * and `contains`/`notContains` on non-array text fields).
  */
-export function parseOperator(field: FieldDescriptor, op: Operator, raw: unknown, path: string, ctx: WhereContext): WhereNode {
+function parseOperator(field: FieldDescriptor, op: Operator, raw: unknown, path: string, ctx: WhereContext): WhereNode {
   assertOperatorAllowed(field, op, path);
   countLeaf(ctx);
   return { kind: 'field', field, op, value: castOperand(field, op, raw, path) };

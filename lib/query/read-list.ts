@@ -9,10 +9,16 @@ const INDEX_KEY = /^(?:0|[1-9]\d*)$/;
  * The values of an object whose keys are all array indexes, in index order (qs turns `a[150]=x` into
  * `{ '150': 'x' }` once an index passes arrayLimit); undefined for any other object.
  */
-export function valuesOfIndexed(value: Record<string, unknown>): unknown[] | undefined {
+function valuesOfIndexed(value: Record<string, unknown>): unknown[] | undefined {
   const keys = Object.keys(value);
   if (keys.length === 0 || !keys.every((key) => INDEX_KEY.test(key))) return undefined;
   return keys.sort((a, b) => Number(a) - Number(b)).map((key) => value[key]);
+}
+
+/** The elements of an array, or of an indexed object as qs builds past arrayLimit; undefined for anything else. */
+export function readArrayLike(value: unknown): unknown[] | undefined {
+  if (Array.isArray(value)) return value;
+  return isPlainObject(value) ? valuesOfIndexed(value) : undefined;
 }
 
 function splitComma(text: string): string[] {
@@ -28,14 +34,20 @@ function splitComma(text: string): string[] {
  * (items trimmed, empty items dropped). A lone scalar from a local API caller is a list of one.
  */
 export function readValueList(value: unknown, path: string, max: number): unknown[] {
-  let list: unknown[] | undefined;
-  if (Array.isArray(value)) list = value;
-  else if (isPlainObject(value)) list = valuesOfIndexed(value);
-  else if (typeof value === 'string') list = value.trimStart().startsWith('[') ? parseJsonArray(value, path) : splitComma(value);
-  else if (value !== undefined && value !== null && typeof value !== 'object') list = [value];
+  const list = toList(value, path);
   if (list === undefined) rejectQuery(path, `${describeValue(value)} is not a list`, 'invalid_value');
   if (list.length > max) rejectQuery(path, `more than ${max} values`, 'too_many_values');
   return list;
+}
+
+function toList(value: unknown, path: string): unknown[] | undefined {
+  if (typeof value === 'string') {
+    return value.trimStart().startsWith('[') ? parseJsonArray(value, path) : splitComma(value);
+  }
+  if (value === undefined || value === null) return undefined;
+  // A Date or ObjectId is a lone value; a plain object is a list only when its keys are indexes.
+  if (isPlainObject(value) || Array.isArray(value)) return readArrayLike(value);
+  return [value];
 }
 
 function parseJsonArray(text: string, path: string): unknown[] {
@@ -55,7 +67,7 @@ function parseJsonArray(text: string, path: string): unknown[] {
  * them (`sort=a&sort=-b`, `sort[]=a`); items trimmed, empty items dropped. Anything else is a 400.
  */
 export function readNameList(value: unknown, param: string, code: QueryErrorCode): string[] {
-  const parts = Array.isArray(value) ? value : isPlainObject(value) ? valuesOfIndexed(value) : [value];
+  const parts = typeof value === 'object' && value !== null ? readArrayLike(value) : [value];
   if (parts === undefined || !parts.every((part): part is string => typeof part === 'string')) {
     rejectQuery(param, 'expected a comma-separated list of names', code);
   }

@@ -5,7 +5,7 @@ import { rejectQuery } from './reject';
 const POISON_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 /** Deepest raw nesting scanned; far above what a valid where needs, low enough to keep recursion safe. */
-export const MAX_RAW_DEPTH = 32;
+const MAX_RAW_DEPTH = 32;
 
 /** True for `{}`-style objects (what JSON.parse and qs produce), false for arrays, Dates, ObjectIds, class instances. */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {

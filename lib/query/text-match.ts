@@ -4,7 +4,7 @@ const METACHARACTERS = /[.*+?^${}()|[\]\\/]/g;
 const LIKE_TOKENS = /%+|_|[^%_]+/g;
 
 /** `text` with every regex metacharacter escaped. */
-export function escapeRegExp(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(METACHARACTERS, '\\$&');
 }
 

@@ -25,7 +25,10 @@ export const OPERATORS = [
 export type Operator = (typeof OPERATORS)[number];
 
 /**
- * A normalized condition tree. Leaves carry the field's descriptor and an already-cast value.
+ * A normalized condition tree. Leaves carry the field's descriptor and an already-cast value:
+ * a scalar (or null for eq/neq) of the field's value type; an array for in/nin/any/all; `[start, end]`
+ * for between; a boolean for exists; a case-insensitive RegExp (built from escaped text) for like/nlike
+ * and for contains/notContains on non-array text fields (on array fields: one cast element).
  * `relation` nodes (dotted paths through a relationship, `author.name`) must be resolved to
  * `ids` nodes by the operations layer (which runs the inner where on the related collection,
  * under its read access) before toMongoFilter() is called.
@@ -78,6 +81,13 @@ export interface ListQuery {
   populate: PopulateTree;
   includeDeleted: boolean;
   envelope: EnvelopeKind;
+}
+
+/** What a single-record read asks for (GET /:id, local findById). */
+export interface RecordQuery {
+  select?: string[];
+  populate: PopulateTree;
+  includeDeleted: boolean;
 }
 
 /** Knobs the parser needs beyond the schema; resolved from config once. */
