@@ -4,6 +4,9 @@ import { EventEmitter } from 'node:events';
 import type { Server } from 'node:http';
 import express, { type Router } from 'express';
 import mongoose, { type Connection } from 'mongoose';
+import { createAuth } from './auth/create-auth';
+import { validateAuthConfig } from './auth/validate-auth-config';
+import { type LocalAuthApi, createLocalAuth } from './auth/local-auth';
 import { type ResolvedConfig, resolveConfig } from './config/resolve-config';
 import type { ContentConfig } from './config/types';
 import { createCollectionRoutes } from './http/collection-routes';
@@ -17,6 +20,8 @@ import { buildCollectionModels, buildGlobalModels } from './schema/build-models'
 export interface ContentRouter extends Router {
   /** Server-side access to the same operations (access overridden unless a user is passed). */
   readonly local: LocalApi;
+  /** Server-side auth operations (register, login, logout, ...) of the first auth collection (docs/auth.md). */
+  readonly auth: LocalAuthApi;
   /** Resolves when the connection is open and every index is built; rejects if that fails. */
   readonly ready: Promise<void>;
   /** Hooks WebSocket upgrades onto the host's HTTP server (realtime). Idempotent. */
@@ -41,7 +46,7 @@ async function buildIndexes(runtime: Runtime): Promise<void> {
 
 /** Builds the content API router from a config. Throws a ConfigError listing every config problem. */
 export function contentRouter(config: ContentConfig): ContentRouter {
-  const resolved = resolveConfig(config);
+  const resolved = resolveConfig(config, [validateAuthConfig]);
   const { connection, owned } = openConnection(resolved);
   const collectionModels = buildCollectionModels(connection, resolved.registry.values());
   const globalModels = buildGlobalModels(connection, resolved.globalRegistry.values());
@@ -54,21 +59,29 @@ export function contentRouter(config: ContentConfig): ContentRouter {
     events: new EventEmitter(),
     authenticate: async (req) => resolved.fromRequest(req),
   };
+  // Auth collections replace authenticate and add default access, read-only fields and password hashing.
+  const auth = createAuth(runtime);
+  if (auth) Object.assign(runtime, auth.hooks);
 
   const router = express.Router() as ContentRouter;
   if (runtime.globals.size) router.use('/globals', createGlobalRoutes(runtime));
   for (const collection of runtime.collections.values()) {
-    router.use(`/${collection.descriptor.slug}`, createCollectionRoutes(runtime, collection));
+    const slug = collection.descriptor.slug;
+    // Auth routes first, so /me and /api-keys are not taken for record ids.
+    const authRoutes = auth?.routes.get(slug);
+    if (authRoutes) router.use(`/${slug}`, authRoutes);
+    router.use(`/${slug}`, createCollectionRoutes(runtime, collection));
   }
   router.use(createErrorHandler(resolved.logger));
 
-  const ready = buildIndexes(runtime);
+  const ready = buildIndexes(runtime).then(() => auth?.init());
   // Marked handled so a host that never awaits `ready` does not crash on an unhandled rejection.
   ready.catch((error: unknown) => resolved.logger.error('content-router: startup failed:', error));
 
   let closed = false;
   Object.assign(router, {
     local: createLocalApi(runtime),
+    auth: auth?.local ?? createLocalAuth(new Map()),
     ready,
     attach(_server: Server) {
       // Realtime transports hook in here; without realtime there is nothing to attach.

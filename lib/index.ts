@@ -24,6 +24,12 @@ export type {
   Scope,
   Where,
 } from './config/types';
+/** Auth options and the local auth API (docs/auth.md). */
+export type { AuthOptions, CollectionAuthOptions, EmailMessage, PasswordHashOptions, PasswordPolicy } from './config/types';
+export type { LocalAuthApi } from './auth/local-auth';
+export type { LoginResult } from './auth/login';
+export type { RegisterResult } from './auth/register';
+export type { SessionTokens } from './auth/session-tokens';
 /** Shapes returned by the local API and the REST list. */
 export type { ApiRecord } from './schema/to-record';
 export type { FindResult } from './operations/find';

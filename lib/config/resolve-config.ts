@@ -6,7 +6,7 @@ import type { QueryOptions } from '../query/types';
 import type { CollectionDescriptor, SchemaRegistry } from '../schema/descriptors';
 import { describeCollections, describeGlobal } from '../schema/describe-collection';
 import type { AuthUser, CollectionConfig, ContentConfig, GlobalConfig } from './types';
-import { validateConfig } from './validate-config';
+import { type ConfigValidator, validateConfig } from './validate-config';
 
 export interface Logger {
   error: (...args: unknown[]) => void;
@@ -37,8 +37,8 @@ function userFromRequest(req: Request): AuthUser | null {
 }
 
 /** Validates and completes the config; throws one ConfigError naming every problem. */
-export function resolveConfig(config: ContentConfig): ResolvedConfig {
-  const problems = validateConfig(config);
+export function resolveConfig(config: ContentConfig, featureValidators: readonly ConfigValidator[] = []): ResolvedConfig {
+  const problems = validateConfig(config, featureValidators);
   if (problems.length) throw new ConfigError(problems);
 
   const api = config.core?.api ?? {};

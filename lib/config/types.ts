@@ -93,8 +93,12 @@ export interface CollectionConfig {
   /** URL segment and model name; lowercase letters, digits, `-` and `_`. */
   slug: string;
   fields: Fields;
-  /** Makes this an auth collection (register, login, ...). */
-  auth?: boolean | Record<string, unknown>;
+  /**
+   * Makes this an auth collection: adds email, password, name, role, verified (+ hidden token fields)
+   * and the register/login/... routes (docs/auth.md). An object overrides the top-level `auth` options
+   * for this collection. Default false.
+   */
+  auth?: boolean | CollectionAuthOptions;
   /** DELETE sets `deletedAt` instead of removing. Default false. */
   softDelete?: boolean;
   /** Caches GET responses for `ttl` seconds. */
@@ -127,6 +131,77 @@ export interface EndpointObject {
   detail?: Record<string, unknown>;
 }
 
+/** One e-mail the router asks the host's `email.send` to deliver. */
+export interface EmailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+}
+
+/** Password rules (SPEC §5.7), enforced on every password write: register, reset, and admin/local creates and updates. */
+export interface PasswordPolicy {
+  /** Fewest characters. Default 8 (the hard maximum is 1024). */
+  minLength?: number;
+  /** At least one uppercase letter. Default false. */
+  requireUppercase?: boolean;
+  /** At least one digit. Default false. */
+  requireNumbers?: boolean;
+  /** At least one character that is neither a letter, a digit nor whitespace. Default false. */
+  requireSymbols?: boolean;
+}
+
+/** scrypt parameters for new password hashes; stored hashes carry their own, so changing these is safe. */
+export interface PasswordHashOptions {
+  /** scrypt N, a power of two. Default 32768 (2^15: 32 MiB and about 100 ms per hash on a small 2-core machine). */
+  cost?: number;
+  /** scrypt r. Default 8. */
+  blockSize?: number;
+  /** scrypt p. Default 1. */
+  parallelization?: number;
+}
+
+/** Auth options a single auth collection may override (`auth: { requireVerification: true }`). */
+export interface CollectionAuthOptions {
+  /** Access-token lifetime, a duration ("15m", "1h") or seconds. Default `15m`. */
+  jwtExpiry?: string | number;
+  /** Refresh-token lifetime. Default `30d`. */
+  refreshExpiry?: string | number;
+  /** Password-reset token lifetime. Default `1h`. */
+  resetExpiry?: string | number;
+  /** E-mail verification token lifetime. Default `24h`. */
+  verificationExpiry?: string | number;
+  /** Login is refused (403 `email_not_verified`) until the address is verified. Default false. */
+  requireVerification?: boolean;
+  /** Failed logins (per e-mail) before the account is locked; 0 disables locking. Default 5. */
+  maxLoginAttempts?: number;
+  /** How long a lock lasts, and how long failures are remembered. Default `15m`. */
+  lockTime?: string | number;
+  /** Password rules. Default `{ minLength: 8 }`, no composition rules. */
+  password?: PasswordPolicy;
+  /** Link put in reset e-mails; `{token}` is replaced by the token. Default: the mail carries the bare token. */
+  resetPasswordUrl?: string;
+  /** Link put in verification e-mails; `{token}` is replaced by the token. Default: the bare token. */
+  verifyEmailUrl?: string;
+}
+
+/** Top-level auth options; they apply to every auth collection unless the collection overrides them. */
+export interface AuthOptions extends CollectionAuthOptions {
+  /** HS256 signing secret, at least 32 characters; required when any collection has `auth`. Read it from the environment. */
+  jwtSecret?: string;
+  /** `iss` claim set on and required of access tokens. Default: none. */
+  issuer?: string;
+  /** `aud` claim set on and required of access tokens. Default: none. */
+  audience?: string;
+  /** scrypt cost of new password hashes. Default `{ cost: 32768, blockSize: 8, parallelization: 1 }`. */
+  passwordHash?: PasswordHashOptions;
+  /**
+   * Maps a host-set `req.user` to an AuthUser; used only when the request presents no credential of the
+   * package's own (docs/auth.md). Default: `req.user` with `id` from `id` or `_id`.
+   */
+  fromRequest?: (req: Request) => AuthUser | null | undefined;
+}
+
 export interface ContentConfig {
   core?: {
     api?: {
@@ -146,19 +221,18 @@ export interface ContentConfig {
   db: { connection: Connection; uri?: never } | { uri: string; connection?: never; options?: Record<string, unknown> };
   collections?: CollectionConfig[];
   globals?: GlobalConfig[];
-  auth?: {
-    jwtSecret?: string;
-    jwtExpiry?: string;
-    refreshExpiry?: string;
-    /** Maps a host-set `req.user` to an AuthUser. Default: `req.user` with `id` from `id` or `_id`. */
-    fromRequest?: (req: Request) => AuthUser | null | undefined;
-    [key: string]: unknown;
-  };
+  auth?: AuthOptions;
   security?: { rateLimit?: Record<string, unknown> };
   uploads?: Record<string, unknown>;
   realtime?: boolean | Record<string, unknown>;
   endpoints?: Array<EndpointFunction | EndpointObject>;
-  email?: { send?: (mail: { to: string; subject: string; text: string; html?: string }) => Promise<void> | void };
+  email?: {
+    /**
+     * Delivers one e-mail (password reset, address verification). Default: logs through `logger.info`
+     * that a mail would be sent; the token/link is logged only when NODE_ENV is `development`.
+     */
+    send?: (mail: EmailMessage) => Promise<void> | void;
+  };
   /** Where the router reports errors it swallowed (5xx) and warnings. Default: console. */
   logger?: { error: (...args: unknown[]) => void; warn: (...args: unknown[]) => void; info?: (...args: unknown[]) => void };
 }

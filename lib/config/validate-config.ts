@@ -1,5 +1,6 @@
 // Checks a ContentConfig and returns every problem, each named by its path
 // (`collections[2].fields.author.relationTo: unknown collection "peoples"`), so a host fixes them in one go.
+import { withAuthFields } from '../schema/auth-fields';
 import type { CollectionConfig, ContentConfig, FieldConfig, GlobalConfig } from './types';
 
 const FIELD_TYPES = new Set([
@@ -116,8 +117,10 @@ function checkCollection(path: string, c: CollectionConfig, slugs: ReadonlySet<s
   if (c.search !== undefined) {
     if (!Array.isArray(c.search)) problems.push(`${path}.search: must be an array of field names`);
     else if (isPlainObject(c.fields)) {
+      // Auth collections also search their built-in fields (email, name).
+      const fields: Record<string, FieldConfig> = c.auth ? withAuthFields(c.fields) : c.fields;
       for (const name of c.search) {
-        const field = (c.fields as Record<string, FieldConfig>)[name];
+        const field = Object.hasOwn(fields, name) ? fields[name] : undefined;
         if (!field) problems.push(`${path}.search: unknown field "${name}"`);
         else if (field.hidden) problems.push(`${path}.search: hidden field "${name}" cannot be searched`);
         else if (!['text', 'string', 'textarea', 'email', 'select'].includes(field.type)) {
@@ -133,8 +136,11 @@ function checkGlobal(path: string, g: GlobalConfig, slugs: ReadonlySet<string>, 
   checkAccess(`${path}.access`, g.access, ['read', 'update'], problems);
 }
 
-/** Returns every problem in the config; an empty list means it is valid. */
-export function validateConfig(config: ContentConfig): string[] {
+/** A feature's own config check, run after the core ones; returns problems named by path. */
+export type ConfigValidator = (config: ContentConfig) => string[];
+
+/** Returns every problem in the config (core checks, then each feature's); empty means valid. */
+export function validateConfig(config: ContentConfig, featureValidators: readonly ConfigValidator[] = []): string[] {
   const problems: Problems = [];
   if (!isPlainObject(config)) return ['config: must be an object'];
 
@@ -179,5 +185,7 @@ export function validateConfig(config: ContentConfig): string[] {
   if (config.auth?.fromRequest !== undefined && typeof config.auth.fromRequest !== 'function') {
     problems.push('auth.fromRequest: must be a function');
   }
+  // Features (auth, ...) check their own options; config/ does not import them.
+  for (const validate of featureValidators) problems.push(...validate(config));
   return problems;
 }

@@ -3,7 +3,7 @@
 import type { Request } from 'express';
 import type { AuthUser } from '../config/types';
 import { ConflictError, type ErrorDetail, ValidationError } from '../errors';
-import { validateInput } from '../schema/validate-input';
+import { assertValidInput, validateInput } from '../schema/validate-input';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
 import { checkAccess } from './access';
 import type { CollectionRuntime, Runtime } from './runtime';
@@ -59,12 +59,18 @@ export async function createMany(args: CreateManyArgs): Promise<ApiRecord[]> {
     ),
   );
   const errors: ErrorDetail[] = [];
-  const sets = items.map((item, index) => {
-    const input = validateInput(item, collection.descriptor, { mode: 'create', allowHidden: args.trusted });
-    for (const error of input.errors) errors.push({ ...error, index });
-    return input.set;
-  });
-  if (errors.length) throw new ValidationError('Some records are not valid; nothing was created.', errors);
+  const readOnly = args.overrideAccess ? undefined : runtime.readOnlyFields?.(collection.descriptor, args.user, 'create');
+  const sets = await Promise.all(
+    items.map(async (item, index) => {
+      const input = validateInput(item, collection.descriptor, { mode: 'create', allowHidden: args.trusted, readOnly });
+      await runtime.transformInput?.({ collection: collection.descriptor, input, op: 'create', user: args.user });
+      for (const error of input.errors) errors.push({ ...error, index });
+      return input.set;
+    }),
+  );
+  // Sorted so the error list reads in item order although items were transformed concurrently.
+  errors.sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
+  assertValidInput(errors, 'Some records are not valid; nothing was created.');
   await checkUnique(collection, sets);
 
   const docs = sets.map((set) => new collection.model(set));

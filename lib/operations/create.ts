@@ -1,8 +1,7 @@
 // The create operation: access -> validate (every error at once) -> insert -> serialize -> notify.
 import type { Request } from 'express';
 import type { AuthUser } from '../config/types';
-import { ValidationError } from '../errors';
-import { validateInput } from '../schema/validate-input';
+import { assertValidInput, validateInput } from '../schema/validate-input';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
 import { checkAccess } from './access';
 import type { CollectionRuntime, Runtime } from './runtime';
@@ -17,6 +16,8 @@ export interface CreateArgs {
   overrideAccess?: boolean;
   /** Server-side callers may write hidden fields. */
   trusted?: boolean;
+  /** Fields this caller may not set (403); default: runtime.readOnlyFields unless access is overridden. */
+  readOnly?: ReadonlySet<string>;
 }
 
 /** Creates one record and returns it as the API shows it. */
@@ -24,8 +25,10 @@ export async function create(args: CreateArgs): Promise<ApiRecord> {
   const { runtime, collection } = args;
   const data = typeof args.data === 'object' && args.data !== null ? (args.data as Record<string, unknown>) : undefined;
   await checkAccess({ ...args, op: 'create', data });
-  const input = validateInput(args.data, collection.descriptor, { mode: 'create', allowHidden: args.trusted });
-  if (input.errors.length) throw new ValidationError('The record is not valid.', input.errors);
+  const readOnly = args.readOnly ?? (args.overrideAccess ? undefined : runtime.readOnlyFields?.(collection.descriptor, args.user, 'create'));
+  const input = validateInput(args.data, collection.descriptor, { mode: 'create', allowHidden: args.trusted, readOnly });
+  await runtime.transformInput?.({ collection: collection.descriptor, input, op: 'create', user: args.user });
+  assertValidInput(input.errors, 'The record is not valid.');
   let row: RawDoc;
   try {
     const doc = await collection.model.create(input.set);

@@ -6,6 +6,7 @@ import type { ResolvedConfig } from '../config/resolve-config';
 import type { Request } from 'express';
 import type { AccessFn, AuthUser } from '../config/types';
 import type { CollectionDescriptor } from '../schema/descriptors';
+import type { ValidatedInput } from '../schema/validate-input';
 import { type RecordSerializer, createRecordSerializer } from '../schema/to-record';
 
 export interface CollectionRuntime {
@@ -26,6 +27,24 @@ export interface ChangeEvent {
 /** Supplies the access function used when a collection configures none (auth adds its own). */
 export type DefaultAccessProvider = (collection: CollectionDescriptor, op: 'read' | 'create' | 'update' | 'delete') => AccessFn | undefined;
 
+/** Fields this caller may not write (e.g. role and verified for non-admins on auth collections); a 403 when sent. */
+export type ReadOnlyFieldsProvider = (
+  collection: CollectionDescriptor,
+  user: AuthUser | null,
+  op: 'create' | 'update',
+) => ReadonlySet<string> | undefined;
+
+/**
+ * Runs after body validation and before the write: may add errors to `input.errors` or rewrite
+ * `input.set` (auth collections check the password policy and hash the password here).
+ */
+export type InputTransformer = (args: {
+  collection: CollectionDescriptor;
+  input: ValidatedInput;
+  op: 'create' | 'update';
+  user: AuthUser | null;
+}) => Promise<void>;
+
 export interface Runtime {
   readonly config: ResolvedConfig;
   readonly connection: Connection;
@@ -34,6 +53,10 @@ export interface Runtime {
   /** Emits 'change' (ChangeEvent) after every successful write. */
   readonly events: EventEmitter;
   defaultAccess?: DefaultAccessProvider;
+  /** Field-level write rules applied to callers (not to the local API without a user). */
+  readOnlyFields?: ReadOnlyFieldsProvider;
+  /** Input rewriting before every create/update write (all callers). */
+  transformInput?: InputTransformer;
   /** Resolves the caller of a request: the host's req.user by default; auth collections extend it. */
   authenticate: (req: Request) => Promise<AuthUser | null>;
 }

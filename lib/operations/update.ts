@@ -2,8 +2,8 @@
 // findOneAndUpdate, so a record outside the caller's constraint is a 404 and nothing is written.
 import type { Request } from 'express';
 import type { AuthUser } from '../config/types';
-import { NotFoundError, ValidationError } from '../errors';
-import { validateInput } from '../schema/validate-input';
+import { NotFoundError } from '../errors';
+import { assertValidInput, validateInput } from '../schema/validate-input';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
 import { checkAccess } from './access';
 import { buildFilter } from './build-filter';
@@ -20,7 +20,7 @@ export interface UpdateArgs {
   req?: Request;
   overrideAccess?: boolean;
   trusted?: boolean;
-  /** Fields this caller may not change (403-style field errors). */
+  /** Fields this caller may not change (403); default: runtime.readOnlyFields unless access is overridden. */
   readOnly?: ReadonlySet<string>;
 }
 
@@ -30,8 +30,10 @@ export async function update(args: UpdateArgs): Promise<ApiRecord> {
   const _id = toRecordId(args.id);
   const data = typeof args.data === 'object' && args.data !== null ? (args.data as Record<string, unknown>) : undefined;
   const constraint = await checkAccess({ ...args, op: 'update', data });
-  const input = validateInput(args.data, collection.descriptor, { mode: 'update', allowHidden: args.trusted, readOnly: args.readOnly });
-  if (input.errors.length) throw new ValidationError('The update is not valid.', input.errors);
+  const readOnly = args.readOnly ?? (args.overrideAccess ? undefined : runtime.readOnlyFields?.(collection.descriptor, args.user, 'update'));
+  const input = validateInput(args.data, collection.descriptor, { mode: 'update', allowHidden: args.trusted, readOnly });
+  await runtime.transformInput?.({ collection: collection.descriptor, input, op: 'update', user: args.user });
+  assertValidInput(input.errors, 'The update is not valid.');
   const idNode = { kind: 'ids' as const, field: collection.descriptor.fields.id, ids: [_id] };
   const filter = await buildFilter({ ...args, nodes: [idNode, constraint], deleted: false });
   const change: Record<string, unknown> = { $set: input.set };

@@ -1,5 +1,6 @@
 // Builds the descriptor registry from collection and global configs (no Mongoose involved),
 // so the pure query layer and its tests can run from plain config objects.
+import { describeAuthFields } from './auth-fields';
 import type { CollectionConfig, GlobalConfig } from '../config/types';
 import {
   type CollectionDescriptor,
@@ -18,6 +19,8 @@ export function describeCollection(config: CollectionConfig): CollectionDescript
   const softDelete = config.softDelete === true;
   const fields: Record<string, FieldDescriptor> = {};
   for (const field of systemFields(softDelete)) fields[field.name] = field;
+  // Auth fields first, so records read { id, email, name, role, verified, ...host fields }.
+  if (config.auth) for (const field of describeAuthFields(config.fields)) fields[field.name] = field;
   for (const [name, field] of Object.entries(config.fields)) fields[name] = describeField(name, field);
   const searchFields =
     config.search ??

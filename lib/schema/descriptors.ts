@@ -16,6 +16,8 @@ export interface FieldDescriptor {
   /** True for `array` fields and `hasMany` select/relationship/upload fields. */
   isArray: boolean;
   hidden: boolean;
+  /** Hidden, yet clients may write it (an auth collection's password): accepted on input, never read back. */
+  writeOnly?: boolean;
   required: boolean;
   unique: boolean;
   /** `select` options. */

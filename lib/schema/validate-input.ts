@@ -1,7 +1,7 @@
 // Checks a create/update body against the collection's fields and returns storage-ready data.
 // Strict JSON types (no "5" for a number), every problem reported at once with its field name.
 import { Types } from 'mongoose';
-import type { ErrorDetail } from '../errors';
+import { ContentError, type ErrorDetail, ValidationError } from '../errors';
 import type { CollectionDescriptor, FieldDescriptor, ValueType } from './descriptors';
 
 export interface ValidatedInput {
@@ -14,7 +14,7 @@ export interface ValidatedInput {
 
 export interface ValidateOptions {
   mode: 'create' | 'update';
-  /** Server-side callers (local API) may write hidden fields; clients may not. */
+  /** Server-side callers (local API) may write hidden fields; clients may not (write-only fields aside). */
   allowHidden?: boolean;
   /** Fields this caller may not write (e.g. role for non-admins), reported as forbidden. */
   readOnly?: ReadonlySet<string>;
@@ -102,6 +102,11 @@ function castField(field: FieldDescriptor, value: unknown): Cast {
   return { ok: true, value: out };
 }
 
+/** Whether this caller may name the field in a body: visible, write-only (password), or a trusted caller. */
+function writable(field: FieldDescriptor, options: ValidateOptions): boolean {
+  return !field.hidden || field.writeOnly === true || options.allowHidden === true;
+}
+
 function isBlank(value: unknown): boolean {
   return value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
 }
@@ -115,7 +120,7 @@ export function validateInput(body: unknown, collection: CollectionDescriptor, o
   }
   for (const key of Object.keys(body)) {
     const field = Object.hasOwn(collection.fields, key) ? collection.fields[key] : undefined;
-    if (!field || (field.hidden && !options.allowHidden)) {
+    if (!field || !writable(field, options)) {
       result.errors.push({ field: key, message: `unknown field "${key}"`, code: 'unknown_field' });
     } else if (field.system) {
       result.errors.push({ field: key, message: `${key} is read-only`, code: 'read_only' });
@@ -125,7 +130,7 @@ export function validateInput(body: unknown, collection: CollectionDescriptor, o
   }
   for (const field of Object.values(collection.fields)) {
     if (field.system || !Object.hasOwn(body, field.name)) continue;
-    if (field.hidden && !options.allowHidden) continue;
+    if (!writable(field, options)) continue;
     if (options.readOnly?.has(field.name)) continue;
     const value = body[field.name];
     if (value === null) {
@@ -142,11 +147,22 @@ export function validateInput(body: unknown, collection: CollectionDescriptor, o
     for (const field of Object.values(collection.fields)) {
       if (!field.required || field.system || field.config.default !== undefined) continue;
       if (!Object.hasOwn(body, field.name) || body[field.name] === undefined) {
-        if (!field.hidden || options.allowHidden) {
+        if (writable(field, options)) {
           result.errors.push({ field: field.name, message: `${field.name} is required`, code: 'required' });
         }
       }
     }
   }
   return result;
+}
+
+/** Throws for a body with errors: 403 when it names fields this caller may not write (role, verified), else 400. */
+export function assertValidInput(errors: ErrorDetail[], detail: string): void {
+  if (errors.length === 0) return;
+  const forbidden = errors.filter((e) => e.code === 'forbidden_field');
+  if (forbidden.length) {
+    const names = [...new Set(forbidden.map((e) => e.field))].join(', ');
+    throw new ContentError(403, 'forbidden_field', 'Forbidden', `You may not set ${names}.`, { errors: forbidden });
+  }
+  throw new ValidationError(detail, errors);
 }

@@ -1,0 +1,40 @@
+// Default access of auth collections (DESIGN §7): a user reads and updates only itself, role admin
+// everything; creating and deleting records is for admins; role and verified are writable only by admins.
+import type { AccessArgs, AccessFn, AuthUser } from '../config/types';
+import type { AccessOperation } from '../operations/access';
+import type { CollectionDescriptor } from '../schema/descriptors';
+import { ADMIN_ROLE } from '../schema/auth-fields';
+
+const OBJECT_ID = /^[0-9a-fA-F]{24}$/;
+
+/** Fields of an auth collection only admins (or server code) may write. Users change passwords by reset. */
+const ADMIN_ONLY_FIELDS: ReadonlySet<string> = new Set(['role', 'verified', 'password']);
+/** What a registering client may not set: it may choose its password, not its role or verified flag. */
+export const REGISTER_READ_ONLY: ReadonlySet<string> = new Set(['role', 'verified']);
+
+/** True for a user with role admin (whichever collection, or the host, vouched for it). */
+export function isAdmin(user: AuthUser | null | undefined): boolean {
+  return user?.role === ADMIN_ROLE;
+}
+
+/** Admins: everything. Others: only the record whose id is theirs (a user id that cannot be one: nothing). */
+const self: AccessFn = ({ user }: AccessArgs) => {
+  if (!user) return false;
+  if (isAdmin(user)) return true;
+  return OBJECT_ID.test(user.id) ? { id: { eq: user.id } } : false;
+};
+
+const adminOnly: AccessFn = ({ user }: AccessArgs) => isAdmin(user);
+
+const DEFAULTS: Readonly<Record<AccessOperation, AccessFn>> = { read: self, update: self, create: adminOnly, delete: adminOnly };
+
+/** runtime.defaultAccess for auth collections; undefined (the package default) for the others. */
+export function authDefaultAccess(collection: CollectionDescriptor, op: AccessOperation): AccessFn | undefined {
+  return collection.isAuth ? DEFAULTS[op] : undefined;
+}
+
+/** runtime.readOnlyFields: on auth collections, role, verified and password are for admins to set. */
+export function authReadOnlyFields(collection: CollectionDescriptor, user: AuthUser | null): ReadonlySet<string> | undefined {
+  if (!collection.isAuth || isAdmin(user)) return undefined;
+  return ADMIN_ONLY_FIELDS;
+}

@@ -1,0 +1,58 @@
+// Everything the auth operations of one auth collection share: its records, options, credential
+// stores and mailer. Built once per auth collection by create-auth.ts.
+import type { CollectionRuntime, Runtime } from '../operations/runtime';
+import { type ApiKeyStore, createApiKeyStore } from './api-key-store';
+import { type ResolvedAuthOptions, resolveAuthOptions } from './auth-options';
+import { type LoginFailureStore, createLoginFailureStore } from './login-failure-store';
+import type { Mailer } from './mailer';
+import { hashPassword } from './password-hash';
+import { createRandomToken } from './random-token';
+import { type RefreshTokenStore, createRefreshTokenStore } from './refresh-token-store';
+import { authStoreNames } from './store-names';
+
+export interface AuthCollection {
+  readonly runtime: Runtime;
+  readonly collection: CollectionRuntime;
+  readonly slug: string;
+  readonly options: ResolvedAuthOptions;
+  readonly refreshTokens: RefreshTokenStore;
+  readonly apiKeys: ApiKeyStore;
+  readonly failures: LoginFailureStore;
+  readonly mailer: Mailer;
+  /** A real hash to verify against when the e-mail is unknown, so both answers cost one scrypt. */
+  dummyHash(): Promise<string>;
+  /** Builds the stores' indexes. */
+  init(): Promise<void>;
+}
+
+/** Creates the shared state of one auth collection. */
+export function createAuthCollection(runtime: Runtime, collection: CollectionRuntime, mailer: Mailer): AuthCollection {
+  const slug = collection.descriptor.slug;
+  const source = runtime.config.collections.find((c) => c.slug === slug)!;
+  const options = resolveAuthOptions(runtime.config.source, source);
+  const names = authStoreNames(slug);
+  let dummy: Promise<string> | undefined;
+  // Made lazily, with the current parameters, so it costs exactly what a real verify costs.
+  const dummyHash = () => (dummy ??= hashPassword(createRandomToken(), options.hash));
+  const stores = {
+    refreshTokens: createRefreshTokenStore(runtime.connection, names.refreshTokens),
+    apiKeys: createApiKeyStore(runtime.connection, names.apiKeys),
+    failures: createLoginFailureStore(runtime.connection, names.loginFailures, {
+      maxAttempts: options.maxLoginAttempts,
+      lockTimeMs: options.lockTimeMs,
+    }),
+  };
+  return Object.freeze({
+    runtime,
+    collection,
+    slug,
+    options,
+    ...stores,
+    mailer,
+    dummyHash,
+    async init() {
+      await Promise.all([stores.refreshTokens.init(), stores.apiKeys.init(), stores.failures.init(), dummyHash()]);
+    },
+  });
+}
+

@@ -1,0 +1,61 @@
+// Reads the small JSON bodies of the auth routes (and the local API's arguments): strings only,
+// no unknown keys, every problem at once as a 400, and never a submitted value echoed back.
+import { type ErrorDetail, ValidationError } from '../errors';
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** Longest token, e-mail or name accepted: far above real values, low enough to keep lookups cheap. */
+const MAX_LENGTH = 1024;
+
+export type AuthBody = Record<string, unknown>;
+
+/** The body as an object with only `allowed` keys, or a 400 naming every other key. */
+export function readBody(body: unknown, allowed: readonly string[]): AuthBody {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new ValidationError('The body must be a JSON object.', [{ message: 'The body must be a JSON object.', code: 'invalid_body' }]);
+  }
+  const unknown = Object.keys(body).filter((key) => !allowed.includes(key));
+  if (unknown.length) {
+    throw new ValidationError(
+      'The body has unknown fields.',
+      unknown.map((field) => ({ field, message: `unknown field "${field}"`, code: 'unknown_field' })),
+    );
+  }
+  return body as AuthBody;
+}
+
+/** Collects field problems so a request learns all of them at once. */
+export class InputErrors {
+  readonly errors: ErrorDetail[] = [];
+
+  /** A required, non-empty string (not trimmed: passwords and tokens are taken as typed). */
+  string(body: AuthBody, field: string): string {
+    const value = body[field];
+    if (value === undefined || value === null || value === '') this.errors.push({ field, message: `${field} is required`, code: 'required' });
+    else if (typeof value !== 'string') this.errors.push({ field, message: `${field} must be a string`, code: 'invalid_type' });
+    else if (value.length > MAX_LENGTH) this.errors.push({ field, message: `${field} is too long`, code: 'too_long' });
+    else return value;
+    return '';
+  }
+
+  /** A required e-mail address, normalized as records store it (trimmed, lowercase). */
+  email(body: AuthBody, field = 'email'): string {
+    const value = this.string(body, field);
+    if (!value) return '';
+    const email = value.trim().toLowerCase();
+    if (!EMAIL.test(email)) {
+      this.errors.push({ field, message: `${field} must be a valid e-mail address`, code: 'invalid_email' });
+      return '';
+    }
+    return email;
+  }
+
+  /** Throws a 400 listing every problem collected so far. */
+  check(detail = 'The request is not valid.'): void {
+    if (this.errors.length) throw new ValidationError(detail, this.errors);
+  }
+}
+
+/** Normalizes an e-mail the way records store it, without validating it (login compares only). */
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}

@@ -1,0 +1,75 @@
+// runtime.authenticate for routers with auth collections: a package credential (API key, else a
+// Bearer JWT) decides, and a bad one is a 401 even if the host set req.user; without one, the host's user.
+import type { Request } from 'express';
+import { TokenExpiredError } from 'jsonwebtoken';
+import type passport from 'passport';
+import type { AuthUser } from '../config/types';
+import { UnauthorizedError } from '../errors';
+import { API_KEY_PREFIX } from './api-key-store';
+import { API_KEY_STRATEGY, JWT_STRATEGY } from './passport-strategies';
+
+/** A credential of the package's own, as the request presents it. */
+export interface Credential {
+  kind: 'api-key' | 'jwt';
+  token: string;
+}
+
+function firstHeader(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * The package credential of a request: `X-API-Key`, or `Authorization: Bearer` (an API key when it starts
+ * with `ck_`, else a JWT; an empty one is still presented, and fails). Undefined without either, or for
+ * another scheme (Basic, ...), which belongs to the host.
+ */
+export function readCredential(req: Pick<Request, 'headers'>): Credential | undefined {
+  const apiKey = firstHeader(req.headers['x-api-key']);
+  if (apiKey !== undefined) return { kind: 'api-key', token: apiKey.trim() };
+  const header = firstHeader(req.headers.authorization);
+  if (header === undefined) return undefined;
+  const match = /^Bearer(?:\s+([\s\S]*))?$/i.exec(header.trim());
+  if (!match) return undefined;
+  const token = (match[1] ?? '').trim();
+  return { kind: token.startsWith(API_KEY_PREFIX) ? 'api-key' : 'jwt', token };
+}
+
+interface Outcome {
+  user: AuthUser | false;
+  info?: unknown;
+}
+
+/**
+ * Runs one strategy on a stand-in request that carries only this credential: the strategies cannot pick
+ * tokens out of the body or query string, and passport's request decorations never touch the host's req.
+ */
+function runStrategy(instance: passport.Authenticator, strategy: string, token: string): Promise<Outcome> {
+  const standIn = { headers: { authorization: `Bearer ${token}` }, query: {}, body: {} };
+  return new Promise((resolve, reject) => {
+    const middleware = instance.authenticate(strategy, { session: false }, (error: unknown, user: AuthUser | false, info: unknown) =>
+      error ? reject(error) : resolve({ user, info }),
+    );
+    middleware(standIn, {}, (error?: unknown) => (error ? reject(error) : resolve({ user: false })));
+  });
+}
+
+function refusal(credential: Credential, info: unknown): UnauthorizedError {
+  if (credential.kind === 'api-key') return new UnauthorizedError('The API key is invalid, revoked or expired.', 'invalid_api_key');
+  if (info instanceof TokenExpiredError) return new UnauthorizedError('The access token has expired.', 'token_expired');
+  return new UnauthorizedError('The access token is invalid.', 'invalid_token');
+}
+
+/** Creates runtime.authenticate. `fromRequest` maps the host's req.user (used only without a package credential). */
+export function createAuthenticate(
+  instance: passport.Authenticator,
+  fromRequest: (req: Request) => AuthUser | null,
+): (req: Request) => Promise<AuthUser | null> {
+  return async (req) => {
+    const credential = readCredential(req);
+    if (!credential) return fromRequest(req);
+    const strategy = credential.kind === 'api-key' ? API_KEY_STRATEGY : JWT_STRATEGY;
+    const outcome = await runStrategy(instance, strategy, credential.token);
+    if (outcome.user) return outcome.user;
+    throw refusal(credential, outcome.info);
+  };
+}

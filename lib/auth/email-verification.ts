@@ -1,0 +1,70 @@
+// E-mail verification: random single-use tokens stored hashed with an expiry; verify-email flips
+// `verified` to true. Requests by e-mail address answer generically, like forgot-password.
+import { Types } from 'mongoose';
+import { NotFoundError, ValidationError } from '../errors';
+import type { ApiRecord, RawDoc } from '../schema/to-record';
+import type { AuthCollection } from './auth-collection';
+import { verifyEmailEmail } from './auth-emails';
+import { createRandomToken, hashToken } from './random-token';
+
+/** The one answer to a verification request by address, whether or not it has an unverified account. */
+export const VERIFICATION_REQUESTED = 'If an unverified account uses this e-mail address, we sent it a verification link.';
+
+/** Stores a new verification token (hashed) on the user and returns it in the clear. */
+export async function issueVerificationToken(auth: AuthCollection, userId: string): Promise<string> {
+  const token = createRandomToken();
+  const expiry = new Date(Date.now() + auth.options.verificationExpiryMs);
+  await auth.collection.model.updateOne(
+    { _id: new Types.ObjectId(userId) },
+    { $set: { verificationToken: hashToken(token), verificationExpiry: expiry } },
+    // Token bookkeeping is not an edit of the record: updatedAt stays.
+    { timestamps: false },
+  );
+  return token;
+}
+
+/** Sends a verification mail to the user with this id. Returns false when the address is already verified. */
+export async function sendVerification(args: { auth: AuthCollection; userId: string }): Promise<boolean> {
+  const { auth } = args;
+  if (!/^[0-9a-fA-F]{24}$/.test(args.userId)) throw new NotFoundError('No user with this id.');
+  const row = await auth.collection.model.findById(args.userId, { email: 1, verified: 1 }).lean<RawDoc>();
+  if (!row) throw new NotFoundError('No user with this id.');
+  if (row.verified === true) return false;
+  const token = await issueVerificationToken(auth, args.userId);
+  await auth.mailer.deliver(verifyEmailEmail(auth.options, String(row.email), token));
+  return true;
+}
+
+/** Sends a verification mail to an unverified account with this address, if there is one; same work either way. */
+export async function requestVerification(args: { auth: AuthCollection; email: string }): Promise<void> {
+  const { auth, email } = args;
+  const token = createRandomToken();
+  const expiry = new Date(Date.now() + auth.options.verificationExpiryMs);
+  const result = await auth.collection.model.updateOne(
+    { email, verified: { $ne: true } },
+    { $set: { verificationToken: hashToken(token), verificationExpiry: expiry } },
+    { timestamps: false },
+  );
+  // Not awaited: the answer must not take longer for an address that exists.
+  if (result.matchedCount > 0) void auth.mailer.deliver(verifyEmailEmail(auth.options, email, token));
+}
+
+/** Spends a verification token; 400 when it is unknown, used or expired. Returns the verified user. */
+export async function verifyEmail(args: { auth: AuthCollection; token: string }): Promise<ApiRecord> {
+  const { auth } = args;
+  const row = await auth.collection.model
+    .findOneAndUpdate(
+      { verificationToken: hashToken(args.token), verificationExpiry: { $gt: new Date() } },
+      { $set: { verified: true }, $unset: { verificationToken: 1, verificationExpiry: 1 } },
+      { returnDocument: 'after', projection: auth.collection.projection },
+    )
+    .lean<RawDoc>();
+  if (!row) {
+    throw new ValidationError('The verification token is invalid, used or expired.', [
+      { field: 'token', message: 'token is invalid, used or expired', code: 'invalid_token' },
+    ]);
+  }
+  const record = auth.collection.serialize(row);
+  auth.runtime.events.emit('change', { type: 'update', collection: auth.slug, ids: [record.id] });
+  return record;
+}

@@ -1,0 +1,55 @@
+// login: one scrypt verify whether or not the address exists, the same 401 for an unknown address and a
+// wrong password, a lock after repeated failures (429), and a new session on success.
+import { Types } from 'mongoose';
+import { ContentError, ForbiddenError, UnauthorizedError } from '../errors';
+import type { ApiRecord, RawDoc } from '../schema/to-record';
+import type { AuthCollection } from './auth-collection';
+import { normalizeEmail } from './auth-input';
+import { hashPassword, needsRehash, verifyPassword } from './password-hash';
+import { type SessionTokens, startSession } from './session-tokens';
+
+/** 429: too many failed logins for this address; `Retry-After` says when to try again. */
+export class AccountLockedError extends ContentError {
+  constructor(retryAfterMs: number) {
+    const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+    const minutes = Math.ceil(seconds / 60);
+    super(429, 'account_locked', 'Account locked', `Too many failed logins: this account is locked. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`, {
+      headers: { 'Retry-After': String(seconds) },
+    });
+  }
+}
+
+/** The login answer: the user (no hidden field) and the session tokens; `token` repeats the access token. */
+export interface LoginResult extends SessionTokens {
+  user: ApiRecord;
+  token: string;
+}
+
+/** Logs in; throws 401 (unknown address or wrong password, alike), 429 (locked) or 403 (unverified, when required). */
+export async function login(args: { auth: AuthCollection; email: string; password: string }): Promise<LoginResult> {
+  const { auth } = args;
+  const email = normalizeEmail(args.email);
+  const failures = await auth.failures.check(email);
+  if (failures.lockedForMs > 0) throw new AccountLockedError(failures.lockedForMs);
+
+  const row = await auth.collection.model.findOne({ email }).lean<RawDoc>();
+  // An unknown address still costs one scrypt verify, so timing does not tell whether it exists.
+  const stored = row ? row.password : await auth.dummyHash();
+  const matches = await verifyPassword(args.password, stored);
+  if (!row || !matches) {
+    await auth.failures.record(email);
+    throw new UnauthorizedError('Invalid e-mail or password.', 'invalid_credentials');
+  }
+  if (failures.hasFailures) await auth.failures.clear(email);
+  if (auth.options.requireVerification && row.verified !== true) {
+    throw new ForbiddenError('Verify your e-mail address before logging in.', 'email_not_verified');
+  }
+  const userId = String(row._id);
+  if (needsRehash(row.password, auth.options.hash)) {
+    // The cost was raised since this hash was made: upgrade it now that the password is at hand.
+    const password = await hashPassword(args.password, auth.options.hash);
+    await auth.collection.model.updateOne({ _id: new Types.ObjectId(userId) }, { $set: { password } }, { timestamps: false });
+  }
+  const session = await startSession(auth, userId);
+  return { user: auth.collection.serialize(row), ...session, token: session.accessToken };
+}

@@ -1,0 +1,44 @@
+// The two passport strategies, registered on a Passport instance private to one router (never the
+// global one): passport-jwt for access tokens (HS256 only), passport-http-bearer for `ck_` API keys.
+import passport from 'passport';
+import { Strategy as BearerStrategy } from 'passport-http-bearer';
+import { ExtractJwt, Strategy as JwtStrategy } from 'passport-jwt';
+import type { AuthUser } from '../config/types';
+import { type AccessClaims, type AccessTokenOptions, jwtVerifyOptions, readAccessClaims } from './access-token';
+
+/** Strategy names on the private instance. */
+export const JWT_STRATEGY = 'content-router-jwt';
+export const API_KEY_STRATEGY = 'content-router-api-key';
+
+export interface StrategyOptions {
+  jwt: AccessTokenOptions;
+  /** The user of verified access-token claims, or null when there is none (any more). */
+  userOfClaims(claims: AccessClaims): Promise<AuthUser | null>;
+  /** The user (with scopes) of a live API key, or null. */
+  userOfApiKey(key: string): Promise<AuthUser | null>;
+}
+
+type Done = (error: unknown, user?: AuthUser | false) => void;
+
+// A database error reaches passport as an error (-> 503), never as "no user" (-> 401).
+function settle(lookup: Promise<AuthUser | null>, done: Done): void {
+  lookup.then((user) => done(null, user ?? false), (error: unknown) => done(error));
+}
+
+/** A new Passport instance with both strategies. */
+export function createAuthPassport(options: StrategyOptions): passport.Authenticator {
+  const instance = new passport.Passport();
+  instance.use(
+    JWT_STRATEGY,
+    new JwtStrategy(
+      { secretOrKey: options.jwt.secret, jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(), ...jwtVerifyOptions(options.jwt) },
+      (payload: unknown, done: Done) => {
+        const claims = readAccessClaims(payload);
+        if (!claims) return done(null, false);
+        settle(options.userOfClaims(claims), done);
+      },
+    ),
+  );
+  instance.use(API_KEY_STRATEGY, new BearerStrategy((token: string, done: Done) => settle(options.userOfApiKey(token), done)));
+  return instance;
+}

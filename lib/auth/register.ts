@@ -1,0 +1,49 @@
+// register: creates a record through the shared create operation (validation, password policy and
+// hashing, unique e-mail -> 409), sends the verification mail, and starts a session.
+import type { Request } from 'express';
+import { create } from '../operations/create';
+import type { AuthCollection } from './auth-collection';
+import { REGISTER_READ_ONLY } from './auth-access';
+import { verifyEmailEmail } from './auth-emails';
+import { issueVerificationToken } from './email-verification';
+import { type SessionTokens, startSession } from './session-tokens';
+
+/** 201 body of register. Tokens are null when the collection requires verification before login. */
+export interface RegisterResult {
+  user: { id: string; email: string; name: string | null };
+  accessToken: string | null;
+  refreshToken: string | null;
+  message: string;
+}
+
+export interface RegisterArgs {
+  auth: AuthCollection;
+  /** `{ email, password, name? }` plus any other field of the collection a client may write. */
+  data: unknown;
+  req?: Request;
+}
+
+/** Registers a user; throws 400 (invalid, weak password), 403 (role/verified sent) or 409 (e-mail taken). */
+export async function register(args: RegisterArgs): Promise<RegisterResult> {
+  const { auth } = args;
+  // Access is overridden (anyone may register) but role and verified stay out of the client's hands.
+  const record = await create({
+    runtime: auth.runtime,
+    collection: auth.collection,
+    data: args.data,
+    user: null,
+    req: args.req,
+    overrideAccess: true,
+    readOnly: REGISTER_READ_ONLY,
+  });
+  const email = String(record.email);
+  const token = await issueVerificationToken(auth, record.id);
+  await auth.mailer.deliver(verifyEmailEmail(auth.options, email, token));
+
+  const user = { id: record.id, email, name: typeof record.name === 'string' ? record.name : null };
+  if (auth.options.requireVerification) {
+    return { user, accessToken: null, refreshToken: null, message: 'Registered. Verify your e-mail address (we sent you a link), then log in.' };
+  }
+  const session: SessionTokens = await startSession(auth, record.id);
+  return { user, accessToken: session.accessToken, refreshToken: session.refreshToken, message: 'Registered. We sent you a link to verify your e-mail address.' };
+}

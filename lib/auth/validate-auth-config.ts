@@ -1,0 +1,126 @@
+// Config checks for authentication, called by validate-config: the secret (required, >= 32
+// characters once any collection has auth), durations, the password policy and hash cost, field names.
+import type { CollectionAuthOptions, ContentConfig } from '../config/types';
+import { AUTH_FIELDS, REDEFINABLE_AUTH_FIELDS } from '../schema/auth-fields';
+import { COLLECTION_AUTH_KEYS } from './auth-options';
+import { parseDuration } from './duration';
+import { isScryptCost } from './password-hash';
+import { MAX_PASSWORD_LENGTH } from './password-policy';
+import { authStoreNames } from './store-names';
+
+/** Shortest accepted `auth.jwtSecret`: 32 characters, about the 256 bits HS256 wants from a random secret. */
+export const MIN_SECRET_LENGTH = 32;
+
+const DURATIONS = ['jwtExpiry', 'refreshExpiry', 'resetExpiry', 'verificationExpiry', 'lockTime'] as const;
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function checkShared(path: string, options: CollectionAuthOptions, problems: string[]): void {
+  for (const key of DURATIONS) {
+    const value = options[key];
+    if (value !== undefined && parseDuration(value) === undefined) {
+      problems.push(`${path}.${key}: must be a duration such as "15m", "12h" or "7d" (units ms, s, m, h, d, w) or a number of seconds`);
+    }
+  }
+  if (options.requireVerification !== undefined && typeof options.requireVerification !== 'boolean') {
+    problems.push(`${path}.requireVerification: must be a boolean`);
+  }
+  const attempts = options.maxLoginAttempts;
+  if (attempts !== undefined && !(Number.isInteger(attempts) && attempts >= 0)) {
+    problems.push(`${path}.maxLoginAttempts: must be an integer >= 0 (0 disables locking)`);
+  }
+  for (const key of ['resetPasswordUrl', 'verifyEmailUrl'] as const) {
+    const url = options[key];
+    if (url !== undefined && (typeof url !== 'string' || !url.includes('{token}'))) {
+      problems.push(`${path}.${key}: must be a string containing "{token}"`);
+    }
+  }
+  const policy = options.password;
+  if (policy === undefined) return;
+  if (!isPlainObject(policy)) {
+    problems.push(`${path}.password: must be an object { minLength, requireUppercase, requireNumbers, requireSymbols }`);
+    return;
+  }
+  for (const key of Object.keys(policy)) {
+    if (!['minLength', 'requireUppercase', 'requireNumbers', 'requireSymbols'].includes(key)) problems.push(`${path}.password.${key}: unknown option`);
+  }
+  const min = policy.minLength;
+  if (min !== undefined && !(typeof min === 'number' && Number.isInteger(min) && min >= 1 && min <= MAX_PASSWORD_LENGTH)) {
+    problems.push(`${path}.password.minLength: must be an integer from 1 to ${MAX_PASSWORD_LENGTH}`);
+  }
+  for (const key of ['requireUppercase', 'requireNumbers', 'requireSymbols'] as const) {
+    if (policy[key] !== undefined && typeof policy[key] !== 'boolean') problems.push(`${path}.password.${key}: must be a boolean`);
+  }
+}
+
+function checkHash(hash: unknown, problems: string[]): void {
+  if (hash === undefined) return;
+  if (!isPlainObject(hash)) {
+    problems.push('auth.passwordHash: must be an object { cost, blockSize, parallelization }');
+    return;
+  }
+  if (hash.cost !== undefined && !isScryptCost(hash.cost)) problems.push('auth.passwordHash.cost: must be a power of two from 2 to 1048576');
+  for (const [key, max] of [['blockSize', 32], ['parallelization', 16]] as const) {
+    const value = hash[key];
+    if (value !== undefined && !(Number.isInteger(value) && (value as number) >= 1 && (value as number) <= max)) {
+      problems.push(`auth.passwordHash.${key}: must be an integer from 1 to ${max}`);
+    }
+  }
+}
+
+/** Every auth problem of the config, by path; empty when there is none. */
+export function validateAuthConfig(config: ContentConfig): string[] {
+  const problems: string[] = [];
+  const auth = config.auth;
+  if (auth !== undefined && !isPlainObject(auth)) return ['auth: must be an object'];
+  const collections = Array.isArray(config.collections) ? config.collections : [];
+  const authCollections = collections.filter((c) => isPlainObject(c) && c.auth !== undefined && c.auth !== false);
+
+  if (auth) {
+    checkShared('auth', auth, problems);
+    checkHash(auth.passwordHash, problems);
+    for (const key of ['issuer', 'audience'] as const) {
+      if (auth[key] !== undefined && (typeof auth[key] !== 'string' || auth[key] === '')) problems.push(`auth.${key}: must be a non-empty string`);
+    }
+  }
+  if (authCollections.length) {
+    const secret = auth?.jwtSecret;
+    if (typeof secret !== 'string' || secret.length < MIN_SECRET_LENGTH) {
+      problems.push(`auth.jwtSecret: required, at least ${MIN_SECRET_LENGTH} characters, when a collection has auth (read it from the environment)`);
+    }
+  }
+  if (config.email !== undefined && (!isPlainObject(config.email) || (config.email.send !== undefined && typeof config.email.send !== 'function'))) {
+    problems.push('email.send: must be a function ({ to, subject, text, html }) => void | Promise<void>');
+  }
+
+  const slugs = new Set(collections.map((c) => (isPlainObject(c) ? c.slug : undefined)));
+  collections.forEach((c, i) => {
+    if (!isPlainObject(c) || c.auth === undefined || c.auth === false) return;
+    const path = `collections[${i}]`;
+    if (c.auth !== true && !isPlainObject(c.auth)) {
+      problems.push(`${path}.auth: must be true or an object of auth options`);
+      return;
+    }
+    if (isPlainObject(c.auth)) {
+      for (const key of Object.keys(c.auth)) {
+        if (!COLLECTION_AUTH_KEYS.has(key)) problems.push(`${path}.auth.${key}: not a per-collection auth option`);
+      }
+      checkShared(`${path}.auth`, c.auth, problems);
+    }
+    if (isPlainObject(c.fields)) {
+      for (const name of Object.keys(c.fields)) {
+        if (Object.hasOwn(AUTH_FIELDS, name) && !REDEFINABLE_AUTH_FIELDS.has(name)) {
+          problems.push(`${path}.fields.${name}: defined by auth collections; remove it (only name and role may be redefined)`);
+        }
+      }
+    }
+    if (typeof c.slug === 'string') {
+      for (const store of Object.values(authStoreNames(c.slug))) {
+        if (slugs.has(store)) problems.push(`${path}.slug: auth stores its data in "${store}", which is also a collection slug`);
+      }
+    }
+  });
+  return problems;
+}

@@ -1,0 +1,84 @@
+// Access tokens (pure): HS256 only; tampering, alg none, wrong secret, other algorithms, expiry,
+// issuer/audience and foreign claim shapes are all refused.
+import jwt from 'jsonwebtoken';
+import { readAccessClaims, signAccessToken, verifyAccessToken } from '../../lib/auth/access-token';
+import { createRandomToken, hashToken } from '../../lib/auth/random-token';
+
+const options = { secret: 'a'.repeat(40) };
+const claims = { sub: '0123456789abcdef01234567', col: 'users', sid: 'fam-1' };
+const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+describe('signAccessToken / verifyAccessToken', () => {
+  it('round-trips the claims with typ access, iat and exp', () => {
+    const token = signAccessToken(claims, 900, options);
+    expect(verifyAccessToken(token, options)).toEqual({ ...claims, typ: 'access' });
+    const payload = jwt.decode(token) as Record<string, number>;
+    expect(payload.exp - payload.iat).toBe(900);
+    expect(jwt.decode(token, { complete: true })?.header.alg).toBe('HS256');
+  });
+
+  it('refuses a tampered payload (signature no longer matches)', () => {
+    const [header, , signature] = signAccessToken(claims, 900, options).split('.');
+    const forged = `${header}.${b64({ ...claims, sub: 'ffffffffffffffffffffffff', typ: 'access', iat: 1, exp: 9999999999 })}.${signature}`;
+    expect(verifyAccessToken(forged, options)).toBe('invalid');
+  });
+
+  it('refuses alg none, with or without a signature', () => {
+    const payload = b64({ ...claims, typ: 'access', exp: Math.floor(Date.now() / 1000) + 900 });
+    const header = b64({ alg: 'none', typ: 'JWT' });
+    expect(verifyAccessToken(`${header}.${payload}.`, options)).toBe('invalid');
+    expect(verifyAccessToken(`${header}.${payload}`, options)).toBe('invalid');
+    const none = jwt.sign({ ...claims, typ: 'access' }, '', { algorithm: 'none' });
+    expect(verifyAccessToken(none, options)).toBe('invalid');
+  });
+
+  it('refuses another secret and another algorithm with the right secret', () => {
+    expect(verifyAccessToken(signAccessToken(claims, 900, { secret: 'b'.repeat(40) }), options)).toBe('invalid');
+    const hs512 = jwt.sign({ ...claims, typ: 'access' }, options.secret, { algorithm: 'HS512', expiresIn: 900 });
+    expect(verifyAccessToken(hs512, options)).toBe('invalid');
+  });
+
+  it('tells an expired token apart', () => {
+    const now = Math.floor(Date.now() / 1000);
+    const expired = jwt.sign({ ...claims, typ: 'access', iat: now - 1000, exp: now - 10 }, options.secret, { algorithm: 'HS256' });
+    expect(verifyAccessToken(expired, options)).toBe('expired');
+  });
+
+  it('checks issuer and audience when configured', () => {
+    const scoped = { ...options, issuer: 'https://api.example.com', audience: 'web' };
+    expect(verifyAccessToken(signAccessToken(claims, 900, scoped), scoped)).toEqual({ ...claims, typ: 'access' });
+    expect(verifyAccessToken(signAccessToken(claims, 900, options), scoped)).toBe('invalid');
+    expect(verifyAccessToken(signAccessToken(claims, 900, { ...scoped, audience: 'mobile' }), scoped)).toBe('invalid');
+  });
+
+  it.each<[string, string]>([
+    ['garbage', 'not-a-jwt'],
+    ['empty', ''],
+    ['three dots of nothing', '..'],
+  ])('refuses %s', (_name, token) => {
+    expect(verifyAccessToken(token, options)).toBe('invalid');
+  });
+
+  it('refuses a validly signed JWT that is not an access token of ours', () => {
+    const other = jwt.sign({ sub: claims.sub, typ: 'refresh', col: 'users', sid: 'x' }, options.secret, { algorithm: 'HS256', expiresIn: 900 });
+    expect(verifyAccessToken(other, options)).toBe('invalid');
+    expect(readAccessClaims({ sub: 1, col: 'users', sid: 'x', typ: 'access' })).toBeUndefined();
+    expect(readAccessClaims(null)).toBeUndefined();
+  });
+});
+
+describe('random tokens', () => {
+  it('are 256-bit base64url strings, prefixed on request, different every time', () => {
+    const a = createRandomToken();
+    expect(a).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(createRandomToken('ck_')).toMatch(/^ck_[A-Za-z0-9_-]{43}$/);
+    expect(new Set(Array.from({ length: 100 }, () => createRandomToken())).size).toBe(100);
+  });
+
+  it('are stored as a SHA-256 hex digest that does not contain the token', () => {
+    const token = createRandomToken();
+    expect(hashToken(token)).toMatch(/^[0-9a-f]{64}$/);
+    expect(hashToken(token)).toBe(hashToken(token));
+    expect(hashToken(token)).not.toContain(token);
+  });
+});

@@ -1,0 +1,198 @@
+// Sessions over HTTP: refresh rotation with reuse detection, logout, logout-all, and every bad access
+// token (tampered, alg none, wrong secret, expired, garbage, empty) answered 401 with WWW-Authenticate.
+import jwt from 'jsonwebtoken';
+import { Types } from 'mongoose';
+import request from 'supertest';
+import { hashToken } from '../../lib/auth/random-token';
+import { type AuthTestApp, PROBLEM, SECRET, bearer, createAuthTestApp, expectNoSecrets, registerUser } from './auth-test-app';
+
+let t: AuthTestApp;
+beforeAll(async () => {
+  t = await createAuthTestApp();
+});
+afterAll(() => t.close());
+afterEach(() => {
+  expect(t.hostErrors).toEqual([]);
+  expect(t.logs).toEqual([]);
+});
+
+const refreshTokens = () => t.connection.collection('users_refresh_tokens');
+const tokenRow = (token: string) => refreshTokens().findOne({ tokenHash: hashToken(token) });
+
+function expect401(res: request.Response, code?: string): void {
+  expect(res.status).toBe(401);
+  expect(res.headers['www-authenticate']).toBe('Bearer');
+  expect(res.headers['content-type']).toMatch(PROBLEM);
+  if (code) expect(res.body.code).toBe(code);
+}
+
+describe('POST /users/refresh', () => {
+  it('rotates: a new pair, the old token marked used, the new one in the same family', async () => {
+    const user = await registerUser(t);
+    const res = await request(t.app).post('/api/users/refresh').send({ refreshToken: user.refreshToken });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ accessToken: expect.any(String), refreshToken: expect.any(String), expiresIn: 900 });
+    expect(res.body.refreshToken).not.toBe(user.refreshToken);
+    expectNoSecrets(res.body, [user.refreshToken]);
+
+    const [old, next] = await Promise.all([tokenRow(user.refreshToken), tokenRow(res.body.refreshToken)]);
+    expect(old?.usedAt).toBeInstanceOf(Date);
+    expect(next).toMatchObject({ family: old?.family, usedAt: null, revokedAt: null });
+    expect(String(next?.userId)).toBe(user.id);
+    expect((jwt.decode(res.body.accessToken) as { sid: string }).sid).toBe(old?.family);
+
+    const me = await request(t.app).get('/api/users/me').set(...bearer(res.body.accessToken));
+    expect(me.status).toBe(200);
+    expect(me.body.id).toBe(user.id);
+  });
+
+  it('reuse of a spent token is a 401 and revokes the whole family', async () => {
+    const user = await registerUser(t);
+    const first = await request(t.app).post('/api/users/refresh').send({ refreshToken: user.refreshToken });
+    expect(first.status).toBe(200);
+    const reuse = await request(t.app).post('/api/users/refresh').send({ refreshToken: user.refreshToken });
+    expect401(reuse, 'refresh_token_reused');
+    // The token the legitimate client (or the thief) received is dead too.
+    expect401(await request(t.app).post('/api/users/refresh').send({ refreshToken: first.body.refreshToken }), 'refresh_token_revoked');
+    expect((await tokenRow(first.body.refreshToken))?.revokedAt).toBeInstanceOf(Date);
+  });
+
+  it('reuse revokes only that family: another session of the user keeps working', async () => {
+    const user = await registerUser(t);
+    const other = await request(t.app).post('/api/users/login').send({ email: user.email, password: user.password });
+    await request(t.app).post('/api/users/refresh').send({ refreshToken: user.refreshToken }).expect(200);
+    await request(t.app).post('/api/users/refresh').send({ refreshToken: user.refreshToken }).expect(401);
+    expect((await request(t.app).post('/api/users/refresh').send({ refreshToken: other.body.refreshToken })).status).toBe(200);
+  });
+
+  it('of two concurrent refreshes with one token, exactly one succeeds', async () => {
+    const user = await registerUser(t);
+    const results = await Promise.all([1, 2].map(() => request(t.app).post('/api/users/refresh').send({ refreshToken: user.refreshToken })));
+    expect(results.map((r) => r.status).sort()).toEqual([200, 401]);
+  });
+
+  it('401 for an unknown, an expired and a revoked token; 400 without one', async () => {
+    expect401(await request(t.app).post('/api/users/refresh').send({ refreshToken: 'made-up-token' }), 'refresh_token_unknown');
+
+    const user = await registerUser(t);
+    await refreshTokens().updateOne({ tokenHash: hashToken(user.refreshToken) }, { $set: { expiresAt: new Date(Date.now() - 1000) } });
+    expect401(await request(t.app).post('/api/users/refresh').send({ refreshToken: user.refreshToken }), 'refresh_token_expired');
+
+    const other = await registerUser(t);
+    await request(t.app).post('/api/users/logout').send({ refreshToken: other.refreshToken }).expect(200);
+    expect401(await request(t.app).post('/api/users/refresh').send({ refreshToken: other.refreshToken }), 'refresh_token_revoked');
+
+    const missing = await request(t.app).post('/api/users/refresh').send({});
+    expect(missing.status).toBe(400);
+    expect(missing.body.errors).toEqual([expect.objectContaining({ field: 'refreshToken', code: 'required' })]);
+  });
+
+  it('401 when the user is gone', async () => {
+    const user = await registerUser(t);
+    await t.connection.collection('users').deleteOne({ _id: new Types.ObjectId(user.id) });
+    expect401(await request(t.app).post('/api/users/refresh').send({ refreshToken: user.refreshToken }));
+  });
+});
+
+describe('POST /users/logout and /users/logout-all', () => {
+  it('logout revokes the session of the refresh token: { message }', async () => {
+    const user = await registerUser(t);
+    const res = await request(t.app).post('/api/users/logout').send({ refreshToken: user.refreshToken });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ message: expect.any(String) });
+    expect((await tokenRow(user.refreshToken))?.revokedAt).toBeInstanceOf(Date);
+    expect401(await request(t.app).post('/api/users/logout').send({ refreshToken: user.refreshToken }));
+    expect401(await request(t.app).post('/api/users/logout').send({ refreshToken: 'unknown' }));
+  });
+
+  it('logout-all revokes every session of the user: { message, revoked: n }', async () => {
+    const user = await registerUser(t);
+    const stranger = await registerUser(t);
+    const second = await request(t.app).post('/api/users/login').send({ email: user.email, password: user.password });
+    const third = await request(t.app).post('/api/users/login').send({ email: user.email, password: user.password });
+
+    const res = await request(t.app).post('/api/users/logout-all').set(...bearer(second.body.accessToken));
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ message: expect.any(String), revoked: 3 });
+    for (const token of [user.refreshToken, second.body.refreshToken, third.body.refreshToken]) {
+      expect401(await request(t.app).post('/api/users/refresh').send({ refreshToken: token }));
+    }
+    // Only the caller's sessions.
+    expect((await request(t.app).post('/api/users/refresh').send({ refreshToken: stranger.refreshToken })).status).toBe(200);
+    // Access tokens are stateless: they stay valid until they expire (15 minutes by default).
+    expect((await request(t.app).get('/api/users/me').set(...bearer(second.body.accessToken))).status).toBe(200);
+  });
+
+  it('logout-all needs credentials', async () => {
+    expect401(await request(t.app).post('/api/users/logout-all'));
+  });
+});
+
+describe('bad access tokens: 401 with WWW-Authenticate: Bearer, even when the host also set req.user', () => {
+  let user: Awaited<ReturnType<typeof registerUser>>;
+  const now = () => Math.floor(Date.now() / 1000);
+  const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  beforeAll(async () => {
+    user = await registerUser(t);
+  });
+
+  const claims = () => ({ typ: 'access', col: 'users', sid: 'x', sub: user.id });
+  const cases: Array<[string, () => string, string]> = [
+    ['tampered payload', () => {
+      const [header, , signature] = user.accessToken.split('.');
+      return `${header}.${b64({ ...claims(), role: 'admin', iat: now(), exp: now() + 900 })}.${signature}`;
+    }, 'invalid_token'],
+    ['tampered signature', () => `${user.accessToken.slice(0, -4)}AAAA`, 'invalid_token'],
+    ['alg none', () => `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ ...claims(), iat: now(), exp: now() + 900 })}.`, 'invalid_token'],
+    ['wrong secret', () => jwt.sign(claims(), 'another-secret-another-secret-another', { algorithm: 'HS256', expiresIn: 900 }), 'invalid_token'],
+    ['other algorithm (HS512, right secret)', () => jwt.sign(claims(), SECRET, { algorithm: 'HS512', expiresIn: 900 }), 'invalid_token'],
+    ['expired', () => jwt.sign({ ...claims(), iat: now() - 2000, exp: now() - 1000 }, SECRET, { algorithm: 'HS256' }), 'token_expired'],
+    ['not an access token (typ)', () => jwt.sign({ ...claims(), typ: 'refresh' }, SECRET, { algorithm: 'HS256', expiresIn: 900 }), 'invalid_token'],
+    ['unknown collection', () => jwt.sign({ ...claims(), col: 'admins' }, SECRET, { algorithm: 'HS256', expiresIn: 900 }), 'invalid_token'],
+    ['a user that does not exist', () => jwt.sign({ ...claims(), sub: new Types.ObjectId().toHexString() }, SECRET, { algorithm: 'HS256', expiresIn: 900 }), 'invalid_token'],
+    ['sub not an id', () => jwt.sign({ ...claims(), sub: 'root' }, SECRET, { algorithm: 'HS256', expiresIn: 900 }), 'invalid_token'],
+    ['garbage', () => 'garbage', 'invalid_token'],
+    ['a refresh token', () => user.refreshToken, 'invalid_token'],
+  ];
+
+  it.each(cases)('%s', async (_name, token, code) => {
+    for (const path of ['/api/users/me', '/api/posts']) {
+      const res = await request(t.app).get(path).set(...bearer(token()));
+      expect401(res, code);
+      const hosted = await request(t.app).get(path).set(...bearer(token())).set('X-Test-User', JSON.stringify({ id: user.id, role: 'admin' }));
+      expect401(hosted, code);
+      expectNoSecrets(res.body, [token(), user.accessToken]);
+    }
+  });
+
+  it.each<[string, string]>([
+    ['empty Bearer', 'Bearer '],
+    ['Bearer without a token', 'Bearer'],
+    ['Bearer with two parts', 'Bearer a b'],
+  ])('%s', async (_name, header) => {
+    const res = await request(t.app).get('/api/posts').set('Authorization', header);
+    expect401(res, 'invalid_token');
+  });
+
+  it('a deleted user’s valid token is refused', async () => {
+    const doomed = await registerUser(t);
+    await t.connection.collection('users').deleteOne({ _id: new Types.ObjectId(doomed.id) });
+    expect401(await request(t.app).get('/api/posts').set(...bearer(doomed.accessToken)), 'invalid_token');
+  });
+});
+
+describe('the host’s own req.user', () => {
+  it('keeps working when the request carries no package credential', async () => {
+    const host = ['X-Test-User', JSON.stringify({ id: 'host-1', role: 'editor' })] as const;
+    expect((await request(t.app).get('/api/posts').set(...host)).status).toBe(200);
+    expect((await request(t.app).post('/api/posts').set(...host).send({ title: 'By the host user' })).status).toBe(201);
+  });
+
+  it('keeps working beside another Authorization scheme (Basic belongs to the host)', async () => {
+    const res = await request(t.app)
+      .get('/api/posts')
+      .set('Authorization', 'Basic dXNlcjpwYXNz')
+      .set('X-Test-User', JSON.stringify({ id: 'host-2' }));
+    expect(res.status).toBe(200);
+  });
+});
