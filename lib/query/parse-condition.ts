@@ -2,8 +2,8 @@
 // operators, checks each against the field's type and casts the value. Shared by `where` and Form C `filter`.
 import type { CollectionDescriptor, FieldDescriptor, SchemaRegistry } from '../schema/descriptors';
 import { castBoolean, castString, castValue } from './cast-value';
-import { findField } from './find-field';
 import { combineWhere } from './combine-where';
+import { findField } from './find-field';
 import { assertOperatorAllowed, isOperator } from './operators';
 import { readValueList } from './read-list';
 import { describeValue, rejectQuery } from './reject';

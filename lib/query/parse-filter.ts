@@ -33,7 +33,7 @@ export function parseFilter(
   registry: SchemaRegistry,
 ): WhereNode | undefined {
   if (input === undefined) return undefined;
-  const items = typeof input === 'object' && input !== null ? readArrayLike(input) : [input];
+  const items = typeof input === 'string' ? [input] : readArrayLike(input);
   if (items === undefined) rejectQuery('filter', 'expected "field:value" items', 'invalid_filter');
   const ctx = createWhereContext(collection, registry, false, 'filter');
   const nodes = items.map((item, index) => {

@@ -39,11 +39,23 @@ export function expandDepth(collection: CollectionDescriptor, registry: SchemaRe
   return tree;
 }
 
-/** `include`: relation names, dotted for nested ones (`author.avatar`); every segment must be a visible relation. */
-export function parseInclude(input: unknown, collection: CollectionDescriptor, registry: SchemaRegistry): PopulateTree {
+/**
+ * `include`: relation names, dotted for nested ones (`author.avatar`); every segment must be a visible
+ * relation, and a path may not be longer than maxDepth (self-referencing relations would otherwise let
+ * one request ask for any number of population rounds).
+ */
+export function parseInclude(
+  input: unknown,
+  collection: CollectionDescriptor,
+  registry: SchemaRegistry,
+  maxDepth: number,
+): PopulateTree {
   const tree: PopulateTree = {};
   if (input === undefined) return tree;
   for (const path of readNameList(input, 'include', 'invalid_include')) {
+    if (path.split('.').length > maxDepth) {
+      rejectQuery('include', `"${path}" is deeper than the maximum depth of ${maxDepth}`, 'invalid_include');
+    }
     let level = tree;
     let current: CollectionDescriptor | undefined = collection;
     for (const segment of path.split('.')) {
@@ -74,5 +86,5 @@ export function parsePopulate(
   options: Pick<QueryOptions, 'maxDepth'>,
 ): PopulateTree {
   const depthTree = expandDepth(collection, registry, parseDepth(raw, options.maxDepth));
-  return mergePopulate(depthTree, parseInclude(raw.include, collection, registry));
+  return mergePopulate(depthTree, parseInclude(raw.include, collection, registry, options.maxDepth));
 }

@@ -67,7 +67,7 @@ function parseJsonArray(text: string, path: string): unknown[] {
  * them (`sort=a&sort=-b`, `sort[]=a`); items trimmed, empty items dropped. Anything else is a 400.
  */
 export function readNameList(value: unknown, param: string, code: QueryErrorCode): string[] {
-  const parts = typeof value === 'object' && value !== null ? readArrayLike(value) : [value];
+  const parts = typeof value === 'string' ? [value] : readArrayLike(value);
   if (parts === undefined || !parts.every((part): part is string => typeof part === 'string')) {
     rejectQuery(param, 'expected a comma-separated list of names', code);
   }

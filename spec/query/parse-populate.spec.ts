@@ -40,7 +40,7 @@ describe('depth', () => {
     const hiddenAuthor = { ...posts, fields: { ...posts.fields, author: { ...posts.fields.author, hidden: true } } };
     withHidden.set('posts', hiddenAuthor);
     expect(expandDepth(hiddenAuthor, withHidden, 1)).toEqual({ categories: {} });
-    expect(rejectionOf(() => parseInclude('author', hiddenAuthor, withHidden)).errors?.[0].code).toBe('invalid_include');
+    expect(rejectionOf(() => parseInclude('author', hiddenAuthor, withHidden, 2)).errors?.[0].code).toBe('invalid_include');
   });
 });
 
@@ -59,8 +59,18 @@ describe('include', () => {
     expect(populate('depth=1&include=author.company')).toEqual({ categories: {}, author: { company: {} } });
   });
 
-  it('is not bounded by depth: each path names its own levels', () => {
-    expect(populate('include=author.company', 0)).toEqual({ author: { company: {} } });
+  it('is bounded by maxDepth, like depth', () => {
+    expect(populate('include=author.company', 2)).toEqual({ author: { company: {} } });
+    expect(describeRejection(rejectionOf(() => populate('include=author.company', 1)))).toEqual(
+      expectedRejection('include', '"author.company" is deeper than the maximum depth of 1', 'invalid_include'),
+    );
+    expect(rejectionOf(() => populate('include=author', 0)).errors?.[0].code).toBe('invalid_include');
+  });
+
+  it('refuses a path past a relation whose collection is not in the registry', () => {
+    expect(describeRejection(rejectionOf(() => populate('include=author.avatar.x', 3)))).toEqual(
+      expectedRejection('include', '"author.avatar.x": "x" is not a relation', 'invalid_include'),
+    );
   });
 
   it.each([
@@ -69,7 +79,6 @@ describe('include', () => {
     ['include=secret', '"secret": "secret" is not a relation'],
     ['include=author.name', '"author.name": "name" is not a relation'],
     ['include=author.passwordHash', '"author.passwordHash": "passwordHash" is not a relation'],
-    ['include=author.avatar.x', '"author.avatar.x": "x" is not a relation'],
     ['include=author.', '"author.": "" is not a relation'],
     ['include=__proto__', '"__proto__": "__proto__" is not a relation'],
   ])('%s is a 400', (query, message) => {
