@@ -1,24 +1,17 @@
 // Evaluates a collection's access rule for one operation: API-key scopes first (always), then the
 // configured function or the default. Returns a where-constraint to merge, or throws 401/403.
-import type { Request } from 'express';
 import type { AccessArgs, AuthUser } from '../config/types';
 import { ForbiddenError, UnauthorizedError } from '../errors';
 import { parseWhere } from '../query';
 import type { WhereNode } from '../query/types';
-import type { CollectionRuntime, Runtime } from './runtime';
+import type { OperationArgs } from './operation-args';
 
 export type AccessOperation = 'read' | 'create' | 'update' | 'delete';
 
-export interface AccessCheck {
-  runtime: Runtime;
-  collection: CollectionRuntime;
+export interface AccessCheck extends OperationArgs {
   op: AccessOperation;
-  user: AuthUser | null;
-  req?: Request;
   id?: string;
   data?: Record<string, unknown>;
-  /** Local API calls without a user skip every rule. */
-  overrideAccess?: boolean;
 }
 
 /** Reads need the read scope, writes the write scope; admin allows both. No scopes: no restriction. */

@@ -1,30 +1,17 @@
 // Turns query and access conditions into one Mongo filter: ANDs them, resolves dotted relationship
 // conditions through the related collection (under its read access, never truncated), adds soft delete.
-import type { Request } from 'express';
 import type { Types } from 'mongoose';
-import type { AuthUser } from '../config/types';
-import { mapRelationNodes, toMongoFilter } from '../query';
+import { combineAnd, mapRelationNodes, toMongoFilter } from '../query';
 import type { WhereNode } from '../query/types';
 import { readConstraintOrNull } from './access';
-import type { CollectionRuntime, Runtime } from './runtime';
+import type { OperationArgs } from './operation-args';
+import type { CollectionRuntime } from './runtime';
 
-export interface FilterArgs {
-  runtime: Runtime;
-  collection: CollectionRuntime;
-  user: AuthUser | null;
-  req?: Request;
-  overrideAccess?: boolean;
+export interface FilterArgs extends OperationArgs {
   /** Conditions to AND; undefined entries are skipped. */
   nodes: Array<WhereNode | undefined>;
   /** Soft-delete collections: false hides deleted records, true shows them, 'only' shows only them. */
   deleted?: boolean | 'only';
-}
-
-/** ANDs the given nodes; undefined when nothing constrains. */
-export function andNodes(nodes: Array<WhereNode | undefined>): WhereNode | undefined {
-  const present = nodes.filter((n): n is WhereNode => n !== undefined);
-  if (present.length === 0) return undefined;
-  return present.length === 1 ? present[0] : { kind: 'and', nodes: present };
 }
 
 function softDeleteCondition(collection: CollectionRuntime, deleted: FilterArgs['deleted']): Record<string, unknown> | undefined {
@@ -34,7 +21,7 @@ function softDeleteCondition(collection: CollectionRuntime, deleted: FilterArgs[
 
 /** Builds the Mongo filter for the collection; relation conditions are resolved to id lists first. */
 export async function buildFilter(args: FilterArgs): Promise<Record<string, unknown>> {
-  const node = andNodes(args.nodes);
+  const node = combineAnd(...args.nodes);
   const resolved = node ? await mapRelationNodes(node, (relation) => resolveRelation(args, relation)) : undefined;
   const filter = resolved ? toMongoFilter(resolved) : {};
   const softDelete = softDeleteCondition(args.collection, args.deleted ?? false);

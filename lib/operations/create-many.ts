@@ -1,22 +1,15 @@
 // Batch create, all or nothing: every item is validated (fields, unique values within the batch and
 // against the database) before any is written; a write that still fails is rolled back by id.
-import type { Request } from 'express';
-import type { AuthUser } from '../config/types';
 import { ConflictError, type ErrorDetail, ValidationError } from '../errors';
 import { assertValidInput, validateInput } from '../schema/validate-input';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
 import { checkAccess } from './access';
-import type { CollectionRuntime, Runtime } from './runtime';
+import type { WriteArgs } from './operation-args';
+import type { CollectionRuntime } from './runtime';
 import { isDuplicateKeyError, rethrowWriteError } from './write-errors';
 
-export interface CreateManyArgs {
-  runtime: Runtime;
-  collection: CollectionRuntime;
+export interface CreateManyArgs extends WriteArgs {
   items: unknown;
-  user: AuthUser | null;
-  req?: Request;
-  overrideAccess?: boolean;
-  trusted?: boolean;
 }
 
 function sameValue(a: unknown): string {

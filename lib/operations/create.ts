@@ -1,23 +1,12 @@
 // The create operation: access -> validate (every error at once) -> insert -> serialize -> notify.
-import type { Request } from 'express';
-import type { AuthUser } from '../config/types';
 import { assertValidInput, validateInput } from '../schema/validate-input';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
 import { checkAccess } from './access';
-import type { CollectionRuntime, Runtime } from './runtime';
+import type { WriteArgs } from './operation-args';
 import { rethrowWriteError } from './write-errors';
 
-export interface CreateArgs {
-  runtime: Runtime;
-  collection: CollectionRuntime;
+export interface CreateArgs extends WriteArgs {
   data: unknown;
-  user: AuthUser | null;
-  req?: Request;
-  overrideAccess?: boolean;
-  /** Server-side callers may write hidden fields. */
-  trusted?: boolean;
-  /** Fields this caller may not set (403); default: runtime.readOnlyFields unless access is overridden. */
-  readOnly?: ReadonlySet<string>;
 }
 
 /** Creates one record and returns it as the API shows it. */

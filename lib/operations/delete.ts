@@ -1,21 +1,14 @@
 // Delete and restore. On soft-delete collections DELETE stamps deletedAt (permanent=true removes);
 // restore clears it. The access constraint and the id go into one atomic write.
-import type { Request } from 'express';
-import type { AuthUser } from '../config/types';
 import { NotFoundError } from '../errors';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
 import { checkAccess } from './access';
 import { buildFilter } from './build-filter';
 import { toRecordId } from './record-id';
-import type { CollectionRuntime, Runtime } from './runtime';
+import type { OperationArgs } from './operation-args';
 
-export interface DeleteArgs {
-  runtime: Runtime;
-  collection: CollectionRuntime;
+export interface DeleteArgs extends OperationArgs {
   id: string;
-  user: AuthUser | null;
-  req?: Request;
-  overrideAccess?: boolean;
   /** Soft-delete collections: remove the record for good instead of stamping deletedAt. */
   permanent?: boolean;
 }

@@ -1,26 +1,16 @@
 // The get-one operation: a missing record, a malformed id and a record outside the caller's read
 // constraint all answer 404, so ids cannot be probed.
-import type { Request } from 'express';
-import type { AuthUser } from '../config/types';
 import { NotFoundError } from '../errors';
-import type { PopulateTree } from '../query/types';
+import type { RecordQuery } from '../query/types';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
 import { checkAccess } from './access';
 import { buildFilter } from './build-filter';
 import { populateRows } from './populate';
 import { toRecordId } from './record-id';
-import type { CollectionRuntime, Runtime } from './runtime';
+import type { OperationArgs } from './operation-args';
 
-export interface FindByIdArgs {
-  runtime: Runtime;
-  collection: CollectionRuntime;
+export interface FindByIdArgs extends OperationArgs, Partial<RecordQuery> {
   id: string;
-  user: AuthUser | null;
-  req?: Request;
-  overrideAccess?: boolean;
-  populate?: PopulateTree;
-  select?: string[];
-  includeDeleted?: boolean;
 }
 
 /** Reads one record or throws NotFoundError. */

@@ -1,22 +1,15 @@
 // The list operation: access -> merge the access constraint -> database (page or keyset cursor)
 // -> populate -> serialize. Shared by the REST list route, the local API and custom endpoints.
-import type { Request } from 'express';
-import type { AuthUser } from '../config/types';
-import { cursorFilter, encodeCursor, toMongoSort } from '../query';
-import type { ListQuery, SortItem } from '../query/types';
+import { cursorFilter, encodeCursor, reverseSort, toMongoSort } from '../query';
+import type { ListQuery } from '../query/types';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
 import { checkAccess } from './access';
 import { buildFilter } from './build-filter';
 import { populateRows } from './populate';
-import type { CollectionRuntime, Runtime } from './runtime';
+import type { OperationArgs } from './operation-args';
 
-export interface FindArgs {
-  runtime: Runtime;
-  collection: CollectionRuntime;
+export interface FindArgs extends OperationArgs {
   query: ListQuery;
-  user: AuthUser | null;
-  req?: Request;
-  overrideAccess?: boolean;
 }
 
 export interface FindResult {
@@ -40,10 +33,6 @@ async function deletedScope(args: FindArgs): Promise<boolean> {
   return true;
 }
 
-function reverse(sort: SortItem[]): SortItem[] {
-  return sort.map((item) => ({ ...item, direction: item.direction === 1 ? -1 : 1 }));
-}
-
 /** Lists records of a collection. */
 export async function find(args: FindArgs): Promise<FindResult> {
   const { collection, query } = args;
@@ -60,7 +49,7 @@ export async function find(args: FindArgs): Promise<FindResult> {
   if (query.cursor !== undefined) {
     const position = query.cursor;
     const backwards = position?.direction === 'prev';
-    const sort = backwards ? reverse(query.sort) : query.sort;
+    const sort = backwards ? reverseSort(query.sort) : query.sort;
     const cursorCondition = position ? cursorFilter(query.sort, position) : undefined;
     const pageFilter = cursorCondition ? { $and: [filter, cursorCondition] } : filter;
     const rows = await collection.model

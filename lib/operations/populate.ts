@@ -1,23 +1,16 @@
 // Replaces relationship ids with related records, batched: one query per relation field and level,
 // whatever the number of rows. Related records obey their collection's read access and hidden fields.
-import type { Request } from 'express';
 import { Types } from 'mongoose';
-import type { AuthUser } from '../config/types';
 import type { PopulateTree } from '../query/types';
 import type { RawDoc } from '../schema/to-record';
 import { readConstraintOrNull } from './access';
 import { buildFilter } from './build-filter';
-import type { CollectionRuntime, Runtime } from './runtime';
+import type { OperationArgs } from './operation-args';
 
-export interface PopulateArgs {
-  runtime: Runtime;
-  collection: CollectionRuntime;
+export interface PopulateArgs extends OperationArgs {
   /** Raw lean rows; populated fields are replaced in place with serialized related records. */
   rows: RawDoc[];
   tree: PopulateTree;
-  user: AuthUser | null;
-  req?: Request;
-  overrideAccess?: boolean;
 }
 
 function collectIds(rows: RawDoc[], field: string): Types.ObjectId[] {

@@ -1,27 +1,17 @@
 // The update operation (PATCH semantics): access constraint and record id in one atomic
 // findOneAndUpdate, so a record outside the caller's constraint is a 404 and nothing is written.
-import type { Request } from 'express';
-import type { AuthUser } from '../config/types';
 import { NotFoundError } from '../errors';
 import { assertValidInput, validateInput } from '../schema/validate-input';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
 import { checkAccess } from './access';
 import { buildFilter } from './build-filter';
 import { toRecordId } from './record-id';
-import type { CollectionRuntime, Runtime } from './runtime';
+import type { WriteArgs } from './operation-args';
 import { rethrowWriteError } from './write-errors';
 
-export interface UpdateArgs {
-  runtime: Runtime;
-  collection: CollectionRuntime;
+export interface UpdateArgs extends WriteArgs {
   id: string;
   data: unknown;
-  user: AuthUser | null;
-  req?: Request;
-  overrideAccess?: boolean;
-  trusted?: boolean;
-  /** Fields this caller may not change (403); default: runtime.readOnlyFields unless access is overridden. */
-  readOnly?: ReadonlySet<string>;
 }
 
 /** Applies a partial update; null clears a non-required field. */

@@ -64,7 +64,8 @@ export function toMongoFilter(node: WhereNode | undefined): Filter {
     case 'const':
       return node.value ? {} : matchNothing();
     case 'ids':
-      return { [storagePath(node.field.name)]: { $in: node.ids } };
+      // One id as plain equality: on _id, MongoDB answers that from the id index without planning.
+      return { [storagePath(node.field.name)]: node.ids.length === 1 ? node.ids[0] : { $in: node.ids } };
     case 'field':
       return { [storagePath(node.field.name)]: CONDITIONS[node.op](node) };
     case 'relation':

@@ -9,6 +9,7 @@ import type { WhereNode } from '../../lib/query/types';
 import { leaf, posts, registry } from './fixtures';
 
 const ID_A = '65a1b2c3d4e5f60718293a4b';
+const ID_B = '65a1b2c3d4e5f60718293a4c';
 const oid = (hex: string) => new Types.ObjectId(hex);
 const mongo = (input: unknown) => toMongoFilter(parseWhere(input, posts, registry));
 
@@ -61,7 +62,8 @@ describe('toMongoFilter', () => {
     [{ kind: 'and', nodes: [{ kind: 'const', value: true }] }, {}],
     [{ kind: 'or', nodes: [{ kind: 'const', value: true }, leaf('title', 'eq', 'a')] }, {}],
     [{ kind: 'or', nodes: [] }, { _id: { $exists: false } }],
-    [{ kind: 'ids', field: posts.fields.author, ids: [oid(ID_A)] }, { author: { $in: [oid(ID_A)] } }],
+    [{ kind: 'ids', field: posts.fields.author, ids: [oid(ID_A)] }, { author: oid(ID_A) }],
+    [{ kind: 'ids', field: posts.fields.id, ids: [oid(ID_A), oid(ID_B)] }, { _id: { $in: [oid(ID_A), oid(ID_B)] } }],
     [{ kind: 'ids', field: posts.fields.id, ids: [] }, { _id: { $in: [] } }],
   ])('%j', (node, expected) => expect(toMongoFilter(node)).toEqual(expected));
 
@@ -93,7 +95,7 @@ describe('mapRelationNodes', () => {
     });
     expect(seen.sort()).toEqual(['author->authors', 'categories->categories']);
     expect(toMongoFilter(mapped)).toEqual({
-      $and: [{ title: { $eq: 'a' } }, { $or: [{ author: { $in: [oid(ID_A)] } }, { categories: { $in: [oid(ID_A)] } }] }],
+      $and: [{ title: { $eq: 'a' } }, { $or: [{ author: oid(ID_A) }, { categories: oid(ID_A) }] }],
     });
   });
 

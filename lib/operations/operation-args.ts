@@ -1,0 +1,23 @@
+// What every operation is called with: the router's runtime, the collection, and who is acting.
+import type { Request } from 'express';
+import type { AuthUser } from '../config/types';
+import type { CollectionRuntime, Runtime } from './runtime';
+
+/** The common part of every operation's single args object. */
+export interface OperationArgs {
+  runtime: Runtime;
+  collection: CollectionRuntime;
+  /** The caller, or null when anonymous. */
+  user: AuthUser | null;
+  req?: Request;
+  /** Skip every access rule (local API calls without a user). */
+  overrideAccess?: boolean;
+}
+
+/** Writes also say whether hidden fields may be written and which fields the caller may not set. */
+export interface WriteArgs extends OperationArgs {
+  /** Server-side callers may write hidden fields. */
+  trusted?: boolean;
+  /** Fields this caller may not set (403); default: runtime.readOnlyFields unless access is overridden. */
+  readOnly?: ReadonlySet<string>;
+}
