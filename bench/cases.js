@@ -116,4 +116,40 @@ const createCase = {
   },
 };
 
-module.exports = [listCase, getCase, createCase];
+/**
+ * Authenticated vs anonymous: both sides hit the router ('router' with a JWT, 'baseline' without),
+ * so the ratio is the cost of verifying the token and loading its user. Issue goal: <= 10% overhead.
+ */
+function authCase(name, description, path, goal) {
+  return {
+    name,
+    goal,
+    description,
+    target: () => 'router',
+    sideLabels: { router: 'JWT', baseline: 'anonymous' },
+    request(ctx, side) {
+      return { method: 'GET', paths: [path], headers: side === 'router' ? { authorization: `Bearer ${ctx.accessToken}` } : {} };
+    },
+    async verify(ctx) {
+      const [withToken, anonymous] = await Promise.all(['router', 'baseline'].map((side) => ctx.call(side, { ...this.request(ctx, side), path }, this)));
+      expectStatus(withToken, 200, `${name} (JWT)`);
+      expectStatus(anonymous, 200, `${name} (anonymous)`);
+      sameBody(withToken.body, anonymous.body, name);
+    },
+  };
+}
+
+const authListCase = authCase(
+  'list: JWT/anon',
+  'the list case sent with a Bearer JWT vs anonymously (both through the router)',
+  listCase.request(null, 'router').paths[0],
+  0.9,
+);
+const authSmallListCase = authCase(
+  'authors: JWT/anon',
+  'a cheap list (the few authors) with a JWT vs anonymously: auth cost against a fast query; informational',
+  '/api/authors?perPage=20&count=false',
+  null,
+);
+
+module.exports = [listCase, getCase, createCase, authListCase, authSmallListCase];

@@ -1,7 +1,9 @@
 'use strict';
 // Side (a) of the benchmark: content-router mounted at /api on a plain Express 5 app, on the
-// shared mongoose connection. Reads and creates are open (no auth work), like the baseline.
+// shared mongoose connection. Reads and creates are open (no auth work), like the baseline; a
+// `users` auth collection lets the auth case send the same list with a JWT.
 
+const { randomBytes } = require('node:crypto');
 const express = require('express');
 const { contentRouter } = require('..');
 
@@ -11,7 +13,10 @@ const open = { read: () => true, create: () => true };
 function benchConfig(connection) {
   return {
     db: { connection },
+    // A throwaway secret per run: the bench's tokens must not outlive it.
+    auth: { jwtSecret: randomBytes(32).toString('hex'), jwtExpiry: '1h' },
     collections: [
+      { slug: 'users', auth: true, fields: {} },
       {
         slug: 'authors',
         access: open,
@@ -38,14 +43,16 @@ function benchConfig(connection) {
   };
 }
 
-/** Builds the router app; resolves once the router's indexes are built. Returns `{ app, api }`. */
+/** Builds the router app and a bench user; resolves once indexes are built. Returns `{ app, api, accessToken }`. */
 async function createRouterApp(connection) {
-  const api = contentRouter(benchConfig(connection));
+  const api = contentRouter({ ...benchConfig(connection), logger: { error: console.error, warn: console.warn, info: () => undefined } });
   const app = express();
   app.disable('x-powered-by');
   app.use('/api', api);
   await api.ready;
-  return { app, api, close: () => api.close() };
+  const password = `Bench-${randomBytes(12).toString('hex')}`;
+  const { accessToken } = await api.auth.register('bench@example.com', password, 'Bench');
+  return { app, api, accessToken, close: () => api.close() };
 }
 
 module.exports = { createRouterApp, benchConfig };

@@ -204,8 +204,13 @@ async function main() {
     const ctx = {
       seeded,
       connection,
-      async call(side, { method = 'GET', path: urlPath, paths, headers, body }) {
-        const response = await fetch(urls[side] + (urlPath || paths[0]), { method, headers, body });
+      accessToken: router.accessToken,
+      /** Which app a side of a case hits: its own by default; a case may aim both sides at the router. */
+      urlOf(caseDef, side) {
+        return urls[caseDef?.target?.(side) ?? side];
+      },
+      async call(side, { method = 'GET', path: urlPath, paths, headers, body }, caseDef) {
+        const response = await fetch(this.urlOf(caseDef, side) + (urlPath || paths[0]), { method, headers, body });
         const text = await response.text();
         let json;
         try {
@@ -229,7 +234,7 @@ async function main() {
       const request = caseDef.request(ctx, side);
       const cpuBefore = process.cpuUsage();
       const result = await loader.run({
-        url: urls[side],
+        url: ctx.urlOf(caseDef, side),
         method: request.method,
         paths: request.paths,
         headers: request.headers,
@@ -237,7 +242,7 @@ async function main() {
         connections: settings.connections,
         duration,
       });
-      await drain(servers[side]);
+      await drain(servers[caseDef.target?.(side) ?? side]);
       const cpu = process.cpuUsage(cpuBefore);
       if (result.non2xx || result.errors || result.timeouts || !result.ok) {
         throw new Error(

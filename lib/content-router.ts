@@ -89,6 +89,7 @@ export function contentRouter(config: ContentConfig): ContentRouter {
     async close() {
       if (closed) return;
       closed = true;
+      auth?.close();
       runtime.events.removeAllListeners();
       if (owned) await connection.close();
     },

@@ -1,5 +1,6 @@
 // Access tokens: pure sign/verify of HS256 JWTs (no Express, no database). passport-jwt verifies
 // requests with the same options (jwtVerifyOptions) and claim check (readAccessClaims).
+import { type KeyObject, createSecretKey } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 
 /** What the router puts in an access token besides iat/exp (and iss/aud when configured). */
@@ -14,9 +15,18 @@ export interface AccessClaims {
 }
 
 export interface AccessTokenOptions {
-  secret: string;
+  /** The HMAC key, made once by toSigningKey(). */
+  secret: KeyObject;
   issuer?: string;
   audience?: string;
+}
+
+/**
+ * The secret as a KeyObject. jsonwebtoken first tries to parse a string secret as a PEM key on every
+ * call (~0.4 ms of CPU per verify measured here); a KeyObject verifies in ~7 µs.
+ */
+export function toSigningKey(secret: string): KeyObject {
+  return createSecretKey(Buffer.from(secret, 'utf8'));
 }
 
 /** Only HS256: `alg: none` and every other algorithm are refused. */

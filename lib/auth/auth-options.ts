@@ -1,7 +1,7 @@
 // Resolves the auth options of one auth collection (top-level `auth`, overridden by the collection's
 // own `auth: {...}`) into complete values in the units the code uses. Runs once, at contentRouter().
 import type { CollectionAuthOptions, CollectionConfig, ContentConfig } from '../config/types';
-import type { AccessTokenOptions } from './access-token';
+import { type AccessTokenOptions, toSigningKey } from './access-token';
 import { parseDuration } from './duration';
 import { DEFAULT_SCRYPT_PARAMS, type ScryptParams } from './password-hash';
 import { type ResolvedPasswordPolicy, resolvePasswordPolicy } from './password-policy';
@@ -48,7 +48,7 @@ function ms(value: string | number): number {
 /** The router-wide access-token options (secret, issuer, audience); expiry is per collection. */
 export function resolveJwtOptions(config: ContentConfig): Readonly<AccessTokenOptions> {
   const top = config.auth ?? {};
-  return Object.freeze({ secret: top.jwtSecret!, issuer: top.issuer, audience: top.audience });
+  return Object.freeze({ secret: toSigningKey(top.jwtSecret!), issuer: top.issuer, audience: top.audience });
 }
 
 /** The complete auth options of an auth collection. Assumes validateAuthConfig found no problem. */

@@ -14,6 +14,7 @@ import { createMailer } from './mailer';
 import { createAuthPassport } from './passport-strategies';
 import { hashPassword } from './password-hash';
 import { checkPassword } from './password-policy';
+import { createUserCache } from './user-cache';
 
 export interface AuthSystem {
   /** Assigned onto the runtime by contentRouter(). */
@@ -23,9 +24,13 @@ export interface AuthSystem {
   local: LocalAuthApi;
   /** Builds the credential stores' indexes (part of api.ready). */
   init(): Promise<void>;
+  /** Drops cached users and stops listening for changes (part of api.close). */
+  close(): void;
 }
 
 const OBJECT_ID = /^[0-9a-fA-F]{24}$/;
+/** Seconds a token's user is reused before it is read again (auth.userCacheTtl). */
+const DEFAULT_USER_CACHE_TTL = 10;
 
 /** Builds authentication for the runtime's auth collections, or undefined when there are none. */
 export function createAuth(runtime: Runtime): AuthSystem | undefined {
@@ -35,14 +40,19 @@ export function createAuth(runtime: Runtime): AuthSystem | undefined {
     if (collection.descriptor.isAuth) collections.set(collection.descriptor.slug, createAuthCollection(runtime, collection, mailer));
   }
   if (collections.size === 0) return undefined;
+  const users = createUserCache(runtime.config.source.auth?.userCacheTtl ?? DEFAULT_USER_CACHE_TTL, runtime.events);
 
   /** The user of an auth collection as access rules see it: its record (no hidden field), plus collection and scopes. */
   async function loadUser(slug: string, id: string, scopes?: AuthUser['scopes']): Promise<AuthUser | null> {
     const auth = collections.get(slug);
     if (!auth || !OBJECT_ID.test(id)) return null;
-    const row = await auth.collection.model.findById(id, auth.collection.projection).lean<Record<string, unknown>>();
-    if (!row) return null;
-    const user: AuthUser = { ...auth.collection.serialize(row), collection: slug };
+    let user = users.get(slug, id);
+    if (!user) {
+      const row = await auth.collection.model.findById(id, auth.collection.projection).lean<Record<string, unknown>>();
+      if (!row) return null;
+      user = { ...auth.collection.serialize(row), collection: slug };
+      users.set(slug, id, { ...user });
+    }
     if (scopes) user.scopes = scopes;
     return user;
   }
@@ -78,5 +88,6 @@ export function createAuth(runtime: Runtime): AuthSystem | undefined {
     async init() {
       await Promise.all([...collections.values()].map((auth) => auth.init()));
     },
+    close: () => users.close(),
   };
 }

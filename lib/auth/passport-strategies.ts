@@ -31,7 +31,12 @@ export function createAuthPassport(options: StrategyOptions): passport.Authentic
   instance.use(
     JWT_STRATEGY,
     new JwtStrategy(
-      { secretOrKey: options.jwt.secret, jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(), ...jwtVerifyOptions(options.jwt) },
+      {
+        // passport-jwt hands the key to jsonwebtoken as is; its types predate KeyObject support.
+        secretOrKey: options.jwt.secret as unknown as Buffer,
+        jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
+        ...jwtVerifyOptions(options.jwt),
+      },
       (payload: unknown, done: Done) => {
         const claims = readAccessClaims(payload);
         if (!claims) return done(null, false);

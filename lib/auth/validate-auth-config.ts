@@ -81,6 +81,10 @@ export function validateAuthConfig(config: ContentConfig): string[] {
   if (auth) {
     checkShared('auth', auth, problems);
     checkHash(auth.passwordHash, problems);
+    const ttl = auth.userCacheTtl;
+    if (ttl !== undefined && !(typeof ttl === 'number' && Number.isFinite(ttl) && ttl >= 0)) {
+      problems.push('auth.userCacheTtl: must be a number of seconds >= 0 (0 disables the cache)');
+    }
     for (const key of ['issuer', 'audience'] as const) {
       if (auth[key] !== undefined && (typeof auth[key] !== 'string' || auth[key] === '')) problems.push(`auth.${key}: must be a non-empty string`);
     }

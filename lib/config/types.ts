@@ -196,6 +196,12 @@ export interface AuthOptions extends CollectionAuthOptions {
   /** scrypt cost of new password hashes. Default `{ cost: 32768, blockSize: 8, parallelization: 1 }`. */
   passwordHash?: PasswordHashOptions;
   /**
+   * Seconds the user behind a token or API key is reused without a database read. Writes through this
+   * router take effect at once; writes from elsewhere (another instance) after at most this long.
+   * 0 reads the user on every request. Default 10.
+   */
+  userCacheTtl?: number;
+  /**
    * Maps a host-set `req.user` to an AuthUser; used only when the request presents no credential of the
    * package's own (docs/auth.md). Default: `req.user` with `id` from `id` or `_id`.
    */

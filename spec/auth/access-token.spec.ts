@@ -1,10 +1,10 @@
 // Access tokens (pure): HS256 only; tampering, alg none, wrong secret, other algorithms, expiry,
 // issuer/audience and foreign claim shapes are all refused.
 import jwt from 'jsonwebtoken';
-import { readAccessClaims, signAccessToken, verifyAccessToken } from '../../lib/auth/access-token';
+import { readAccessClaims, signAccessToken, toSigningKey, verifyAccessToken } from '../../lib/auth/access-token';
 import { createRandomToken, hashToken } from '../../lib/auth/random-token';
 
-const options = { secret: 'a'.repeat(40) };
+const options = { secret: toSigningKey('a'.repeat(40)) };
 const claims = { sub: '0123456789abcdef01234567', col: 'users', sid: 'fam-1' };
 const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
@@ -33,7 +33,7 @@ describe('signAccessToken / verifyAccessToken', () => {
   });
 
   it('refuses another secret and another algorithm with the right secret', () => {
-    expect(verifyAccessToken(signAccessToken(claims, 900, { secret: 'b'.repeat(40) }), options)).toBe('invalid');
+    expect(verifyAccessToken(signAccessToken(claims, 900, { secret: toSigningKey('b'.repeat(40)) }), options)).toBe('invalid');
     const hs512 = jwt.sign({ ...claims, typ: 'access' }, options.secret, { algorithm: 'HS512', expiresIn: 900 });
     expect(verifyAccessToken(hs512, options)).toBe('invalid');
   });

@@ -4,7 +4,7 @@ import { Types } from 'mongoose';
 import request from 'supertest';
 import type { AuthUser } from '../../lib';
 import { hashToken } from '../../lib/auth/random-token';
-import { type AuthTestApp, type Registered, PROBLEM, bearer, createAuthTestApp, expectNoSecrets, registerUser } from './auth-test-app';
+import { type AuthTestApp, type Registered, PROBLEM, bearer, createAuthTestApp, expectNoSecrets, registerAdmin, registerUser } from './auth-test-app';
 
 let t: AuthTestApp;
 const seen: Array<AuthUser | null> = [];
@@ -188,10 +188,13 @@ describe('authenticating with an API key', () => {
     expect((await apiKeys().findOne({ _id: new Types.ObjectId(created.id) }))?.lastUsedAt).toBeNull();
   });
 
-  it('a key stops working when its user is deleted', async () => {
+  it('a key stops working as soon as its user is deleted through the API', async () => {
     const user = await registerUser(t);
+    const admin = await registerAdmin(t);
     const key = (await createKey(user)).body.apiKey.key;
-    await t.connection.collection('users').deleteOne({ _id: new Types.ObjectId(user.id) });
+    expect((await request(t.app).get('/api/posts').set('X-API-Key', key)).status).toBe(200);
+    await request(t.app).delete(`/api/users/${user.id}`).set(...bearer(admin.accessToken)).expect(200);
+    expect(await t.connection.collection('users').countDocuments({ _id: new Types.ObjectId(user.id) })).toBe(0);
     expect401(await request(t.app).get('/api/posts').set('X-API-Key', key));
   });
 });

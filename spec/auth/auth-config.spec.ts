@@ -67,8 +67,9 @@ describe('auth config validation', () => {
 describe('resolveAuthOptions', () => {
   it('fills the documented defaults', () => {
     const options = resolveAuthOptions({ db, auth: { jwtSecret: SECRET } }, users);
+    expect(options.jwt.secret.type).toBe('secret');
+    expect(options.jwt.secret.export().toString('utf8')).toBe(SECRET);
     expect(options).toMatchObject({
-      jwt: { secret: SECRET },
       jwtExpirySeconds: 900,
       refreshExpiryMs: 30 * 86_400_000,
       resetExpiryMs: 3_600_000,

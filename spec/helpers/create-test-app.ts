@@ -25,8 +25,15 @@ export function asUser(user: Record<string, unknown>): [string, string] {
 export async function createTestApp(config: TestConfig, options: { prefix?: string; connection?: Connection } = {}): Promise<TestApp> {
   const connection = options.connection ?? (await openTestConnection());
   const silent = { error: () => undefined, warn: () => undefined, info: () => undefined };
-  const api = contentRouter({ logger: silent, ...config, db: { connection } });
-  await api.ready;
+  let api: ContentRouter;
+  try {
+    api = contentRouter({ logger: silent, ...config, db: { connection } });
+    await api.ready;
+  } catch (error) {
+    // A config the test expects to be refused must not leave its database connection open.
+    if (!options.connection) await closeTestConnection(connection);
+    throw error;
+  }
   const app = express();
   const hostErrors: unknown[] = [];
   app.use((req: Request, _res: Response, next: NextFunction) => {
