@@ -5,7 +5,7 @@
 
 const { randomBytes } = require('node:crypto');
 const express = require('express');
-const { contentRouter } = require('..');
+const { contentRouter } = require('content-router');
 
 const open = { read: () => true, create: () => true };
 

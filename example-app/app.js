@@ -7,8 +7,9 @@
 //   const server = app.listen(3000);
 //   api.attach(server);
 
+const { randomBytes } = require('node:crypto');
 const express = require('express');
-const { contentRouter, defineConfig } = require('..');
+const { contentRouter, defineConfig } = require('content-router');
 const { dbNameInUri } = require('./mongo');
 
 /** Database used when the example is given a URI that names none. */
@@ -36,12 +37,28 @@ function demoHostAuth(req, _res, next) {
 /** Anyone may read (it is a demo); writes keep the default rule: an authenticated user. */
 const publicRead = { read: () => true };
 
+/**
+ * The JWT secret: JWT_SECRET from the environment, as in production. Without it the demo makes a
+ * random one per start (tokens then die with the process) and says so; never a literal in code.
+ */
+function jwtSecret() {
+  if (process.env.JWT_SECRET) return process.env.JWT_SECRET;
+  if (!jwtSecret.generated) {
+    jwtSecret.generated = randomBytes(32).toString('hex');
+    console.warn('JWT_SECRET is not set: using a random secret for this run (tokens end with the process).');
+  }
+  return jwtSecret.generated;
+}
+
 /** The content model of the example. */
 function exampleConfig(db) {
   return defineConfig({
     core: { api: { prefix: '/api' } },
     db,
+    // Users of the package's own auth: register, login, refresh, API keys (docs/auth.md).
+    auth: { jwtSecret: jwtSecret() },
     collections: [
+      { slug: 'users', auth: true, fields: {} },
       {
         slug: 'categories',
         access: publicRead,
@@ -210,7 +227,7 @@ async function createExampleApp({ connection, uri, dbName, seed = true } = {}) {
         categories: `${base}/categories`,
         site: `${base}/globals/site`,
       },
-      writes: 'send header "X-Demo-User: alice" to act as the demo admin',
+      writes: 'send header "X-Demo-User: alice" to act as the demo admin, or register at POST /api/users/register and send the access token as Bearer',
     });
   });
 

@@ -1,0 +1,63 @@
+// The example app as a newcomer meets it: seeded demo content, public reads, writes with the demo
+// host user or a registered user's token, and a second start that does not seed again.
+import request from 'supertest';
+import type { Connection } from 'mongoose';
+import { closeTestConnection, openTestConnection } from '../helpers/test-db';
+
+// Plain CommonJS, required the way start.js does.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { createExampleApp } = require('../../example-app/app.js') as {
+  createExampleApp(args: { connection: Connection }): Promise<{ app: import('express').Express; api: { close(): Promise<void> }; seeded: boolean }>;
+};
+
+let connection: Connection;
+let example: Awaited<ReturnType<typeof createExampleApp>>;
+const previousSecret = process.env.JWT_SECRET;
+
+beforeAll(async () => {
+  process.env.JWT_SECRET = 'example-app-test-secret-0123456789abcdef';
+  connection = await openTestConnection();
+  example = await createExampleApp({ connection });
+});
+afterAll(async () => {
+  await example.api.close();
+  await closeTestConnection(connection);
+  process.env.JWT_SECRET = previousSecret;
+});
+
+it('seeds demo content on first start and serves it publicly', async () => {
+  expect(example.seeded).toBe(true);
+  const posts = await request(example.app).get('/api/posts?perPage=100');
+  expect(posts.status).toBe(200);
+  expect(posts.body.meta.total).toBe(25);
+  const published = await request(example.app).get('/api/posts?where[status][eq]=published&sort=-publishedAt&depth=1&perPage=5');
+  expect(published.body.data).toHaveLength(5);
+  expect(published.body.data[0].author).toMatchObject({ name: expect.any(String) });
+  const site = await request(example.app).get('/api/globals/site');
+  expect(site.body).toMatchObject({ title: 'content-router demo', maintenance: false });
+});
+
+it('needs a user to write: the demo host user or a registered user', async () => {
+  expect((await request(example.app).post('/api/categories').send({ name: 'Anon' })).status).toBe(401);
+  const asAlice = await request(example.app).post('/api/categories').set('X-Demo-User', 'alice').send({ name: 'From Alice' });
+  expect(asAlice.status).toBe(201);
+  const registered = await request(example.app)
+    .post('/api/users/register')
+    .send({ email: 'reader@example.com', password: 'a long passphrase', name: 'Reader' });
+  expect(registered.status).toBe(201);
+  const asUser = await request(example.app)
+    .post('/api/categories')
+    .set('Authorization', `Bearer ${registered.body.accessToken}`)
+    .send({ name: 'From a token' });
+  expect(asUser.status).toBe(201);
+});
+
+it('does not seed again on the next start', async () => {
+  const again = await createExampleApp({ connection });
+  try {
+    expect(again.seeded).toBe(false);
+    expect((await request(again.app).get('/api/posts?perPage=1')).body.meta.total).toBe(25);
+  } finally {
+    await again.api.close();
+  }
+});
