@@ -13,6 +13,7 @@ export interface ResolvedAuthOptions {
   readonly resetExpiryMs: number;
   readonly verificationExpiryMs: number;
   readonly requireVerification: boolean;
+  readonly allowRegistration: boolean;
   /** 0: never lock. */
   readonly maxLoginAttempts: number;
   readonly lockTimeMs: number;
@@ -34,7 +35,7 @@ export const AUTH_DEFAULTS = Object.freeze({
 
 /** Option keys a collection's `auth: {...}` may set (validate-auth-config rejects others). */
 export const COLLECTION_AUTH_KEYS: ReadonlySet<string> = new Set<keyof CollectionAuthOptions>([
-  'jwtExpiry', 'refreshExpiry', 'resetExpiry', 'verificationExpiry', 'requireVerification',
+  'jwtExpiry', 'refreshExpiry', 'resetExpiry', 'verificationExpiry', 'requireVerification', 'allowRegistration',
   'maxLoginAttempts', 'lockTime', 'password', 'resetPasswordUrl', 'verifyEmailUrl',
 ]);
 
@@ -63,6 +64,7 @@ export function resolveAuthOptions(config: ContentConfig, collection: Collection
     resetExpiryMs: ms(pick('resetExpiry') ?? AUTH_DEFAULTS.resetExpiry),
     verificationExpiryMs: ms(pick('verificationExpiry') ?? AUTH_DEFAULTS.verificationExpiry),
     requireVerification: pick('requireVerification') ?? false,
+    allowRegistration: pick('allowRegistration') ?? true,
     maxLoginAttempts: pick('maxLoginAttempts') ?? AUTH_DEFAULTS.maxLoginAttempts,
     lockTimeMs: ms(pick('lockTime') ?? AUTH_DEFAULTS.lockTime),
     password: resolvePasswordPolicy({ ...top.password, ...own.password }),

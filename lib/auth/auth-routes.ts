@@ -1,7 +1,7 @@
 // Thin HTTP handlers of one auth collection (SPEC §4.2, DESIGN §7), mounted at /<slug> before the
 // collection's own routes so that /me and /api-keys are never read as record ids.
 import { type Request, type Response, Router } from 'express';
-import { UnauthorizedError } from '../errors';
+import { ForbiddenError, UnauthorizedError } from '../errors';
 import { createJsonBody } from '../http/json-body';
 import { requestUser } from '../http/request-user';
 import { createApiKey, deleteApiKey, listApiKeys } from './api-keys';
@@ -31,6 +31,9 @@ export function createAuthRoutes(auth: AuthCollection): Router {
     requestUser(auth.runtime, req).then((user) => currentAccount({ auth, user, forbidApiKeys }));
 
   router.post('/register', json, async (req: Request, res: Response) => {
+    if (!auth.options.allowRegistration) {
+      throw new ForbiddenError('Registration is closed; ask an administrator for an account.', 'registration_closed');
+    }
     res.status(201).json(await register({ auth, data: req.body, req }));
   });
 

@@ -24,8 +24,8 @@ function checkShared(path: string, options: CollectionAuthOptions, problems: str
       problems.push(`${path}.${key}: must be a duration such as "15m", "12h" or "7d" (units ms, s, m, h, d, w) or a number of seconds`);
     }
   }
-  if (options.requireVerification !== undefined && typeof options.requireVerification !== 'boolean') {
-    problems.push(`${path}.requireVerification: must be a boolean`);
+  for (const key of ['requireVerification', 'allowRegistration'] as const) {
+    if (options[key] !== undefined && typeof options[key] !== 'boolean') problems.push(`${path}.${key}: must be a boolean`);
   }
   const attempts = options.maxLoginAttempts;
   if (attempts !== undefined && !(Number.isInteger(attempts) && attempts >= 0)) {

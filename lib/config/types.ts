@@ -173,6 +173,11 @@ export interface CollectionAuthOptions {
   verificationExpiry?: string | number;
   /** Login is refused (403 `email_not_verified`) until the address is verified. Default false. */
   requireVerification?: boolean;
+  /**
+   * Whether anyone may call `POST /<slug>/register`. Default true. With false the route answers 403
+   * `registration_closed`; admins still create users (POST /<slug>) and server code calls api.auth.register.
+   */
+  allowRegistration?: boolean;
   /** Failed logins (per e-mail) before the account is locked; 0 disables locking. Default 5. */
   maxLoginAttempts?: number;
   /** How long a lock lasts, and how long failures are remembered. Default `15m`. */
