@@ -52,11 +52,13 @@ export function signAccessToken(claims: Omit<AccessClaims, 'typ'>, expiresInSeco
   });
 }
 
-/** The router's claims from a verified payload, or undefined when it is not one of our access tokens. */
+/** The router's claims from a verified payload, or undefined when it is not one of our access tokens (exp included). */
 export function readAccessClaims(payload: unknown): AccessClaims | undefined {
   if (typeof payload !== 'object' || payload === null) return undefined;
-  const { sub, col, sid, typ } = payload as Record<string, unknown>;
+  const { sub, col, sid, typ, exp } = payload as Record<string, unknown>;
   if (typ !== 'access' || typeof sub !== 'string' || typeof col !== 'string' || typeof sid !== 'string') return undefined;
+  // jsonwebtoken checks exp only when present: a token without one would never expire. Ours always have it.
+  if (typeof exp !== 'number') return undefined;
   return { sub, col, sid, typ };
 }
 

@@ -1,5 +1,6 @@
 // Default access of auth collections (DESIGN §7): a user reads and updates only itself, role admin
-// everything; creating and deleting records is for admins; role and verified are writable only by admins.
+// everything; creating and deleting records is for admins; role, verified, password and (on update) email
+// are writable only by admins.
 import type { AccessArgs, AccessFn, AuthUser } from '../config/types';
 import type { AccessOperation } from '../operations/access';
 import type { CollectionDescriptor } from '../schema/descriptors';
@@ -9,6 +10,11 @@ const OBJECT_ID = /^[0-9a-fA-F]{24}$/;
 
 /** Fields of an auth collection only admins (or server code) may write. Users change passwords by reset. */
 const ADMIN_ONLY_FIELDS: ReadonlySet<string> = new Set(['role', 'verified', 'password']);
+/**
+ * On update, the e-mail too: it is where reset mails go, so a user who could change it with nothing but an
+ * access token (stolen, 15 minutes) could point it at another mailbox, reset the password and own the account.
+ */
+const ADMIN_ONLY_ON_UPDATE: ReadonlySet<string> = new Set([...ADMIN_ONLY_FIELDS, 'email']);
 /** What a registering client may not set: it may choose its password, not its role or verified flag. */
 export const REGISTER_READ_ONLY: ReadonlySet<string> = new Set(['role', 'verified']);
 
@@ -33,8 +39,8 @@ export function authDefaultAccess(collection: CollectionDescriptor, op: AccessOp
   return collection.isAuth ? DEFAULTS[op] : undefined;
 }
 
-/** runtime.readOnlyFields: on auth collections, role, verified and password are for admins to set. */
-export function authReadOnlyFields(collection: CollectionDescriptor, user: AuthUser | null): ReadonlySet<string> | undefined {
+/** runtime.readOnlyFields: on auth collections, role, verified and password (and, on update, email) are for admins to set. */
+export function authReadOnlyFields(collection: CollectionDescriptor, user: AuthUser | null, op: 'create' | 'update'): ReadonlySet<string> | undefined {
   if (!collection.isAuth || isAdmin(user)) return undefined;
-  return ADMIN_ONLY_FIELDS;
+  return op === 'update' ? ADMIN_ONLY_ON_UPDATE : ADMIN_ONLY_FIELDS;
 }

@@ -19,6 +19,11 @@ export interface AuthCollection {
   readonly apiKeys: ApiKeyStore;
   readonly failures: LoginFailureStore;
   readonly mailer: Mailer;
+  /**
+   * `filter` limited to users that are not soft-deleted (collections with softDelete): a deleted user is
+   * nobody, for tokens, API keys, refresh, login, reset and verification alike, until restored.
+   */
+  active(filter: Record<string, unknown>): Record<string, unknown>;
   /** A real hash to verify against when the e-mail is unknown, so both answers cost one scrypt. */
   dummyHash(): Promise<string>;
   /** Builds the stores' indexes. */
@@ -42,6 +47,7 @@ export function createAuthCollection(runtime: Runtime, collection: CollectionRun
       lockTimeMs: options.lockTimeMs,
     }),
   };
+  const softDelete = collection.descriptor.softDelete;
   return Object.freeze({
     runtime,
     collection,
@@ -49,6 +55,7 @@ export function createAuthCollection(runtime: Runtime, collection: CollectionRun
     options,
     ...stores,
     mailer,
+    active: (filter: Record<string, unknown>) => (softDelete ? { ...filter, deletedAt: null } : filter),
     dummyHash,
     async init() {
       await Promise.all([stores.refreshTokens.init(), stores.apiKeys.init(), stores.failures.init(), dummyHash()]);

@@ -8,6 +8,16 @@ const MAX_LENGTH = 1024;
 
 export type AuthBody = Record<string, unknown>;
 
+/**
+ * Longer than MAX_LENGTH characters counted as the password policy counts them (code points): a password
+ * of 600 emoji (1200 UTF-16 units) that register accepted must not be refused by login.
+ */
+function tooLong(value: string): boolean {
+  if (value.length <= MAX_LENGTH) return false;
+  // Past two units per character no string can fit; spares spreading a huge value.
+  return value.length > 2 * MAX_LENGTH || [...value].length > MAX_LENGTH;
+}
+
 /** The body as an object with only `allowed` keys, or a 400 naming every other key. */
 export function readBody(body: unknown, allowed: readonly string[]): AuthBody {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
@@ -32,7 +42,7 @@ export class InputErrors {
     const value = body[field];
     if (value === undefined || value === null || value === '') this.errors.push({ field, message: `${field} is required`, code: 'required' });
     else if (typeof value !== 'string') this.errors.push({ field, message: `${field} must be a string`, code: 'invalid_type' });
-    else if (value.length > MAX_LENGTH) this.errors.push({ field, message: `${field} is too long`, code: 'too_long' });
+    else if (tooLong(value)) this.errors.push({ field, message: `${field} is too long`, code: 'too_long' });
     else return value;
     return '';
   }

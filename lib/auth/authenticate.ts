@@ -18,6 +18,12 @@ function firstHeader(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
+/** The token of an `Authorization: Bearer` header ('' when empty), or undefined for another scheme. */
+function bearerToken(header: string): string | undefined {
+  const match = /^Bearer(?:\s+([\s\S]*))?$/i.exec(header.trim());
+  return match ? (match[1] ?? '').trim() : undefined;
+}
+
 /**
  * The package credential of a request: `X-API-Key`, or `Authorization: Bearer` (an API key when it starts
  * with `ck_`, else a JWT; an empty one is still presented, and fails). Undefined without either, or for
@@ -27,11 +33,27 @@ export function readCredential(req: Pick<Request, 'headers'>): Credential | unde
   const apiKey = firstHeader(req.headers['x-api-key']);
   if (apiKey !== undefined) return { kind: 'api-key', token: apiKey.trim() };
   const header = firstHeader(req.headers.authorization);
-  if (header === undefined) return undefined;
-  const match = /^Bearer(?:\s+([\s\S]*))?$/i.exec(header.trim());
-  if (!match) return undefined;
-  const token = (match[1] ?? '').trim();
+  const token = header === undefined ? undefined : bearerToken(header);
+  if (token === undefined) return undefined;
   return { kind: token.startsWith(API_KEY_PREFIX) ? 'api-key' : 'jwt', token };
+}
+
+/**
+ * True when X-API-Key and a different `Authorization: Bearer` credential come together, or Authorization
+ * comes twice. Which one the client meant is unknowable, and using one would silently ignore the other
+ * (even a bad one): refused.
+ */
+export function hasConflictingCredentials(req: Pick<Request, 'headers'> & Partial<Pick<Request, 'rawHeaders'>>): boolean {
+  // Node keeps only the first of repeated Authorization headers; a proxy may read the last. Two, one of
+  // them Bearer, are refused rather than half read. (Repeated X-API-Key headers arrive joined, and fail.)
+  const raw = req.rawHeaders ?? [];
+  const authorizations = raw.filter((_, i) => i % 2 === 1 && raw[i - 1].toLowerCase() === 'authorization');
+  if (authorizations.length > 1 && authorizations.some((value) => bearerToken(value) !== undefined)) return true;
+  const apiKey = firstHeader(req.headers['x-api-key']);
+  const header = firstHeader(req.headers.authorization);
+  if (apiKey === undefined || header === undefined) return false;
+  const token = bearerToken(header);
+  return token !== undefined && token !== apiKey.trim();
 }
 
 interface Outcome {
@@ -65,8 +87,13 @@ export function createAuthenticate(
   fromRequest: (req: Request) => AuthUser | null,
 ): (req: Request) => Promise<AuthUser | null> {
   return async (req) => {
+    if (hasConflictingCredentials(req)) {
+      throw new UnauthorizedError('Send one credential: one X-API-Key or one Authorization: Bearer header.', 'invalid_token');
+    }
     const credential = readCredential(req);
     if (!credential) return fromRequest(req);
+    // A token never contains whitespace; passport-jwt would read `Bearer <jwt> anything` as the bare JWT.
+    if (/\s/.test(credential.token)) throw refusal(credential, undefined);
     const strategy = credential.kind === 'api-key' ? API_KEY_STRATEGY : JWT_STRATEGY;
     const outcome = await runStrategy(instance, strategy, credential.token);
     if (outcome.user) return outcome.user;

@@ -48,7 +48,7 @@ export function createAuth(runtime: Runtime): AuthSystem | undefined {
     if (!auth || !OBJECT_ID.test(id)) return null;
     let user = users.get(slug, id);
     if (!user) {
-      const row = await auth.collection.model.findById(id, auth.collection.projection).lean<Record<string, unknown>>();
+      const row = await auth.collection.model.findOne(auth.active({ _id: id }), auth.collection.projection).lean<Record<string, unknown>>();
       if (!row) return null;
       user = { ...auth.collection.serialize(row), collection: slug };
       users.set(slug, id, { ...user });

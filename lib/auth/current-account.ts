@@ -21,7 +21,7 @@ export async function currentAccount(args: CurrentAccountArgs): Promise<ApiRecor
   }
   const elsewhere = user.collection !== undefined && user.collection !== auth.slug;
   if (elsewhere || !/^[0-9a-fA-F]{24}$/.test(user.id)) throw new NotFoundError(`You are not a user of ${auth.slug}.`);
-  const row = await auth.collection.model.findById(user.id, auth.collection.projection).lean<RawDoc>();
+  const row = await auth.collection.model.findOne(auth.active({ _id: user.id }), auth.collection.projection).lean<RawDoc>();
   if (!row) throw new NotFoundError(`You are not a user of ${auth.slug}.`);
   return auth.collection.serialize(row);
 }

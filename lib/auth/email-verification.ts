@@ -27,7 +27,7 @@ export async function issueVerificationToken(auth: AuthCollection, userId: strin
 export async function sendVerification(args: { auth: AuthCollection; userId: string }): Promise<boolean> {
   const { auth } = args;
   if (!/^[0-9a-fA-F]{24}$/.test(args.userId)) throw new NotFoundError('No user with this id.');
-  const row = await auth.collection.model.findById(args.userId, { email: 1, verified: 1 }).lean<RawDoc>();
+  const row = await auth.collection.model.findOne(auth.active({ _id: args.userId }), { email: 1, verified: 1 }).lean<RawDoc>();
   if (!row) throw new NotFoundError('No user with this id.');
   if (row.verified === true) return false;
   const token = await issueVerificationToken(auth, args.userId);
@@ -41,7 +41,7 @@ export async function requestVerification(args: { auth: AuthCollection; email: s
   const token = createRandomToken();
   const expiry = new Date(Date.now() + auth.options.verificationExpiryMs);
   const result = await auth.collection.model.updateOne(
-    { email, verified: { $ne: true } },
+    auth.active({ email, verified: { $ne: true } }),
     { $set: { verificationToken: hashToken(token), verificationExpiry: expiry } },
     { timestamps: false },
   );
@@ -54,7 +54,7 @@ export async function verifyEmail(args: { auth: AuthCollection; token: string })
   const { auth } = args;
   const row = await auth.collection.model
     .findOneAndUpdate(
-      { verificationToken: hashToken(args.token), verificationExpiry: { $gt: new Date() } },
+      auth.active({ verificationToken: hashToken(args.token), verificationExpiry: { $gt: new Date() } }),
       { $set: { verified: true }, $unset: { verificationToken: 1, verificationExpiry: 1 } },
       { returnDocument: 'after', projection: auth.collection.projection },
     )

@@ -14,21 +14,25 @@ interface FailureRow {
   expiresAt: Date;
 }
 
-/** The failure state of one address. */
-export interface FailureState {
-  /** Milliseconds the address stays locked (0: not locked). */
+/** A login attempt, counted before the password is checked. */
+export interface Attempt {
+  /** Milliseconds the address stays locked (0: not locked, go on and check the password). */
   lockedForMs: number;
-  /** Whether any failure is remembered (so a successful login has something to clear). */
-  hasFailures: boolean;
+  /** Attempts on record for the address, this one included (0 when locking is disabled). */
+  count: number;
 }
 
 export interface LoginFailureStore {
   init(): Promise<void>;
-  /** Whether the address is locked, and whether it has failures on record. */
-  check(email: string): Promise<FailureState>;
-  /** Counts a failure; locks the address once maxAttempts is reached. */
-  record(email: string): Promise<void>;
-  /** Forgets the failures (successful login, password reset). */
+  /**
+   * Counts an attempt before its password is checked, in one atomic write, and says whether the address is
+   * locked. Counting first is what makes the limit hold for parallel guesses: checking "locked?" and
+   * recording the failure after the (slow) hash let every guess of a burst through.
+   */
+  begin(email: string): Promise<Attempt>;
+  /** The attempt failed: locks the address once maxAttempts attempts have failed. */
+  fail(email: string, attempt: Attempt): Promise<void>;
+  /** Forgets the attempts (successful login, password reset). */
   clear(email: string): Promise<void>;
 }
 
@@ -59,34 +63,39 @@ export function createLoginFailureStore(
       .findOneAndUpdate({ _id: key }, { $inc: { count: 1 }, $set: { expiresAt } }, { upsert: true, returnDocument: 'after', setDefaultsOnInsert: true })
       .lean<FailureRow>();
 
+  const lock = (key: string, lockedUntil: Date) =>
+    model.updateOne({ _id: key, lockedUntil: null }, { $set: { lockedUntil, expiresAt: lockedUntil } });
+
   return {
     async init() {
       if (enabled) await model.createIndexes();
     },
-    async check(email) {
-      if (!enabled) return { lockedForMs: 0, hasFailures: false };
-      const row = await model.findById(hashToken(email)).lean<FailureRow>();
-      const left = row?.lockedUntil ? row.lockedUntil.getTime() - Date.now() : 0;
-      return { lockedForMs: left > 0 ? left : 0, hasFailures: row !== null };
-    },
-    async record(email) {
-      if (!enabled) return;
+    async begin(email) {
+      if (!enabled) return { lockedForMs: 0, count: 0 };
       const key = hashToken(email);
       const now = Date.now();
       const expiresAt = new Date(now + options.lockTimeMs);
-      // A row past its expiry (a finished lock, old failures) starts over.
-      await model.deleteOne({ _id: key, expiresAt: { $lte: new Date(now) } });
+      // A finished lock or forgotten failures start over.
+      await model.deleteOne({ _id: key, $or: [{ expiresAt: { $lte: new Date(now) } }, { lockedUntil: { $lte: new Date(now) } }] });
       let row: FailureRow | null;
       try {
         row = await increment(key, expiresAt);
       } catch (error) {
-        // Two first failures at once can both try to insert; the loser just increments.
+        // Two first attempts at once can both try to insert; the loser just increments.
         if (!isDuplicateKeyError(error)) throw error;
         row = await increment(key, expiresAt);
       }
-      if (row && row.count >= options.maxAttempts && !row.lockedUntil) {
-        await model.updateOne({ _id: key }, { $set: { lockedUntil: expiresAt, expiresAt } });
+      if (!row) return { lockedForMs: 0, count: 0 };
+      if (row.lockedUntil) return { lockedForMs: Math.max(1, row.lockedUntil.getTime() - now), count: row.count };
+      if (row.count > options.maxAttempts) {
+        // maxAttempts guesses are already under way (or failed): this one is not checked, and locks.
+        await lock(key, expiresAt);
+        return { lockedForMs: options.lockTimeMs, count: row.count };
       }
+      return { lockedForMs: 0, count: row.count };
+    },
+    async fail(email, attempt) {
+      if (enabled && attempt.count >= options.maxAttempts) await lock(hashToken(email), new Date(Date.now() + options.lockTimeMs));
     },
     async clear(email) {
       if (enabled) await model.deleteOne({ _id: hashToken(email) });

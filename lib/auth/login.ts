@@ -29,18 +29,19 @@ export interface LoginResult extends SessionTokens {
 export async function login(args: { auth: AuthCollection; email: string; password: string }): Promise<LoginResult> {
   const { auth } = args;
   const email = normalizeEmail(args.email);
-  const failures = await auth.failures.check(email);
-  if (failures.lockedForMs > 0) throw new AccountLockedError(failures.lockedForMs);
+  // Counted before the password is checked, so parallel guesses cannot all slip in under the limit.
+  const attempt = await auth.failures.begin(email);
+  if (attempt.lockedForMs > 0) throw new AccountLockedError(attempt.lockedForMs);
 
-  const row = await auth.collection.model.findOne({ email }).lean<RawDoc>();
+  const row = await auth.collection.model.findOne(auth.active({ email })).lean<RawDoc>();
   // An unknown address still costs one scrypt verify, so timing does not tell whether it exists.
   const stored = row ? row.password : await auth.dummyHash();
   const matches = await verifyPassword(args.password, stored);
   if (!row || !matches) {
-    await auth.failures.record(email);
+    await auth.failures.fail(email, attempt);
     throw new UnauthorizedError('Invalid e-mail or password.', 'invalid_credentials');
   }
-  if (failures.hasFailures) await auth.failures.clear(email);
+  await auth.failures.clear(email);
   if (auth.options.requireVerification && row.verified !== true) {
     throw new ForbiddenError('Verify your e-mail address before logging in.', 'email_not_verified');
   }

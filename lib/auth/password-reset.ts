@@ -18,7 +18,7 @@ export async function requestPasswordReset(args: { auth: AuthCollection; email: 
   const expiry = new Date(Date.now() + auth.options.resetExpiryMs);
   // One write whether or not the address exists: an unknown address matches nothing.
   const result = await auth.collection.model.updateOne(
-    { email },
+    auth.active({ email }),
     { $set: { resetToken: hashToken(token), resetExpiry: expiry } },
     // Token bookkeeping is not an edit of the record: updatedAt stays.
     { timestamps: false },
@@ -36,7 +36,7 @@ export async function resetPassword(args: { auth: AuthCollection; token: string;
   // Check and spend in one write, so a token cannot be used twice even by concurrent requests.
   const row = await auth.collection.model
     .findOneAndUpdate(
-      { resetToken: hashToken(args.token), resetExpiry: { $gt: new Date() } },
+      auth.active({ resetToken: hashToken(args.token), resetExpiry: { $gt: new Date() } }),
       { $set: { password }, $unset: { resetToken: 1, resetExpiry: 1 } },
       { projection: { _id: 1, email: 1 } },
     )

@@ -82,6 +82,12 @@ export function createRefreshTokenStore(connection: Connection, collectionName: 
       if (spent) {
         const userId = spent.userId.toHexString();
         const next = await issue(userId, ttlMs, spent.family);
+        // The session may have been ended between the spend and the insert (logout, logout-all, a reset,
+        // reuse detection): each marks the spent token too, so look at it again once the successor exists.
+        if (await model.exists({ _id: spent._id, revokedAt: { $ne: null } })) {
+          await revokeFamily(spent.family);
+          return { ok: false, reason: 'revoked' };
+        }
         return { ok: true, token: next.token, userId, family: spent.family };
       }
       const row = await model.findOne({ tokenHash }).lean<RefreshTokenRow>();
@@ -105,8 +111,11 @@ export function createRefreshTokenStore(connection: Connection, collectionName: 
     },
     async revokeAll(userId) {
       const now = new Date();
-      const live = { userId: new Types.ObjectId(userId), revokedAt: null, usedAt: null, expiresAt: { $gt: now } };
+      const user = new Types.ObjectId(userId);
+      const live = { userId: user, revokedAt: null, usedAt: null, expiresAt: { $gt: now } };
       const result = await model.updateMany(live, { $set: { revokedAt: now } });
+      // Spent tokens too: a refresh in flight (spent, successor not yet stored) then sees its session ended.
+      await model.updateMany({ userId: user, revokedAt: null }, { $set: { revokedAt: now } });
       return result.modifiedCount;
     },
   };

@@ -16,7 +16,7 @@ export async function refresh(args: { auth: AuthCollection; refreshToken: string
   const { auth } = args;
   const result = await auth.refreshTokens.rotate(args.refreshToken, auth.options.refreshExpiryMs);
   if (!result.ok) throw new UnauthorizedError(REFUSED[result.reason], `refresh_token_${result.reason}`);
-  const exists = await auth.collection.model.exists({ _id: result.userId });
+  const exists = await auth.collection.model.exists(auth.active({ _id: result.userId }));
   if (!exists) {
     await auth.refreshTokens.revokeFamily(result.family);
     throw new UnauthorizedError('The user of this refresh token no longer exists.', 'refresh_token_unknown');
