@@ -4,10 +4,13 @@ import type { Request } from 'express';
 import qs from 'qs';
 import { rejectQuery } from '../query/reject';
 
+/** Most `&`-separated parameters read; qs would silently drop the rest (and the conditions among them). */
+const PARAMETER_LIMIT = 200;
+
 const OPTIONS: qs.IParseOptions = {
   depth: 10,
   arrayLimit: 100,
-  parameterLimit: 200,
+  parameterLimit: PARAMETER_LIMIT,
   // Null-prototype objects: a `constructor` key stays an ordinary key the parser then rejects.
   plainObjects: true,
   allowPrototypes: false,
@@ -39,6 +42,10 @@ export function readQuery(req: Request): Record<string, unknown> {
   const start = url.indexOf('?');
   if (start === -1) return {};
   const search = url.slice(start + 1);
+  // Counted as qs counts (empty parts included), so nothing past its limit is ever ignored unnoticed.
+  if (search.split('&').length > PARAMETER_LIMIT) {
+    rejectQuery('query', `more than ${PARAMETER_LIMIT} parameters`, 'too_many_parameters');
+  }
   rejectPrototypeKeys(search);
   return qs.parse(search, OPTIONS) as Record<string, unknown>;
 }

@@ -1,4 +1,5 @@
 // The one place errors become RFC 9457 problem details. Pure: error in, status/headers/body out.
+import { STATUS_CODES } from 'node:http';
 import mongoose from 'mongoose';
 import {
   ContentError,
@@ -67,12 +68,20 @@ function fromMongoose(error: unknown): ContentError | undefined {
   return undefined;
 }
 
+/** Express and body-parser mark other client errors with a 4xx `status` (e.g. a path that does not decode). */
+function fromClientStatus(error: unknown): ContentError | undefined {
+  const status = (error as { status?: unknown } | null)?.status;
+  if (typeof status !== 'number' || !Number.isInteger(status) || status < 400 || status > 499) return undefined;
+  // Their messages echo the raw input; the problem says only what kind of mistake it was.
+  return new ContentError(status, 'bad_request', STATUS_CODES[status] ?? 'Bad request', 'The request could not be read.');
+}
+
 /** Maps any thrown value to a problem; unknown errors become a 500 without internals. */
 export function toProblem(error: unknown, options: { development: boolean }): Problem {
   const known =
     error instanceof ContentError
       ? error
-      : fromBodyParser((error ?? {}) as { type?: string }) ?? fromMongoose(error);
+      : fromBodyParser((error ?? {}) as { type?: string }) ?? fromMongoose(error) ?? fromClientStatus(error);
   if (known) {
     const body: Problem['body'] = {
       type: problemType(known.code),

@@ -9,7 +9,7 @@ import { NotFoundError } from '../errors';
 import { parseListQuery, parseRecordQuery } from '../query';
 import type { ApiRecord } from '../schema/to-record';
 
-/** Who is acting: omit `user` to override access; pass a user, or null for an anonymous caller, to apply it. */
+/** Who is acting: omit `user` to override access; pass a user, or null/undefined for an anonymous caller, to apply it. */
 export interface LocalOptions {
   user?: AuthUser | null;
 }
@@ -47,7 +47,8 @@ export interface LocalApi {
 }
 
 function actor(options: LocalOptions | undefined) {
-  const overrideAccess = options?.user === undefined;
+  // Only an omitted `user` key overrides: `{ user: req.user }` of an anonymous request must not.
+  const overrideAccess = options === undefined || !Object.hasOwn(options, 'user');
   // Server code acting without a user may also write hidden fields; a named caller may not.
   return { user: options?.user ?? null, overrideAccess, trusted: overrideAccess };
 }

@@ -1,7 +1,7 @@
 // Evaluates a collection's access rule for one operation: API-key scopes first (always), then the
 // configured function or the default. Returns a where-constraint to merge, or throws 401/403.
 import type { AccessArgs, AuthUser } from '../config/types';
-import { ForbiddenError, UnauthorizedError } from '../errors';
+import { ForbiddenError, QueryError, UnauthorizedError } from '../errors';
 import { parseWhere } from '../query';
 import type { WhereNode } from '../query/types';
 import type { OperationArgs } from './operation-args';
@@ -21,6 +21,11 @@ export function scopeAllows(user: AuthUser | null, op: AccessOperation): boolean
   return user.scopes.includes(op === 'read' ? 'read' : 'write');
 }
 
+/** The denial of a rule: 401 without a user, 403 with one. */
+export function accessDenied(user: AuthUser | null): ForbiddenError | UnauthorizedError {
+  return user ? new ForbiddenError() : new UnauthorizedError();
+}
+
 /** Default rule: any authenticated user may act (scopes already checked); anonymous callers may not. */
 const authenticated = ({ user }: AccessArgs): boolean => user !== null;
 
@@ -31,22 +36,31 @@ const authenticated = ({ user }: AccessArgs): boolean => user !== null;
 export async function checkAccess(check: AccessCheck): Promise<WhereNode | undefined> {
   if (check.overrideAccess) return undefined;
   const { runtime, collection, op, user } = check;
-  const deny = () => (user ? new ForbiddenError() : new UnauthorizedError());
   if (!scopeAllows(user, op)) throw new ForbiddenError(`This API key lacks the ${op === 'read' ? 'read' : 'write'} scope.`, 'insufficient_scope');
   const rule = collection.descriptor.access[op] ?? runtime.defaultAccess?.(collection.descriptor, op) ?? authenticated;
   const result = await rule({ user, req: check.req, id: check.id, data: check.data });
   if (result === true) return undefined;
-  if (result === false || result === null || result === undefined) throw deny();
-  // Constraints come from server code, so they may name hidden fields (e.g. an owner id).
-  return parseWhere(result, collection.descriptor, runtime.config.registry, { trusted: true });
+  // Any falsy answer (false, null, undefined, 0, '') denies: a rule that forgot to return never allows.
+  if (!result) throw accessDenied(user);
+  try {
+    // Constraints come from server code, so they may name hidden fields (e.g. an owner id).
+    return parseWhere(result, collection.descriptor, runtime.config.registry, { trusted: true });
+  } catch (error) {
+    // A bad constraint is the host's bug, not the client's: a logged 500 that shows the client none of it.
+    if (!(error instanceof QueryError)) throw error;
+    throw new Error(`content-router: the ${op} rule of "${collection.descriptor.slug}" returned an invalid where: ${error.message}`, { cause: error });
+  }
 }
 
-/** Like checkAccess, but answers "denied" with null instead of throwing (population, relation filters). */
+/**
+ * Like checkAccess for `read`, but answers "denied" with null instead of throwing (population, relation
+ * filters). The rule reads a list of the related collection: the parent operation's id and body are not its own.
+ */
 export async function readConstraintOrNull(
   check: Omit<AccessCheck, 'op'>,
 ): Promise<{ constraint: WhereNode | undefined } | null> {
   try {
-    return { constraint: await checkAccess({ ...check, op: 'read' }) };
+    return { constraint: await checkAccess({ ...check, op: 'read', id: undefined, data: undefined }) };
   } catch (error) {
     if (error instanceof ForbiddenError || error instanceof UnauthorizedError) return null;
     throw error;

@@ -1,9 +1,9 @@
 // Turns query and access conditions into one Mongo filter: ANDs them, resolves dotted relationship
 // conditions through the related collection (under its read access, never truncated), adds soft delete.
 import type { Types } from 'mongoose';
-import { combineAnd, mapRelationNodes, toMongoFilter } from '../query';
+import { combineAnd, combineWhere, mapRelationNodes, toMongoFilter } from '../query';
 import type { WhereNode } from '../query/types';
-import { readConstraintOrNull } from './access';
+import { checkAccess, readConstraintOrNull } from './access';
 import type { OperationArgs } from './operation-args';
 import type { CollectionRuntime } from './runtime';
 
@@ -17,6 +17,19 @@ export interface FilterArgs extends OperationArgs {
 function softDeleteCondition(collection: CollectionRuntime, deleted: FilterArgs['deleted']): Record<string, unknown> | undefined {
   if (!collection.descriptor.softDelete || deleted === true) return undefined;
   return deleted === 'only' ? { deletedAt: { $ne: null } } : { deletedAt: null };
+}
+
+/**
+ * What `includeDeleted` adds to a read: it needs the delete rule, and that rule's constraint limits which
+ * deleted records show (live ones follow the read rule alone), so it never widens what the caller may see.
+ */
+export async function deletedScope(args: OperationArgs, requested: boolean): Promise<{ deleted: boolean; node?: WhereNode }> {
+  const { descriptor } = args.collection;
+  if (!requested || !descriptor.softDelete) return { deleted: false };
+  const constraint = await checkAccess({ ...args, op: 'delete' });
+  if (!constraint) return { deleted: true };
+  const live: WhereNode = { kind: 'field', field: descriptor.fields.deletedAt, op: 'eq', value: null };
+  return { deleted: true, node: combineWhere('or', [live, constraint]) };
 }
 
 /** Builds the Mongo filter for the collection; relation conditions are resolved to id lists first. */

@@ -1,9 +1,11 @@
 // Batch create, all or nothing: every item is validated (fields, unique values within the batch and
 // against the database) before any is written; a write that still fails is rolled back by id.
+import type { Types } from 'mongoose';
 import { ConflictError, type ErrorDetail, ValidationError } from '../errors';
 import { assertValidInput, validateInput } from '../schema/validate-input';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
 import { checkAccess } from './access';
+import { assertCreatedWithin } from './create-constraint';
 import type { WriteArgs } from './operation-args';
 import type { CollectionRuntime } from './runtime';
 import { isDuplicateKeyError, rethrowWriteError } from './write-errors';
@@ -46,7 +48,7 @@ export async function createMany(args: CreateManyArgs): Promise<ApiRecord[]> {
   if (items.length > max) {
     throw new ValidationError(`A batch may hold at most ${max} records.`, [{ field: 'data', message: `at most ${max} items`, code: 'too_many' }]);
   }
-  await Promise.all(
+  const constraints = await Promise.all(
     items.map((item) =>
       checkAccess({ ...args, op: 'create', data: typeof item === 'object' && item !== null ? item : undefined }),
     ),
@@ -75,6 +77,7 @@ export async function createMany(args: CreateManyArgs): Promise<ApiRecord[]> {
     const index = isDuplicateKeyError(error) ? (error.writeErrors?.[0]?.index ?? error.index) : undefined;
     rethrowWriteError(error, index);
   }
+  await assertCreatedWithin(args, docs.map((doc, index) => ({ _id: doc._id as Types.ObjectId, constraint: constraints[index] })));
   const records = docs.map((doc) => collection.serialize(doc.toObject() as RawDoc));
   runtime.events.emit('change', { type: 'create', collection: collection.descriptor.slug, ids: records.map((r) => r.id) });
   return records;

@@ -1,7 +1,10 @@
-// The create operation: access -> validate (every error at once) -> insert -> serialize -> notify.
+// The create operation: access -> validate (every error at once) -> insert -> check a create constraint
+// -> serialize -> notify.
+import type { Types } from 'mongoose';
 import { assertValidInput, validateInput } from '../schema/validate-input';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
 import { checkAccess } from './access';
+import { assertCreatedWithin } from './create-constraint';
 import type { WriteArgs } from './operation-args';
 import { rethrowWriteError } from './write-errors';
 
@@ -13,7 +16,7 @@ export interface CreateArgs extends WriteArgs {
 export async function create(args: CreateArgs): Promise<ApiRecord> {
   const { runtime, collection } = args;
   const data = typeof args.data === 'object' && args.data !== null ? (args.data as Record<string, unknown>) : undefined;
-  await checkAccess({ ...args, op: 'create', data });
+  const constraint = await checkAccess({ ...args, op: 'create', data });
   const readOnly = args.readOnly ?? (args.overrideAccess ? undefined : runtime.readOnlyFields?.(collection.descriptor, args.user, 'create'));
   const input = validateInput(args.data, collection.descriptor, { mode: 'create', allowHidden: args.trusted, readOnly });
   await runtime.transformInput?.({ collection: collection.descriptor, input, op: 'create', user: args.user });
@@ -25,6 +28,7 @@ export async function create(args: CreateArgs): Promise<ApiRecord> {
   } catch (error) {
     rethrowWriteError(error);
   }
+  await assertCreatedWithin(args, [{ _id: row._id as Types.ObjectId, constraint }]);
   const record = collection.serialize(row);
   runtime.events.emit('change', { type: 'create', collection: collection.descriptor.slug, ids: [record.id] });
   return record;

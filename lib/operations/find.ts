@@ -4,7 +4,7 @@ import { cursorFilter, encodeCursor, reverseSort, toMongoSort } from '../query';
 import type { ListQuery } from '../query/types';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
 import { checkAccess } from './access';
-import { buildFilter } from './build-filter';
+import { buildFilter, deletedScope } from './build-filter';
 import { populateRows } from './populate';
 import type { OperationArgs } from './operation-args';
 
@@ -26,19 +26,12 @@ export interface FindResult {
   prevCursor?: string | null;
 }
 
-/** Who may include soft-deleted records: those the collection's delete rule allows (constraint applied to them). */
-async function deletedScope(args: FindArgs): Promise<boolean> {
-  if (!args.query.includeDeleted || !args.collection.descriptor.softDelete) return false;
-  await checkAccess({ ...args, op: 'delete' });
-  return true;
-}
-
 /** Lists records of a collection. */
 export async function find(args: FindArgs): Promise<FindResult> {
   const { collection, query } = args;
   const constraint = await checkAccess({ ...args, op: 'read' });
-  const includeDeleted = await deletedScope(args);
-  const filter = await buildFilter({ ...args, nodes: [query.where, constraint], deleted: includeDeleted });
+  const scope = await deletedScope(args, query.includeDeleted);
+  const filter = await buildFilter({ ...args, nodes: [query.where, constraint, scope.node], deleted: scope.deleted });
   const select = query.select ? new Set(query.select) : undefined;
 
   const finish = async (rows: RawDoc[]): Promise<ApiRecord[]> => {
@@ -64,14 +57,17 @@ export async function find(args: FindArgs): Promise<FindResult> {
     const hasPrevPage = backwards ? more : position !== null;
     const first = rows[0];
     const last = rows[rows.length - 1];
+    // Encoded before population replaces relation ids in the rows (a sort on a relation reads the id).
+    const nextCursor = hasNextPage && last ? encodeCursor(last, query.sort, 'next', collection.descriptor.slug) : null;
+    const prevCursor = hasPrevPage && first ? encodeCursor(first, query.sort, 'prev', collection.descriptor.slug) : null;
     return {
       docs: await finish(rows),
       page: 1,
       limit: query.limit,
       hasNextPage: hasNextPage && last !== undefined,
       hasPrevPage: hasPrevPage && first !== undefined,
-      nextCursor: hasNextPage && last ? encodeCursor(last, query.sort, 'next', collection.descriptor.slug) : null,
-      prevCursor: hasPrevPage && first ? encodeCursor(first, query.sort, 'prev', collection.descriptor.slug) : null,
+      nextCursor,
+      prevCursor,
     };
   }
 

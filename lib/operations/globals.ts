@@ -1,10 +1,12 @@
 // Singleton globals: read (defaults before the first write) and upserting partial update.
 import type { Request } from 'express';
 import type { AuthUser } from '../config/types';
-import { ValidationError } from '../errors';
+import { NotFoundError, ValidationError } from '../errors';
+import type { WhereNode } from '../query/types';
 import { validateInput } from '../schema/validate-input';
 import type { RawDoc } from '../schema/to-record';
 import { checkAccess } from './access';
+import { buildFilter } from './build-filter';
 import type { CollectionRuntime, Runtime } from './runtime';
 import { rethrowWriteError } from './write-errors';
 
@@ -23,14 +25,30 @@ function toGlobalRecord(global: CollectionRuntime, row: RawDoc): Record<string, 
   return fields;
 }
 
+/**
+ * The filter of the global document, ANDed with the rule's where-constraint when it returned one: a stored
+ * document that does not match it (or none stored yet) is then a 404, for reads and writes alike.
+ */
+async function globalFilter(args: GlobalArgs, constraint: WhereNode | undefined): Promise<Record<string, unknown>> {
+  const _id = args.global.descriptor.slug;
+  if (!constraint) return { _id };
+  const filter = await buildFilter({ ...args, collection: args.global, nodes: [constraint] });
+  return { $and: [{ _id }, filter] };
+}
+
+function notFound(global: CollectionRuntime): NotFoundError {
+  // Worded like an unknown global, so a constrained one cannot be told apart from a missing one.
+  return new NotFoundError(`No global "${global.descriptor.slug}".`);
+}
+
 /** Returns the global document, or its defaults (no timestamps) before anything was written. */
 export async function findGlobal(args: GlobalArgs): Promise<Record<string, unknown>> {
   const { global } = args;
-  await checkAccess({ ...args, collection: global, op: 'read' });
-  const slug = global.descriptor.slug;
-  const row = await global.model.findById(slug, global.projection).lean<RawDoc>();
+  const constraint = await checkAccess({ ...args, collection: global, op: 'read' });
+  const row = await global.model.findOne(await globalFilter(args, constraint), global.projection).lean<RawDoc>();
   if (row) return toGlobalRecord(global, row);
-  const defaults = new global.model({ _id: slug }).toObject() as RawDoc;
+  if (constraint) throw notFound(global);
+  const defaults = new global.model({ _id: global.descriptor.slug }).toObject() as RawDoc;
   return toGlobalRecord(global, defaults);
 }
 
@@ -38,7 +56,7 @@ export async function findGlobal(args: GlobalArgs): Promise<Record<string, unkno
 export async function updateGlobal(args: GlobalArgs & { data: unknown }): Promise<Record<string, unknown>> {
   const { global, runtime } = args;
   const data = typeof args.data === 'object' && args.data !== null ? (args.data as Record<string, unknown>) : undefined;
-  await checkAccess({ ...args, collection: global, op: 'update', data });
+  const constraint = await checkAccess({ ...args, collection: global, op: 'update', data });
   const input = validateInput(args.data, global.descriptor, { mode: 'update', allowHidden: args.trusted });
   if (input.errors.length) throw new ValidationError('The global is not valid.', input.errors);
   const change: Record<string, unknown> = { $set: input.set };
@@ -46,8 +64,9 @@ export async function updateGlobal(args: GlobalArgs & { data: unknown }): Promis
   let row: RawDoc | null;
   try {
     row = await global.model
-      .findOneAndUpdate({ _id: global.descriptor.slug }, change, {
-        upsert: true,
+      // Under a constraint only a stored document that matches it is updated (never upserted past it).
+      .findOneAndUpdate(await globalFilter(args, constraint), change, {
+        upsert: !constraint,
         returnDocument: 'after',
         runValidators: true,
         setDefaultsOnInsert: true,
@@ -57,6 +76,7 @@ export async function updateGlobal(args: GlobalArgs & { data: unknown }): Promis
   } catch (error) {
     rethrowWriteError(error);
   }
+  if (!row) throw notFound(global);
   runtime.events.emit('change', { type: 'update', collection: `globals/${global.descriptor.slug}`, ids: [global.descriptor.slug] });
-  return toGlobalRecord(global, row!);
+  return toGlobalRecord(global, row);
 }

@@ -25,7 +25,8 @@ export type QueryErrorCode =
   | 'invalid_cursor'
   | 'invalid_depth'
   | 'invalid_include'
-  | 'invalid_fields';
+  | 'invalid_fields'
+  | 'too_many_parameters';
 
 /**
  * Throws a QueryError whose detail is `<path>: <message>` and whose single errors[] entry
