@@ -2,7 +2,7 @@
 // Passport instance, the runtime hooks (authenticate, access, read-only fields, hashing) and api.auth.
 import type { Router } from 'express';
 import type { AuthUser } from '../config/types';
-import type { Runtime } from '../operations/runtime';
+import type { ChangeEvent, Runtime } from '../operations/runtime';
 import type { AccessClaims } from './access-token';
 import { authDefaultAccess, authReadOnlyFields } from './auth-access';
 import { resolveJwtOptions } from './auth-options';
@@ -32,6 +32,22 @@ const OBJECT_ID = /^[0-9a-fA-F]{24}$/;
 /** Seconds a token's user is reused before it is read again (auth.userCacheTtl). */
 const DEFAULT_USER_CACHE_TTL = 10;
 
+/**
+ * A password set through the update operation (an admin's PATCH, the local API) ends the user's sessions,
+ * as a reset does: whoever held the old password must not keep refreshing. Returns the unsubscribe.
+ */
+function endSessionsOnPasswordChange(collections: ReadonlyMap<string, AuthCollection>, runtime: Runtime): () => void {
+  const onChange = (event: ChangeEvent) => {
+    const auth = collections.get(event.collection);
+    if (!auth || event.type !== 'update' || !event.fields?.includes('password')) return;
+    for (const id of event.ids) {
+      auth.refreshTokens.revokeAll(id).catch((error: unknown) => runtime.config.logger.error('content-router: could not end sessions after a password change:', error));
+    }
+  };
+  runtime.events.on('change', onChange);
+  return () => runtime.events.off('change', onChange);
+}
+
 /** Builds authentication for the runtime's auth collections, or undefined when there are none. */
 export function createAuth(runtime: Runtime): AuthSystem | undefined {
   const mailer = createMailer(runtime.config.source.email?.send, runtime.config.logger);
@@ -41,6 +57,7 @@ export function createAuth(runtime: Runtime): AuthSystem | undefined {
   }
   if (collections.size === 0) return undefined;
   const users = createUserCache(runtime.config.source.auth?.userCacheTtl ?? DEFAULT_USER_CACHE_TTL, runtime.events);
+  const endSessions = endSessionsOnPasswordChange(collections, runtime);
 
   /** The user of an auth collection as access rules see it: its record (no hidden field), plus collection and scopes. */
   async function loadUser(slug: string, id: string, scopes?: AuthUser['scopes']): Promise<AuthUser | null> {
@@ -88,6 +105,9 @@ export function createAuth(runtime: Runtime): AuthSystem | undefined {
     async init() {
       await Promise.all([...collections.values()].map((auth) => auth.init()));
     },
-    close: () => users.close(),
+    close() {
+      users.close();
+      endSessions();
+    },
   };
 }

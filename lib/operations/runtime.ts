@@ -22,6 +22,8 @@ export interface ChangeEvent {
   type: 'create' | 'update' | 'delete';
   collection: string;
   ids: string[];
+  /** Updates through the update operation: the fields it set or cleared. */
+  fields?: string[];
 }
 
 /** Supplies the access function used when a collection configures none (auth adds its own). */

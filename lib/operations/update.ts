@@ -38,6 +38,7 @@ export async function update(args: UpdateArgs): Promise<ApiRecord> {
   }
   if (!row) throw new NotFoundError('No record with this id.');
   const record = collection.serialize(row);
-  runtime.events.emit('change', { type: 'update', collection: collection.descriptor.slug, ids: [record.id] });
+  const fields = [...Object.keys(input.set), ...input.unset];
+  runtime.events.emit('change', { type: 'update', collection: collection.descriptor.slug, ids: [record.id], fields });
   return record;
 }

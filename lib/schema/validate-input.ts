@@ -21,6 +21,8 @@ export interface ValidateOptions {
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** RFC 5321's limit on a deliverable address; longer ones could be stored but never mailed or logged in with. */
+const MAX_EMAIL_LENGTH = 254;
 const OBJECT_ID = /^[0-9a-fA-F]{24}$/;
 const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
@@ -54,7 +56,7 @@ function castScalar(field: FieldDescriptor, valueType: ValueType, value: unknown
       if (typeof value !== 'string') return { ok: false, message: 'must be a string', code: 'invalid_type' };
       if (field.type === 'email' || (field.type === 'array' && field.config.of === 'email')) {
         const email = value.trim().toLowerCase();
-        if (!EMAIL.test(email)) return { ok: false, message: 'must be a valid e-mail address', code: 'invalid_email' };
+        if (email.length > MAX_EMAIL_LENGTH || !EMAIL.test(email)) return { ok: false, message: 'must be a valid e-mail address', code: 'invalid_email' };
         return { ok: true, value: email };
       }
       if (field.options && !field.options.includes(value)) {

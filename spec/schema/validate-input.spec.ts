@@ -67,6 +67,14 @@ describe('validateInput', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
+  it('bounds e-mail addresses at 254 characters (RFC 5321)', () => {
+    const at = (length: number) => `${'a'.repeat(length - '@example.com'.length)}@example.com`;
+    expect(validateInput({ title: 'x', contact: at(254) }, posts, { mode: 'create' }).errors).toEqual([]);
+    expect(validateInput({ title: 'x', contact: at(255) }, posts, { mode: 'create' }).errors).toEqual([
+      { field: 'contact', message: 'contact must be a valid e-mail address', code: 'invalid_email' },
+    ]);
+  });
+
   it('reports every problem at once', () => {
     const result = validateInput({ views: 'x', status: 'zzz', nope: true }, posts, { mode: 'create' });
     expect(result.errors.map((e) => e.field).sort()).toEqual(['nope', 'status', 'title', 'views']);
