@@ -14,6 +14,11 @@ export interface FilterArgs extends OperationArgs {
   deleted?: boolean | 'only';
 }
 
+/** The condition "id is one of `ids`" on a collection. */
+export function idCondition(collection: CollectionRuntime, ids: Types.ObjectId[]): WhereNode {
+  return { kind: 'ids', field: collection.descriptor.fields.id, ids };
+}
+
 function softDeleteCondition(collection: CollectionRuntime, deleted: FilterArgs['deleted']): Record<string, unknown> | undefined {
   if (!collection.descriptor.softDelete || deleted === true) return undefined;
   return deleted === 'only' ? { deletedAt: { $ne: null } } : { deletedAt: null };

@@ -4,7 +4,7 @@
 import type { Types } from 'mongoose';
 import type { WhereNode } from '../query/types';
 import { accessDenied } from './access';
-import { buildFilter } from './build-filter';
+import { buildFilter, idCondition } from './build-filter';
 import type { OperationArgs } from './operation-args';
 
 /** One created record and the constraint its create rule returned (undefined: allowed outright). */
@@ -20,7 +20,7 @@ export async function assertCreatedWithin(args: OperationArgs, created: readonly
   if (checks.length === 0) return;
   const filters = await Promise.all(
     checks.map((record) =>
-      buildFilter({ ...args, nodes: [{ kind: 'ids', field: collection.descriptor.fields.id, ids: [record._id] }, record.constraint], deleted: true }),
+      buildFilter({ ...args, nodes: [idCondition(collection, [record._id]), record.constraint], deleted: true }),
     ),
   );
   const matched = await collection.model.find({ $or: filters }, { _id: 1 }).lean();

@@ -2,11 +2,12 @@
 // against the database) before any is written; a write that still fails is rolled back by id.
 import type { Types } from 'mongoose';
 import { ConflictError, type ErrorDetail, ValidationError } from '../errors';
-import { assertValidInput, validateInput } from '../schema/validate-input';
+import { assertValidInput } from '../schema/validate-input';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
 import { checkAccess } from './access';
 import { assertCreatedWithin } from './create-constraint';
 import type { WriteArgs } from './operation-args';
+import { bodyOf, prepareInput } from './prepare-input';
 import type { CollectionRuntime } from './runtime';
 import { isDuplicateKeyError, rethrowWriteError } from './write-errors';
 
@@ -50,15 +51,13 @@ export async function createMany(args: CreateManyArgs): Promise<ApiRecord[]> {
   }
   const constraints = await Promise.all(
     items.map((item) =>
-      checkAccess({ ...args, op: 'create', data: typeof item === 'object' && item !== null ? item : undefined }),
+      checkAccess({ ...args, op: 'create', data: bodyOf(item) }),
     ),
   );
   const errors: ErrorDetail[] = [];
-  const readOnly = args.overrideAccess ? undefined : runtime.readOnlyFields?.(collection.descriptor, args.user, 'create');
   const sets = await Promise.all(
     items.map(async (item, index) => {
-      const input = validateInput(item, collection.descriptor, { mode: 'create', allowHidden: args.trusted, readOnly });
-      await runtime.transformInput?.({ collection: collection.descriptor, input, op: 'create', user: args.user });
+      const input = await prepareInput(args, item, 'create');
       for (const error of input.errors) errors.push({ ...error, index });
       return input.set;
     }),

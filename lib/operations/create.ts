@@ -1,11 +1,12 @@
 // The create operation: access -> validate (every error at once) -> insert -> check a create constraint
 // -> serialize -> notify.
 import type { Types } from 'mongoose';
-import { assertValidInput, validateInput } from '../schema/validate-input';
+import { assertValidInput } from '../schema/validate-input';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
 import { checkAccess } from './access';
 import { assertCreatedWithin } from './create-constraint';
 import type { WriteArgs } from './operation-args';
+import { bodyOf, prepareInput } from './prepare-input';
 import { rethrowWriteError } from './write-errors';
 
 export interface CreateArgs extends WriteArgs {
@@ -15,11 +16,8 @@ export interface CreateArgs extends WriteArgs {
 /** Creates one record and returns it as the API shows it. */
 export async function create(args: CreateArgs): Promise<ApiRecord> {
   const { runtime, collection } = args;
-  const data = typeof args.data === 'object' && args.data !== null ? (args.data as Record<string, unknown>) : undefined;
-  const constraint = await checkAccess({ ...args, op: 'create', data });
-  const readOnly = args.readOnly ?? (args.overrideAccess ? undefined : runtime.readOnlyFields?.(collection.descriptor, args.user, 'create'));
-  const input = validateInput(args.data, collection.descriptor, { mode: 'create', allowHidden: args.trusted, readOnly });
-  await runtime.transformInput?.({ collection: collection.descriptor, input, op: 'create', user: args.user });
+  const constraint = await checkAccess({ ...args, op: 'create', data: bodyOf(args.data) });
+  const input = await prepareInput(args, args.data, 'create');
   assertValidInput(input.errors, 'The record is not valid.');
   let row: RawDoc;
   try {

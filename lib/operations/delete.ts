@@ -3,7 +3,7 @@
 import { NotFoundError } from '../errors';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
 import { checkAccess } from './access';
-import { buildFilter } from './build-filter';
+import { buildFilter, idCondition } from './build-filter';
 import { toRecordId } from './record-id';
 import type { OperationArgs } from './operation-args';
 
@@ -16,8 +16,7 @@ export interface DeleteArgs extends OperationArgs {
 async function idFilter(args: DeleteArgs, op: 'delete' | 'update', deleted: boolean | 'only'): Promise<Record<string, unknown>> {
   const _id = toRecordId(args.id);
   const constraint = await checkAccess({ ...args, op });
-  const idNode = { kind: 'ids' as const, field: args.collection.descriptor.fields.id, ids: [_id] };
-  return buildFilter({ ...args, nodes: [idNode, constraint], deleted });
+  return buildFilter({ ...args, nodes: [idCondition(args.collection, [_id]), constraint], deleted });
 }
 
 /** Deletes (or soft-deletes) one record; throws NotFoundError when there is none the caller may delete. */

@@ -4,7 +4,7 @@ import { NotFoundError } from '../errors';
 import type { RecordQuery } from '../query/types';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
 import { checkAccess } from './access';
-import { buildFilter, deletedScope } from './build-filter';
+import { buildFilter, deletedScope, idCondition } from './build-filter';
 import { populateRows } from './populate';
 import { toRecordId } from './record-id';
 import type { OperationArgs } from './operation-args';
@@ -19,8 +19,7 @@ export async function findById(args: FindByIdArgs): Promise<ApiRecord> {
   const _id = toRecordId(args.id);
   const constraint = await checkAccess({ ...args, op: 'read' });
   const scope = await deletedScope(args, args.includeDeleted === true);
-  const idNode = { kind: 'ids' as const, field: collection.descriptor.fields.id, ids: [_id] };
-  const filter = await buildFilter({ ...args, nodes: [idNode, constraint, scope.node], deleted: scope.deleted });
+  const filter = await buildFilter({ ...args, nodes: [idCondition(collection, [_id]), constraint, scope.node], deleted: scope.deleted });
   const row = await collection.model.findOne(filter, collection.projection).lean<RawDoc>();
   if (!row) throw new NotFoundError('No record with this id.');
   if (args.populate) await populateRows({ ...args, rows: [row], tree: args.populate });

@@ -6,6 +6,7 @@ import type { WhereNode } from '../query/types';
 import { validateInput } from '../schema/validate-input';
 import type { RawDoc } from '../schema/to-record';
 import { checkAccess } from './access';
+import { bodyOf } from './prepare-input';
 import { buildFilter } from './build-filter';
 import type { CollectionRuntime, Runtime } from './runtime';
 import { rethrowWriteError } from './write-errors';
@@ -55,8 +56,7 @@ export async function findGlobal(args: GlobalArgs): Promise<Record<string, unkno
 /** Creates or partially updates the global document. */
 export async function updateGlobal(args: GlobalArgs & { data: unknown }): Promise<Record<string, unknown>> {
   const { global, runtime } = args;
-  const data = typeof args.data === 'object' && args.data !== null ? (args.data as Record<string, unknown>) : undefined;
-  const constraint = await checkAccess({ ...args, collection: global, op: 'update', data });
+  const constraint = await checkAccess({ ...args, collection: global, op: 'update', data: bodyOf(args.data) });
   const input = validateInput(args.data, global.descriptor, { mode: 'update', allowHidden: args.trusted });
   if (input.errors.length) throw new ValidationError('The global is not valid.', input.errors);
   const change: Record<string, unknown> = { $set: input.set };

@@ -4,7 +4,7 @@ import { Types } from 'mongoose';
 import type { PopulateTree } from '../query/types';
 import type { RawDoc } from '../schema/to-record';
 import { readConstraintOrNull } from './access';
-import { buildFilter } from './build-filter';
+import { buildFilter, idCondition } from './build-filter';
 import type { OperationArgs } from './operation-args';
 
 export interface PopulateArgs extends OperationArgs {
@@ -38,8 +38,7 @@ async function populateField(args: PopulateArgs, fieldName: string, subtree: Pop
   if (ids.length === 0) return;
   const access = await readConstraintOrNull({ ...args, collection: related });
   if (!access) return;
-  const idFilter = { kind: 'ids' as const, field: related.descriptor.fields.id, ids };
-  const filter = await buildFilter({ ...args, collection: related, nodes: [idFilter, access.constraint], deleted: false });
+  const filter = await buildFilter({ ...args, collection: related, nodes: [idCondition(related, ids), access.constraint], deleted: false });
   const relatedRows = await related.model.find(filter, related.projection).lean<RawDoc[]>();
   if (Object.keys(subtree).length) await populateRows({ ...args, collection: related, rows: relatedRows, tree: subtree });
   const byId = new Map(relatedRows.map((row) => [String(row._id), related.serialize(row)]));

@@ -1,12 +1,13 @@
 // The update operation (PATCH semantics): access constraint and record id in one atomic
 // findOneAndUpdate, so a record outside the caller's constraint is a 404 and nothing is written.
 import { NotFoundError } from '../errors';
-import { assertValidInput, validateInput } from '../schema/validate-input';
+import { assertValidInput } from '../schema/validate-input';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
 import { checkAccess } from './access';
-import { buildFilter } from './build-filter';
+import { buildFilter, idCondition } from './build-filter';
 import { toRecordId } from './record-id';
 import type { WriteArgs } from './operation-args';
+import { bodyOf, prepareInput } from './prepare-input';
 import { rethrowWriteError } from './write-errors';
 
 export interface UpdateArgs extends WriteArgs {
@@ -18,14 +19,10 @@ export interface UpdateArgs extends WriteArgs {
 export async function update(args: UpdateArgs): Promise<ApiRecord> {
   const { runtime, collection } = args;
   const _id = toRecordId(args.id);
-  const data = typeof args.data === 'object' && args.data !== null ? (args.data as Record<string, unknown>) : undefined;
-  const constraint = await checkAccess({ ...args, op: 'update', data });
-  const readOnly = args.readOnly ?? (args.overrideAccess ? undefined : runtime.readOnlyFields?.(collection.descriptor, args.user, 'update'));
-  const input = validateInput(args.data, collection.descriptor, { mode: 'update', allowHidden: args.trusted, readOnly });
-  await runtime.transformInput?.({ collection: collection.descriptor, input, op: 'update', user: args.user });
+  const constraint = await checkAccess({ ...args, op: 'update', data: bodyOf(args.data) });
+  const input = await prepareInput(args, args.data, 'update');
   assertValidInput(input.errors, 'The update is not valid.');
-  const idNode = { kind: 'ids' as const, field: collection.descriptor.fields.id, ids: [_id] };
-  const filter = await buildFilter({ ...args, nodes: [idNode, constraint], deleted: false });
+  const filter = await buildFilter({ ...args, nodes: [idCondition(collection, [_id]), constraint], deleted: false });
   const change: Record<string, unknown> = { $set: input.set };
   if (input.unset.length) change.$unset = Object.fromEntries(input.unset.map((name) => [name, 1]));
   let row: RawDoc | null;

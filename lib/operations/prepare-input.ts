@@ -1,0 +1,18 @@
+// What every write does with a body before touching the database: work out which fields this caller
+// may not set, validate, then let features rewrite it (auth checks and hashes passwords here).
+import { type ValidatedInput, validateInput } from '../schema/validate-input';
+import type { WriteArgs } from './operation-args';
+
+/** Validates and transforms a create or update body; the caller asserts (and may index) its errors. */
+export async function prepareInput(args: WriteArgs, body: unknown, mode: 'create' | 'update'): Promise<ValidatedInput> {
+  const { runtime, collection } = args;
+  const readOnly = args.readOnly ?? (args.overrideAccess ? undefined : runtime.readOnlyFields?.(collection.descriptor, args.user, mode));
+  const input = validateInput(body, collection.descriptor, { mode, allowHidden: args.trusted, readOnly });
+  await runtime.transformInput?.({ collection: collection.descriptor, input, op: mode, user: args.user });
+  return input;
+}
+
+/** The body as access rules receive it (`data`): any object, else undefined. */
+export function bodyOf(body: unknown): Record<string, unknown> | undefined {
+  return typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : undefined;
+}
