@@ -7,15 +7,12 @@ import { parseDuration } from './duration';
 import { isScryptCost } from './password-hash';
 import { MAX_PASSWORD_LENGTH } from './password-policy';
 import { authStoreNames } from './store-names';
+import { isRecord } from '../util/is-record';
 
 /** Shortest accepted `auth.jwtSecret`: 32 characters, about the 256 bits HS256 wants from a random secret. */
 export const MIN_SECRET_LENGTH = 32;
 
 const DURATIONS = ['jwtExpiry', 'refreshExpiry', 'resetExpiry', 'verificationExpiry', 'lockTime'] as const;
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function checkShared(path: string, options: CollectionAuthOptions, problems: string[]): void {
   for (const key of DURATIONS) {
@@ -39,7 +36,7 @@ function checkShared(path: string, options: CollectionAuthOptions, problems: str
   }
   const policy = options.password;
   if (policy === undefined) return;
-  if (!isPlainObject(policy)) {
+  if (!isRecord(policy)) {
     problems.push(`${path}.password: must be an object { minLength, requireUppercase, requireNumbers, requireSymbols }`);
     return;
   }
@@ -57,7 +54,7 @@ function checkShared(path: string, options: CollectionAuthOptions, problems: str
 
 function checkHash(hash: unknown, problems: string[]): void {
   if (hash === undefined) return;
-  if (!isPlainObject(hash)) {
+  if (!isRecord(hash)) {
     problems.push('auth.passwordHash: must be an object { cost, blockSize, parallelization }');
     return;
   }
@@ -74,9 +71,9 @@ function checkHash(hash: unknown, problems: string[]): void {
 export function validateAuthConfig(config: ContentConfig): string[] {
   const problems: string[] = [];
   const auth = config.auth;
-  if (auth !== undefined && !isPlainObject(auth)) return ['auth: must be an object'];
+  if (auth !== undefined && !isRecord(auth)) return ['auth: must be an object'];
   const collections = Array.isArray(config.collections) ? config.collections : [];
-  const authCollections = collections.filter((c) => isPlainObject(c) && c.auth !== undefined && c.auth !== false);
+  const authCollections = collections.filter((c) => isRecord(c) && c.auth !== undefined && c.auth !== false);
 
   if (auth) {
     checkShared('auth', auth, problems);
@@ -95,25 +92,25 @@ export function validateAuthConfig(config: ContentConfig): string[] {
       problems.push(`auth.jwtSecret: required, at least ${MIN_SECRET_LENGTH} characters, when a collection has auth (read it from the environment)`);
     }
   }
-  if (config.email !== undefined && (!isPlainObject(config.email) || (config.email.send !== undefined && typeof config.email.send !== 'function'))) {
+  if (config.email !== undefined && (!isRecord(config.email) || (config.email.send !== undefined && typeof config.email.send !== 'function'))) {
     problems.push('email.send: must be a function ({ to, subject, text, html }) => void | Promise<void>');
   }
 
-  const slugs = new Set(collections.map((c) => (isPlainObject(c) ? c.slug : undefined)));
+  const slugs = new Set(collections.map((c) => (isRecord(c) ? c.slug : undefined)));
   collections.forEach((c, i) => {
-    if (!isPlainObject(c) || c.auth === undefined || c.auth === false) return;
+    if (!isRecord(c) || c.auth === undefined || c.auth === false) return;
     const path = `collections[${i}]`;
-    if (c.auth !== true && !isPlainObject(c.auth)) {
+    if (c.auth !== true && !isRecord(c.auth)) {
       problems.push(`${path}.auth: must be true or an object of auth options`);
       return;
     }
-    if (isPlainObject(c.auth)) {
+    if (isRecord(c.auth)) {
       for (const key of Object.keys(c.auth)) {
         if (!COLLECTION_AUTH_KEYS.has(key)) problems.push(`${path}.auth.${key}: not a per-collection auth option`);
       }
       checkShared(`${path}.auth`, c.auth, problems);
     }
-    if (isPlainObject(c.fields)) {
+    if (isRecord(c.fields)) {
       for (const name of Object.keys(c.fields)) {
         if (Object.hasOwn(AUTH_FIELDS, name) && !REDEFINABLE_AUTH_FIELDS.has(name)) {
           problems.push(`${path}.fields.${name}: defined by auth collections; remove it (only name and role may be redefined)`);

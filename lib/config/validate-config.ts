@@ -2,6 +2,7 @@
 // (`collections[2].fields.author.relationTo: unknown collection "peoples"`), so a host fixes them in one go.
 import { withAuthFields } from '../schema/auth-fields';
 import type { CollectionConfig, ContentConfig, FieldConfig, GlobalConfig } from './types';
+import { isRecord } from '../util/is-record';
 
 const FIELD_TYPES = new Set([
   'text', 'string', 'textarea', 'email', 'number', 'boolean', 'date', 'datetime',
@@ -18,10 +19,6 @@ const ACCESS_OPS = ['read', 'create', 'update', 'delete'] as const;
 
 type Problems = string[];
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function isPositiveInt(value: unknown): boolean {
   return typeof value === 'number' && Number.isInteger(value) && value >= 1;
 }
@@ -30,7 +27,7 @@ function checkField(path: string, name: string, field: FieldConfig, slugs: Reado
   if (!FIELD_NAME.test(name) || RESERVED_FIELDS.has(name)) {
     problems.push(`${path}: "${name}" is not a valid field name (letters, digits, _; not a system field name)`);
   }
-  if (!isPlainObject(field)) {
+  if (!isRecord(field)) {
     problems.push(`${path}: must be an object with a type`);
     return;
   }
@@ -66,7 +63,7 @@ function checkField(path: string, name: string, field: FieldConfig, slugs: Reado
 }
 
 function checkFields(path: string, fields: unknown, slugs: ReadonlySet<string>, problems: Problems): void {
-  if (!isPlainObject(fields)) {
+  if (!isRecord(fields)) {
     problems.push(`${path}: must be an object mapping field names to field configs`);
     return;
   }
@@ -77,7 +74,7 @@ function checkFields(path: string, fields: unknown, slugs: ReadonlySet<string>, 
 
 function checkAccess(path: string, access: unknown, ops: readonly string[], problems: Problems): void {
   if (access === undefined) return;
-  if (!isPlainObject(access)) {
+  if (!isRecord(access)) {
     problems.push(`${path}: must be an object of access functions`);
     return;
   }
@@ -102,7 +99,7 @@ function checkSlug(path: string, slug: unknown, seen: Set<string>, problems: Pro
 function checkCollection(path: string, c: CollectionConfig, slugs: ReadonlySet<string>, problems: Problems): void {
   checkFields(`${path}.fields`, c.fields, slugs, problems);
   checkAccess(`${path}.access`, c.access, ACCESS_OPS, problems);
-  if (c.cache !== undefined && !(isPlainObject(c.cache) && typeof c.cache.ttl === 'number' && c.cache.ttl > 0)) {
+  if (c.cache !== undefined && !(isRecord(c.cache) && typeof c.cache.ttl === 'number' && c.cache.ttl > 0)) {
     problems.push(`${path}.cache.ttl: must be a positive number of seconds`);
   }
   if (c.pagination !== undefined) {
@@ -116,7 +113,7 @@ function checkCollection(path: string, c: CollectionConfig, slugs: ReadonlySet<s
   if (c.maxBatchSize !== undefined && !isPositiveInt(c.maxBatchSize)) problems.push(`${path}.maxBatchSize: must be an integer >= 1`);
   if (c.search !== undefined) {
     if (!Array.isArray(c.search)) problems.push(`${path}.search: must be an array of field names`);
-    else if (isPlainObject(c.fields)) {
+    else if (isRecord(c.fields)) {
       // Auth collections also search their built-in fields (email, name).
       const fields: Record<string, FieldConfig> = c.auth ? withAuthFields(c.fields) : c.fields;
       for (const name of c.search) {
@@ -142,10 +139,10 @@ export type ConfigValidator = (config: ContentConfig) => string[];
 /** Returns every problem in the config (core checks, then each feature's); empty means valid. */
 export function validateConfig(config: ContentConfig, featureValidators: readonly ConfigValidator[] = []): string[] {
   const problems: Problems = [];
-  if (!isPlainObject(config)) return ['config: must be an object'];
+  if (!isRecord(config)) return ['config: must be an object'];
 
   const db = config.db as Record<string, unknown> | undefined;
-  if (!isPlainObject(db)) problems.push('db: required, { connection } (the host\'s Mongoose connection) or { uri }');
+  if (!isRecord(db)) problems.push('db: required, { connection } (the host\'s Mongoose connection) or { uri }');
   else if (!db.connection && typeof db.uri !== 'string') problems.push('db: needs a Mongoose connection or a uri string');
 
   const api = config.core?.api;
@@ -172,13 +169,13 @@ export function validateConfig(config: ContentConfig, featureValidators: readonl
   collections.forEach((c, i) => checkSlug(`collections[${i}]`, c?.slug, seen, problems));
   const slugs: ReadonlySet<string> = new Set(seen);
   collections.forEach((c, i) => {
-    if (isPlainObject(c)) checkCollection(`collections[${i}]`, c, slugs, problems);
+    if (isRecord(c)) checkCollection(`collections[${i}]`, c, slugs, problems);
     else problems.push(`collections[${i}]: must be an object`);
   });
   const globalSlugs = new Set<string>();
   globals.forEach((g, i) => {
     checkSlug(`globals[${i}]`, g?.slug, globalSlugs, problems);
-    if (isPlainObject(g)) checkGlobal(`globals[${i}]`, g, slugs, problems);
+    if (isRecord(g)) checkGlobal(`globals[${i}]`, g, slugs, problems);
   });
 
   if (config.endpoints !== undefined && !Array.isArray(config.endpoints)) problems.push('endpoints: must be an array');

@@ -3,6 +3,7 @@
 import { Types } from 'mongoose';
 import { ContentError, type ErrorDetail, ValidationError } from '../errors';
 import type { CollectionDescriptor, FieldDescriptor, ValueType } from './descriptors';
+import { isRecord } from '../util/is-record';
 
 export interface ValidatedInput {
   /** Values to write, cast for storage (Date, ObjectId). */
@@ -26,10 +27,6 @@ const MAX_EMAIL_LENGTH = 254;
 const OBJECT_ID = /^[0-9a-fA-F]{24}$/;
 const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** Rejects `$`-prefixed and prototype keys anywhere inside a json value: they would reach Mongo or a prototype. */
 function findUnsafeKey(value: unknown, depth = 0): string | undefined {
   if (depth > 32) return '(nesting deeper than 32)';
@@ -38,7 +35,7 @@ function findUnsafeKey(value: unknown, depth = 0): string | undefined {
       const bad = findUnsafeKey(item, depth + 1);
       if (bad) return bad;
     }
-  } else if (isPlainObject(value)) {
+  } else if (isRecord(value)) {
     for (const [key, inner] of Object.entries(value)) {
       if (key.startsWith('$') || key.includes('.') || UNSAFE_KEYS.has(key)) return key;
       const bad = findUnsafeKey(inner, depth + 1);
@@ -116,7 +113,7 @@ function isBlank(value: unknown): boolean {
 /** Validates a body for create (required fields enforced) or update (partial; null clears a field). */
 export function validateInput(body: unknown, collection: CollectionDescriptor, options: ValidateOptions): ValidatedInput {
   const result: ValidatedInput = { set: {}, unset: [], errors: [] };
-  if (!isPlainObject(body)) {
+  if (!isRecord(body)) {
     result.errors.push({ message: 'The body must be a JSON object.', code: 'invalid_body' });
     return result;
   }
