@@ -10,15 +10,8 @@ import { readBody } from './auth-input';
 export const SCOPES: readonly Scope[] = ['read', 'write', 'admin'];
 const MAX_NAME_LENGTH = 100;
 
-/** The creation answer: the record plus the key, which is never shown again. */
-export interface CreatedApiKey {
-  id: string;
-  name: string;
-  scopes: Scope[];
-  expiresAt: string | null;
-  createdAt: string;
-  key: string;
-}
+/** The creation answer (DESIGN §7): the record, not yet used, plus the key, which is never shown again. */
+export type CreatedApiKey = Omit<ApiKeyRecord, 'lastUsedAt'> & { key: string };
 
 interface KeyInput {
   name: string;
