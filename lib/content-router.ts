@@ -1,20 +1,25 @@
-// The factory: resolve the config, build models on the router's connection, mount the routes,
-// and return an Express router carrying the local API and lifecycle members (DESIGN §1, §10).
-import { EventEmitter } from 'node:events';
+// The factory: resolve the config, build the runtime, let each feature contribute its routes, hooks and
+// lifecycle, and return an Express router carrying the local API and lifecycle members.
 import type { Server } from 'node:http';
 import express, { type Router } from 'express';
 import mongoose, { type Connection } from 'mongoose';
-import { createAuth } from './auth/create-auth';
-import { validateAuthConfig } from './auth/validate-auth-config';
-import { type LocalAuthApi, createLocalAuth } from './auth/local-auth';
+import { authFeature } from './auth/auth-feature';
+import type { LocalAuthApi } from './auth/local-auth';
 import { type ResolvedConfig, resolveConfig } from './config/resolve-config';
 import type { ContentConfig } from './config/types';
-import { createCollectionRoutes } from './http/collection-routes';
+import { createDispatcher } from './http/dispatch';
 import { createErrorHandler } from './http/error-handler';
-import { createGlobalRoutes } from './http/global-routes';
+import { type Feature, type FeatureInstance, addHooks } from './http/feature';
+import { jsonBodyFor } from './http/json-body';
+import { restFeature } from './http/rest-feature';
 import { type LocalApi, createLocalApi } from './local/local-api';
-import { type Runtime, createCollectionRuntime } from './operations/runtime';
+import { createChangeBus } from './operations/change-bus';
+import { type Runtime, createCollectionRuntime, createRuntimeHooks } from './operations/runtime';
 import { buildCollectionModels, buildGlobalModels } from './schema/build-models';
+import { describeCollections, describeGlobal } from './schema/describe-collection';
+
+/** The features of every router, in hook order: auth first, so its authenticator and access defaults lead. */
+const FEATURES: readonly Feature[] = [authFeature, restFeature];
 
 /** The router contentRouter() returns: mount it with app.use(prefix, api). */
 export interface ContentRouter extends Router {
@@ -34,8 +39,25 @@ function openConnection(config: ResolvedConfig): { connection: Connection; owned
   const db = config.source.db;
   if (db.connection) return { connection: db.connection, owned: false };
   // Never mongoose.connect(): the global default connection belongs to the host.
-  const connection = mongoose.createConnection(db.uri!, (db as { options?: Record<string, unknown> }).options ?? {});
+  const connection = mongoose.createConnection(db.uri!, db.options ?? {});
   return { connection, owned: true };
+}
+
+/** Descriptors, models and hooks-to-be: everything the features are created on. */
+function createRuntime(config: ResolvedConfig, connection: Connection): Runtime {
+  const registry = describeCollections(config.collections);
+  const globalDescriptors = config.globals.map(describeGlobal);
+  const collectionModels = buildCollectionModels(connection, registry.values());
+  const globalModels = buildGlobalModels(connection, globalDescriptors);
+  return {
+    config,
+    connection,
+    registry,
+    collections: new Map([...registry.values()].map((d) => [d.slug, createCollectionRuntime(d, collectionModels.get(d.slug)!)])),
+    globals: new Map(globalDescriptors.map((d) => [d.slug, createCollectionRuntime(d, globalModels.get(d.slug)!)])),
+    changes: createChangeBus(config.logger),
+    hooks: createRuntimeHooks(),
+  };
 }
 
 async function buildIndexes(runtime: Runtime): Promise<void> {
@@ -46,51 +68,41 @@ async function buildIndexes(runtime: Runtime): Promise<void> {
 
 /** Builds the content API router from a config. Throws a ConfigError listing every config problem. */
 export function contentRouter(config: ContentConfig): ContentRouter {
-  const resolved = resolveConfig(config, [validateAuthConfig]);
+  const resolved = resolveConfig(config, FEATURES.flatMap((feature) => (feature.validate ? [feature.validate] : [])));
   const { connection, owned } = openConnection(resolved);
-  const collectionModels = buildCollectionModels(connection, resolved.registry.values());
-  const globalModels = buildGlobalModels(connection, resolved.globalRegistry.values());
+  const runtime = createRuntime(resolved, connection);
 
-  const runtime: Runtime = {
-    config: resolved,
-    connection,
-    collections: new Map([...resolved.registry.values()].map((d) => [d.slug, createCollectionRuntime(d, collectionModels.get(d.slug)!)])),
-    globals: new Map([...resolved.globalRegistry.values()].map((d) => [d.slug, createCollectionRuntime(d, globalModels.get(d.slug)!)])),
-    events: new EventEmitter(),
-    authenticate: async (req) => resolved.fromRequest(req),
-  };
-  // Auth collections replace authenticate and add default access, read-only fields and password hashing.
-  const auth = createAuth(runtime);
-  if (auth) Object.assign(runtime, auth.hooks);
+  const instances: FeatureInstance[] = [];
+  for (const feature of FEATURES) {
+    const instance = feature.create(runtime);
+    if (!instance) continue;
+    addHooks(runtime, instance.hooks);
+    instances.push(instance);
+  }
 
   const router = express.Router() as ContentRouter;
-  if (runtime.globals.size) router.use('/globals', createGlobalRoutes(runtime));
-  for (const collection of runtime.collections.values()) {
-    const slug = collection.descriptor.slug;
-    // Auth routes first, so /me and /api-keys are not taken for record ids.
-    const authRoutes = auth?.routes.get(slug);
-    if (authRoutes) router.use(`/${slug}`, authRoutes);
-    router.use(`/${slug}`, createCollectionRoutes(runtime, collection));
-  }
+  const middleware = [...instances.flatMap((i) => (i.middleware ? [i.middleware] : [])), jsonBodyFor(resolved.bodyLimit)];
+  router.use(createDispatcher(instances.flatMap((i) => i.routes ?? []), middleware));
   router.use(createErrorHandler(resolved.logger));
 
-  const ready = buildIndexes(runtime).then(() => auth?.init());
+  const ready = buildIndexes(runtime).then(async () => {
+    for (const instance of instances) await instance.ready?.();
+  });
   // Marked handled so a host that never awaits `ready` does not crash on an unhandled rejection.
   ready.catch((error: unknown) => resolved.logger.error('content-router: startup failed:', error));
 
   let closed = false;
-  Object.assign(router, {
+  Object.assign(router, ...instances.map((i) => i.expose ?? {}), {
     local: createLocalApi(runtime),
-    auth: auth?.local ?? createLocalAuth(new Map()),
     ready,
-    attach(_server: Server) {
-      // Realtime transports hook in here; without realtime there is nothing to attach.
+    attach(server: Server) {
+      for (const instance of instances) instance.attach?.(server);
     },
     async close() {
       if (closed) return;
       closed = true;
-      auth?.close();
-      runtime.events.removeAllListeners();
+      for (const instance of [...instances].reverse()) await instance.close?.();
+      runtime.changes.close();
       if (owned) await connection.close();
     },
   });

@@ -108,6 +108,24 @@ export class TooManyRequestsError extends ContentError {
   }
 }
 
+/** 429: too many failed logins for this address; `Retry-After` says when to try again. */
+export class AccountLockedError extends ContentError {
+  constructor(retryAfterMs: number) {
+    const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+    const minutes = Math.ceil(seconds / 60);
+    super(429, 'account_locked', 'Account locked', `Too many failed logins: this account is locked. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`, {
+      headers: { 'Retry-After': String(seconds) },
+    });
+  }
+}
+
+/** 405: the path is the router's, the method is not served there; `Allow` lists the ones that are. */
+export class MethodNotAllowedError extends ContentError {
+  constructor(method: string, allow: string) {
+    super(405, 'method_not_allowed', 'Method not allowed', `${method} is not served here; use ${allow}.`, { headers: { Allow: allow } });
+  }
+}
+
 /** 503: the database cannot be reached. */
 export class ServiceUnavailableError extends ContentError {
   constructor(detail = 'The database is unavailable. Try again shortly.') {

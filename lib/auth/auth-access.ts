@@ -4,7 +4,7 @@
 import type { AccessArgs, AccessFn, AuthUser } from '../config/types';
 import type { AccessOperation } from '../operations/access';
 import type { CollectionDescriptor } from '../schema/descriptors';
-import { ADMIN_ROLE } from '../schema/auth-fields';
+import { ADMIN_ROLE } from '../config/auth-fields';
 
 const OBJECT_ID = /^[0-9a-fA-F]{24}$/;
 

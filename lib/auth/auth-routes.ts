@@ -1,9 +1,9 @@
-// Thin HTTP handlers of one auth collection (SPEC §4.2, DESIGN §7), mounted at /<slug> before the
-// collection's own routes so that /me and /api-keys are never read as record ids.
-import { type Request, type Response, Router } from 'express';
+// The HTTP routes of one auth collection as route-table entries: register, login, refresh, logout,
+// logout-all, forgot/reset-password, send-verification, verify-email, me, and API keys.
+import type { Request } from 'express';
 import { ForbiddenError, UnauthorizedError } from '../errors';
-import { createJsonBody } from '../http/json-body';
 import { requestUser } from '../http/request-user';
+import type { BodyShape, JsonSchema, RouteDef, RouteHandler } from '../http/route-table';
 import { createApiKey, deleteApiKey, listApiKeys } from './api-keys';
 import type { AuthCollection } from './auth-collection';
 import { InputErrors, readBody } from './auth-input';
@@ -23,99 +23,134 @@ function readStrings<K extends string>(body: unknown, names: readonly K[]): Reco
   return values;
 }
 
-/** The auth router of one auth collection. */
-export function createAuthRoutes(auth: AuthCollection): Router {
-  const router = Router();
-  const json = createJsonBody(auth.runtime.config.bodyLimit);
+const str = { type: 'string' };
+const object = (properties: Record<string, JsonSchema>, required: string[] = []): BodyShape => ({
+  kind: 'schema',
+  schema: { type: 'object', properties, required, additionalProperties: false },
+});
+const MESSAGE = object({ message: str }, ['message']);
+const TOKENS = { accessToken: str, refreshToken: str, expiresIn: { type: 'integer' } };
+const ERRORS = { 400: { description: 'Invalid body' }, 401: { description: 'Invalid credentials' } };
+
+/** The routes of one auth collection, under `/<slug>`. */
+export function authRoutes(auth: AuthCollection): RouteDef[] {
+  const slug = auth.slug;
+  const user: BodyShape = { kind: 'record', slug };
   const account = (req: Request, forbidApiKeys = false) =>
-    requestUser(auth.runtime, req).then((user) => currentAccount({ auth, user, forbidApiKeys }));
-
-  router.post('/register', json, async (req: Request, res: Response) => {
-    if (!auth.options.allowRegistration) {
-      throw new ForbiddenError('Registration is closed; ask an administrator for an account.', 'registration_closed');
-    }
-    res.status(201).json(await register({ auth, data: req.body, req }));
+    requestUser(auth.runtime, req).then((caller) => currentAccount({ auth, user: caller, forbidApiKeys }));
+  const route = (
+    method: RouteDef['method'],
+    action: string,
+    name: string,
+    summary: string,
+    handler: RouteHandler,
+    extra: Partial<RouteDef> & Pick<RouteDef, 'responses'>,
+  ): RouteDef => ({
+    method,
+    path: `/${slug}/${action}`,
+    operationId: `${slug}.${name}`,
+    summary,
+    tags: [slug],
+    auth: 'none',
+    handler,
+    ...extra,
   });
+  const json = (shape: BodyShape, required = true) => ({ type: 'json' as const, shape, required });
 
-  router.post('/login', json, async (req: Request, res: Response) => {
-    const { email, password } = readStrings(req.body, ['email', 'password']);
-    res.json(await login({ auth, email, password }));
-  });
-
-  router.post('/refresh', json, async (req: Request, res: Response) => {
-    const { refreshToken } = readStrings(req.body, ['refreshToken']);
-    res.json(await refresh({ auth, refreshToken }));
-  });
-
-  router.post('/logout', json, async (req: Request, res: Response) => {
-    const { refreshToken } = readStrings(req.body, ['refreshToken']);
-    await logout({ auth, refreshToken });
-    res.json({ message: 'Logged out.' });
-  });
-
-  router.post('/logout-all', json, async (req: Request, res: Response) => {
-    const me = await account(req, true);
-    const revoked = await logoutAll({ auth, userId: me.id });
-    res.json({ message: 'Logged out of every session.', revoked });
-  });
-
-  router.post('/forgot-password', json, async (req: Request, res: Response) => {
-    const errors = new InputErrors();
-    const email = errors.email(readBody(req.body, ['email']));
-    errors.check();
-    await requestPasswordReset({ auth, email });
-    res.json({ message: RESET_REQUESTED });
-  });
-
-  router.post('/reset-password', json, async (req: Request, res: Response) => {
-    const { token, password } = readStrings(req.body, ['token', 'password']);
-    await resetPassword({ auth, token, password });
-    res.json({ message: 'Your password has been reset. Log in with the new password.' });
-  });
-
-  router.post('/send-verification', json, async (req: Request, res: Response) => {
-    const body = readBody(req.body ?? {}, ['email']);
-    if (body.email !== undefined) {
-      // By address: the same answer whether or not an unverified account has it.
+  return [
+    route('post', 'register', 'register', 'Create an account', async (req, res) => {
+      if (!auth.options.allowRegistration) {
+        throw new ForbiddenError('Registration is closed; ask an administrator for an account.', 'registration_closed');
+      }
+      res.status(201).json(await register({ auth, data: req.body, req }));
+    }, {
+      body: json(object({ email: str, password: str, name: str }, ['email', 'password'])),
+      responses: { 201: { description: 'The user and a session', shape: object({ user, message: str, ...TOKENS }) }, ...ERRORS, 403: { description: 'Registration closed' }, 409: { description: 'E-mail taken' } },
+    }),
+    route('post', 'login', 'login', 'Log in with e-mail and password', async (req, res) => {
+      const { email, password } = readStrings(req.body, ['email', 'password']);
+      res.json(await login({ auth, email, password }));
+    }, {
+      body: json(object({ email: str, password: str }, ['email', 'password'])),
+      responses: { 200: { description: 'The user and a session', shape: object({ user, token: str, ...TOKENS }) }, ...ERRORS, 403: { description: 'E-mail not verified' }, 429: { description: 'Account locked' } },
+    }),
+    route('post', 'refresh', 'refresh', 'Exchange a refresh token for new tokens', async (req, res) => {
+      const { refreshToken } = readStrings(req.body, ['refreshToken']);
+      res.json(await refresh({ auth, refreshToken }));
+    }, { body: json(object({ refreshToken: str }, ['refreshToken'])), responses: { 200: { description: 'New tokens', shape: object(TOKENS) }, ...ERRORS } }),
+    route('post', 'logout', 'logout', 'Revoke a refresh token', async (req, res) => {
+      const { refreshToken } = readStrings(req.body, ['refreshToken']);
+      await logout({ auth, refreshToken });
+      res.json({ message: 'Logged out.' });
+    }, { body: json(object({ refreshToken: str }, ['refreshToken'])), responses: { 200: { description: 'Logged out', shape: MESSAGE }, ...ERRORS } }),
+    route('post', 'logout-all', 'logoutAll', "Revoke every one of the user's refresh tokens", async (req, res) => {
+      const me = await account(req, true);
+      const revoked = await logoutAll({ auth, userId: me.id });
+      res.json({ message: 'Logged out of every session.', revoked });
+    }, { auth: 'required', body: json(object({}), false), responses: { 200: { description: 'Sessions ended', shape: object({ message: str, revoked: { type: 'integer' } }) }, ...ERRORS, 403: { description: 'API keys cannot do this' } } }),
+    route('post', 'forgot-password', 'forgotPassword', 'Ask for a password-reset e-mail', async (req, res) => {
       const errors = new InputErrors();
-      const email = errors.email(body);
+      const email = errors.email(readBody(req.body, ['email']));
       errors.check();
-      await requestVerification({ auth, email });
-      res.json({ message: VERIFICATION_REQUESTED });
-      return;
-    }
-    const user = await requestUser(auth.runtime, req);
-    if (!user) throw new UnauthorizedError('Log in, or give the e-mail address to verify.');
-    const me = await currentAccount({ auth, user });
-    const sent = await sendVerification({ auth, userId: me.id });
-    res.json({ message: sent ? 'We sent you a verification link.' : 'Your e-mail address is already verified.' });
-  });
-
-  router.post('/verify-email', json, async (req: Request, res: Response) => {
-    const { token } = readStrings(req.body, ['token']);
-    const user = await verifyEmail({ auth, token });
-    res.json({ message: 'Your e-mail address is verified.', user });
-  });
-
-  router.get('/me', async (req: Request, res: Response) => {
-    res.json(await account(req));
-  });
-
-  router.post('/api-keys', json, async (req: Request, res: Response) => {
-    const me = await account(req, true);
-    const apiKey = await createApiKey({ auth, userId: me.id, data: req.body });
-    res.status(201).json({ apiKey });
-  });
-
-  router.get('/api-keys', async (req: Request, res: Response) => {
-    const me = await account(req, true);
-    res.json({ apiKeys: await listApiKeys({ auth, userId: me.id }) });
-  });
-
-  router.delete('/api-keys/:id', async (req: Request, res: Response) => {
-    const me = await account(req, true);
-    res.json(await deleteApiKey({ auth, userId: me.id, id: String(req.params.id) }));
-  });
-
-  return router;
+      await requestPasswordReset({ auth, email });
+      res.json({ message: RESET_REQUESTED });
+    }, { body: json(object({ email: str }, ['email'])), responses: { 200: { description: 'The same answer for every address', shape: MESSAGE }, 400: ERRORS[400] } }),
+    route('post', 'reset-password', 'resetPassword', 'Set a new password with a reset token', async (req, res) => {
+      const { token, password } = readStrings(req.body, ['token', 'password']);
+      await resetPassword({ auth, token, password });
+      res.json({ message: 'Your password has been reset. Log in with the new password.' });
+    }, { body: json(object({ token: str, password: str }, ['token', 'password'])), responses: { 200: { description: 'Password set', shape: MESSAGE }, 400: ERRORS[400] } }),
+    route('post', 'send-verification', 'sendVerification', 'Send a verification e-mail (to the caller, or to an address)', async (req, res) => {
+      const body = readBody(req.body ?? {}, ['email']);
+      if (body.email !== undefined) {
+        // By address: the same answer whether or not an unverified account has it.
+        const errors = new InputErrors();
+        const email = errors.email(body);
+        errors.check();
+        await requestVerification({ auth, email });
+        res.json({ message: VERIFICATION_REQUESTED });
+        return;
+      }
+      const caller = await requestUser(auth.runtime, req);
+      if (!caller) throw new UnauthorizedError('Log in, or give the e-mail address to verify.');
+      const me = await currentAccount({ auth, user: caller });
+      const sent = await sendVerification({ auth, userId: me.id });
+      res.json({ message: sent ? 'We sent you a verification link.' : 'Your e-mail address is already verified.' });
+    }, { auth: 'optional', body: json(object({ email: str }), false), responses: { 200: { description: 'Sent (or nothing to send)', shape: MESSAGE }, ...ERRORS } }),
+    route('post', 'verify-email', 'verifyEmail', 'Verify the e-mail address with a token', async (req, res) => {
+      const { token } = readStrings(req.body, ['token']);
+      const verified = await verifyEmail({ auth, token });
+      res.json({ message: 'Your e-mail address is verified.', user: verified });
+    }, { body: json(object({ token: str }, ['token'])), responses: { 200: { description: 'Verified', shape: object({ message: str, user }) }, 400: ERRORS[400] } }),
+    route('get', 'me', 'me', 'The current user', async (req, res) => {
+      res.json(await account(req));
+    }, { auth: 'required', responses: { 200: { description: 'The current user', shape: user }, 401: ERRORS[401] } }),
+    route('post', 'api-keys', 'createApiKey', 'Create an API key (the key is shown only here)', async (req, res) => {
+      const me = await account(req, true);
+      res.status(201).json({ apiKey: await createApiKey({ auth, userId: me.id, data: req.body }) });
+    }, {
+      auth: 'required',
+      body: json(object({ name: str, scopes: { type: 'array', items: { enum: ['read', 'write', 'admin'] } }, expiresAt: { type: 'string', format: 'date-time' } }, ['name'])),
+      responses: { 201: { description: 'The new key', shape: object({ apiKey: API_KEY_WITH_SECRET }) }, ...ERRORS, 403: { description: 'API keys cannot do this' } },
+    }),
+    route('get', 'api-keys', 'listApiKeys', "The caller's API keys (without the keys)", async (req, res) => {
+      const me = await account(req, true);
+      res.json({ apiKeys: await listApiKeys({ auth, userId: me.id }) });
+    }, { auth: 'required', responses: { 200: { description: 'The keys', shape: object({ apiKeys: { type: 'array', items: API_KEY } }) }, 401: ERRORS[401], 403: { description: 'API keys cannot do this' } } }),
+    route('delete', 'api-keys/:id', 'deleteApiKey', 'Revoke an API key', async (req, res) => {
+      const me = await account(req, true);
+      res.json(await deleteApiKey({ auth, userId: me.id, id: String(req.params.id) }));
+    }, { auth: 'required', responses: { 200: { description: 'Revoked', shape: object({ deleted: { type: 'boolean' } }) }, 401: ERRORS[401], 403: { description: 'API keys cannot do this' }, 404: { description: 'No such key' } } }),
+  ];
 }
+
+const API_KEY_PROPERTIES = {
+  id: { type: 'string' },
+  name: { type: 'string' },
+  scopes: { type: 'array', items: { enum: ['read', 'write', 'admin'] } },
+  expiresAt: { type: ['string', 'null'], format: 'date-time' },
+  createdAt: { type: 'string', format: 'date-time' },
+  lastUsedAt: { type: ['string', 'null'], format: 'date-time' },
+};
+const API_KEY: JsonSchema = { type: 'object', properties: API_KEY_PROPERTIES };
+const API_KEY_WITH_SECRET: JsonSchema = { type: 'object', properties: { ...API_KEY_PROPERTIES, key: { type: 'string' } }, required: ['id', 'key'] };

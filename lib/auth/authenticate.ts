@@ -1,9 +1,10 @@
-// runtime.authenticate for routers with auth collections: a package credential (API key, else a
-// Bearer JWT) decides, and a bad one is a 401 even if the host set req.user; without one, the host's user.
+// The authenticator of auth collections: a package credential (API key, else a Bearer JWT) decides, and
+// a bad one is a 401 even if the host set req.user; without one it has no say and the host's user counts.
 import type { Request } from 'express';
 import { TokenExpiredError } from 'jsonwebtoken';
 import type passport from 'passport';
 import type { AuthUser } from '../config/types';
+import type { Authenticator } from '../operations/runtime';
 import { UnauthorizedError } from '../errors';
 import { API_KEY_PREFIX } from './api-key-store';
 import { API_KEY_STRATEGY, JWT_STRATEGY } from './passport-strategies';
@@ -81,17 +82,14 @@ function refusal(credential: Credential, info: unknown): UnauthorizedError {
   return new UnauthorizedError('The access token is invalid.', 'invalid_token');
 }
 
-/** Creates runtime.authenticate. `fromRequest` maps the host's req.user (used only without a package credential). */
-export function createAuthenticate(
-  instance: passport.Authenticator,
-  fromRequest: (req: Request) => AuthUser | null,
-): (req: Request) => Promise<AuthUser | null> {
+/** Creates the authenticator hook: undefined ("not mine") when the request carries no package credential. */
+export function createAuthenticate(instance: passport.Authenticator): Authenticator {
   return async (req) => {
     if (hasConflictingCredentials(req)) {
       throw new UnauthorizedError('Send one credential: one X-API-Key or one Authorization: Bearer header.', 'invalid_token');
     }
     const credential = readCredential(req);
-    if (!credential) return fromRequest(req);
+    if (!credential) return undefined;
     // A token never contains whitespace; passport-jwt would read `Bearer <jwt> anything` as the bare JWT.
     if (/\s/.test(credential.token)) throw refusal(credential, undefined);
     const strategy = credential.kind === 'api-key' ? API_KEY_STRATEGY : JWT_STRATEGY;

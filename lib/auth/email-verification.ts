@@ -5,6 +5,7 @@ import { NotFoundError, ValidationError } from '../errors';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
 import type { AuthCollection } from './auth-collection';
 import { verifyEmailEmail } from './auth-emails';
+import { publishWrite } from '../operations/runtime';
 import { createRandomToken, hashToken } from './random-token';
 
 /** The one answer to a verification request by address, whether or not it has an unverified account. */
@@ -65,6 +66,6 @@ export async function verifyEmail(args: { auth: AuthCollection; token: string })
     ]);
   }
   const record = auth.collection.serialize(row);
-  auth.runtime.events.emit('change', { type: 'update', collection: auth.slug, ids: [record.id] });
+  publishWrite(auth.runtime, auth.collection, 'update', [record.id], ['verified']);
   return record;
 }

@@ -1,23 +1,12 @@
 // login: one scrypt verify whether or not the address exists, the same 401 for an unknown address and a
 // wrong password, a lock after repeated failures (429), and a new session on success.
 import { Types } from 'mongoose';
-import { ContentError, ForbiddenError, UnauthorizedError } from '../errors';
+import { AccountLockedError, ForbiddenError, UnauthorizedError } from '../errors';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
 import type { AuthCollection } from './auth-collection';
 import { normalizeEmail } from './auth-input';
 import { hashPassword, needsRehash, verifyPassword } from './password-hash';
 import { type SessionTokens, startSession } from './session-tokens';
-
-/** 429: too many failed logins for this address; `Retry-After` says when to try again. */
-export class AccountLockedError extends ContentError {
-  constructor(retryAfterMs: number) {
-    const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
-    const minutes = Math.ceil(seconds / 60);
-    super(429, 'account_locked', 'Account locked', `Too many failed logins: this account is locked. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`, {
-      headers: { 'Retry-After': String(seconds) },
-    });
-  }
-}
 
 /** The login answer: the user (no hidden field) and the session tokens; `token` repeats the access token. */
 export interface LoginResult extends SessionTokens {

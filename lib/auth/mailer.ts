@@ -1,6 +1,6 @@
 // E-mail delivery through the host's `email.send`. Without one, it logs that a mail would be sent;
 // the body (which holds a token or link) is logged only when NODE_ENV is `development`.
-import type { Logger } from '../config/resolve-config';
+import type { Logger } from '../config/types';
 import type { EmailMessage } from '../config/types';
 
 export interface Mailer {
@@ -9,7 +9,7 @@ export interface Mailer {
 }
 
 /** Creates the mailer once per router. */
-export function createMailer(send: ((mail: EmailMessage) => Promise<void> | void) | undefined, logger: Logger): Mailer {
+export function createMailer(send: ((mail: EmailMessage) => Promise<void> | void) | undefined, logger: Required<Logger>): Mailer {
   const development = process.env.NODE_ENV === 'development';
   const fallback = (mail: EmailMessage) => {
     const line = `content-router: no email.send configured; would send "${mail.subject}" to ${mail.to}`;

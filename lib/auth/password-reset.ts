@@ -6,6 +6,7 @@ import type { AuthCollection } from './auth-collection';
 import { resetPasswordEmail } from './auth-emails';
 import { hashPassword } from './password-hash';
 import { checkPassword } from './password-policy';
+import { publishWrite } from '../operations/runtime';
 import { createRandomToken, hashToken } from './random-token';
 
 /** The one answer to forgot-password, whether or not the address has an account. */
@@ -48,5 +49,6 @@ export async function resetPassword(args: { auth: AuthCollection; token: string;
   }
   const userId = String(row._id);
   await Promise.all([auth.refreshTokens.revokeAll(userId), auth.failures.clear(String(row.email))]);
-  auth.runtime.events.emit('change', { type: 'update', collection: auth.slug, ids: [userId] });
+  // Without fields: the sessions are already ended above, and the password is hidden from every reader.
+  publishWrite(auth.runtime, auth.collection, 'update', [userId]);
 }

@@ -1,10 +1,9 @@
 // A short-lived cache of the users behind access tokens and API keys, so an authenticated request
 // usually costs no database read. Writes through this router drop the entry at once; writes made
 // elsewhere (another instance, the mongo shell) show after at most `ttlSeconds`.
-import type { EventEmitter } from 'node:events';
 import NodeCache from 'node-cache';
 import type { AuthUser } from '../config/types';
-import type { ChangeEvent } from '../operations/runtime';
+import type { ChangeBus } from '../operations/change-bus';
 
 export interface UserCache {
   /** A copy of the cached user (without scopes), or undefined on a miss. */
@@ -19,14 +18,14 @@ const MAX_USERS = 10_000;
 const key = (slug: string, id: string) => `${slug}:${id}`;
 
 /** Creates the cache; `ttlSeconds` 0 gives a cache that never holds anything. */
-export function createUserCache(ttlSeconds: number, events: EventEmitter): UserCache {
+export function createUserCache(ttlSeconds: number, changes: ChangeBus): UserCache {
   if (ttlSeconds <= 0) return { get: () => undefined, set: () => undefined, close: () => undefined };
   // checkperiod 0: no interval timer (expired entries go on read), so nothing can keep the host alive.
   const cache = new NodeCache({ stdTTL: ttlSeconds, checkperiod: 0, useClones: false, maxKeys: MAX_USERS });
-  const onChange = (event: ChangeEvent) => {
-    for (const id of event.ids) cache.del(key(event.collection, id));
-  };
-  events.on('change', onChange);
+  const unsubscribe = changes.onChange((event) => {
+    if (event.scope !== 'collection') return;
+    for (const id of event.ids) cache.del(key(event.slug, id));
+  });
   return {
     get(slug, id) {
       const user = cache.get<AuthUser>(key(slug, id));
@@ -41,7 +40,7 @@ export function createUserCache(ttlSeconds: number, events: EventEmitter): UserC
       }
     },
     close() {
-      events.off('change', onChange);
+      unsubscribe();
       cache.flushAll();
     },
   };

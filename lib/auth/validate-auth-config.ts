@@ -1,7 +1,7 @@
 // Config checks for authentication, called by validate-config: the secret (required, >= 32
 // characters once any collection has auth), durations, the password policy and hash cost, field names.
 import type { CollectionAuthOptions, ContentConfig } from '../config/types';
-import { AUTH_FIELDS, REDEFINABLE_AUTH_FIELDS } from '../schema/auth-fields';
+import { AUTH_FIELDS, REDEFINABLE_AUTH_FIELDS } from '../config/auth-fields';
 import { COLLECTION_AUTH_KEYS } from './auth-options';
 import { parseDuration } from './duration';
 import { isScryptCost } from './password-hash';
@@ -11,6 +11,11 @@ import { isRecord } from '../util/is-record';
 
 /** Shortest accepted `auth.jwtSecret`: 32 characters, about the 256 bits HS256 wants from a random secret. */
 export const MIN_SECRET_LENGTH = 32;
+
+/** Every key of the top-level `auth` object: the per-collection ones plus the router-wide ones. */
+const AUTH_KEYS: ReadonlySet<string> = new Set([
+  ...COLLECTION_AUTH_KEYS, 'jwtSecret', 'issuer', 'audience', 'passwordHash', 'userCacheTtl', 'fromRequest',
+]);
 
 const DURATIONS = ['jwtExpiry', 'refreshExpiry', 'resetExpiry', 'verificationExpiry', 'lockTime'] as const;
 
@@ -58,6 +63,9 @@ function checkHash(hash: unknown, problems: string[]): void {
     problems.push('auth.passwordHash: must be an object { cost, blockSize, parallelization }');
     return;
   }
+  for (const key of Object.keys(hash)) {
+    if (!['cost', 'blockSize', 'parallelization'].includes(key)) problems.push(`auth.passwordHash.${key}: unknown option`);
+  }
   if (hash.cost !== undefined && !isScryptCost(hash.cost)) problems.push('auth.passwordHash.cost: must be a power of two from 2 to 1048576');
   for (const [key, max] of [['blockSize', 32], ['parallelization', 16]] as const) {
     const value = hash[key];
@@ -76,6 +84,9 @@ export function validateAuthConfig(config: ContentConfig): string[] {
   const authCollections = collections.filter((c) => isRecord(c) && c.auth !== undefined && c.auth !== false);
 
   if (auth) {
+    for (const key of Object.keys(auth)) {
+      if (!AUTH_KEYS.has(key)) problems.push(`auth.${key}: unknown option`);
+    }
     checkShared('auth', auth, problems);
     checkHash(auth.passwordHash, problems);
     const ttl = auth.userCacheTtl;
@@ -94,6 +105,8 @@ export function validateAuthConfig(config: ContentConfig): string[] {
   }
   if (config.email !== undefined && (!isRecord(config.email) || (config.email.send !== undefined && typeof config.email.send !== 'function'))) {
     problems.push('email.send: must be a function ({ to, subject, text, html }) => void | Promise<void>');
+  } else if (isRecord(config.email)) {
+    for (const key of Object.keys(config.email)) if (key !== 'send') problems.push(`email.${key}: unknown option`);
   }
 
   const slugs = new Set(collections.map((c) => (isRecord(c) ? c.slug : undefined)));

@@ -2,16 +2,17 @@
 // Validation happens here, once, when contentRouter() is called; nothing is re-derived per request.
 import type { Request } from 'express';
 import { ConfigError } from '../errors';
-import type { QueryOptions } from '../query/types';
-import type { CollectionDescriptor, SchemaRegistry } from '../schema/descriptors';
-import { describeCollections, describeGlobal } from '../schema/describe-collection';
-import type { AuthUser, CollectionConfig, ContentConfig, GlobalConfig } from './types';
+import type { AuthUser, CollectionConfig, ContentConfig, GlobalConfig, Logger } from './types';
 import { type ConfigValidator, validateConfig } from './validate-config';
 
-export interface Logger {
-  error: (...args: unknown[]) => void;
-  warn: (...args: unknown[]) => void;
-  info: (...args: unknown[]) => void;
+/** Knobs the query parser needs beyond the schema; resolved from `core.api` once. */
+export interface QueryOptions {
+  /** Envelope when the request names no dialect. */
+  readonly listFormat: 'data' | 'docs';
+  /** Deepest `depth` allowed. */
+  readonly maxDepth: number;
+  /** Over maxLimit: 400 or clamp. */
+  readonly overLimit: 'reject' | 'clamp';
 }
 
 export interface ResolvedConfig {
@@ -21,10 +22,9 @@ export interface ResolvedConfig {
   readonly query: QueryOptions;
   readonly collections: readonly CollectionConfig[];
   readonly globals: readonly GlobalConfig[];
-  readonly registry: SchemaRegistry;
-  readonly globalRegistry: ReadonlyMap<string, CollectionDescriptor>;
   readonly fromRequest: (req: Request) => AuthUser | null;
-  readonly logger: Logger;
+  /** The host's logger with every level present. */
+  readonly logger: Required<Logger>;
 }
 
 /** Default mapping of a host-set `req.user`: keep it, with `id` taken from `id` or `_id`. */
@@ -42,8 +42,6 @@ export function resolveConfig(config: ContentConfig, featureValidators: readonly
   if (problems.length) throw new ConfigError(problems);
 
   const api = config.core?.api ?? {};
-  const collections = Object.freeze([...(config.collections ?? [])]);
-  const globals = Object.freeze([...(config.globals ?? [])]);
   const hostMapper = config.auth?.fromRequest;
   const fromRequest = hostMapper
     ? (req: Request) => {
@@ -62,10 +60,8 @@ export function resolveConfig(config: ContentConfig, featureValidators: readonly
       maxDepth: api.maxDepth ?? 2,
       overLimit: api.overLimit ?? 'reject',
     }),
-    collections,
-    globals,
-    registry: describeCollections(collections),
-    globalRegistry: new Map(globals.map((g) => [g.slug, describeGlobal(g)])),
+    collections: Object.freeze([...(config.collections ?? [])]),
+    globals: Object.freeze([...(config.globals ?? [])]),
     fromRequest,
     logger: {
       error: logger.error.bind(logger),

@@ -37,32 +37,95 @@ export type FieldType =
 /** Scalar types an `array` field may hold. */
 export type ArrayItemType = 'text' | 'string' | 'textarea' | 'email' | 'number' | 'boolean' | 'date' | 'datetime';
 
-export interface FieldConfig {
-  type: FieldType;
+/** What every field type accepts. */
+interface BaseField {
   /** Default false. A missing value is a 400 on create. */
   required?: boolean;
   /** Default false. Becomes a unique index; a duplicate value is a 409 naming the field. */
   unique?: boolean;
   /** Default false. Never returned, filtered, sorted, selected or searched by clients. */
   hidden?: boolean;
-  /** A value, or a function returning one, used when create omits the field. */
-  default?: unknown;
-  /** `select`: the allowed values. */
-  options?: readonly string[];
-  /** `select`, `relationship`, `upload`: many values instead of one. Default false. */
-  hasMany?: boolean;
-  /** `relationship`: the slug of the related collection. */
-  relationTo?: string;
-  /** `array`: the type of each element. Default `text`. */
-  of?: ArrayItemType;
-  /** `text`/`textarea`: length bounds. `number`: value bounds via min/max. */
-  minLength?: number;
-  maxLength?: number;
-  min?: number;
-  max?: number;
   /** Adds a (non-unique) index. Default false. */
   index?: boolean;
+  /** A value, or a function returning one, used when create omits the field. Default: none. */
+  default?: unknown;
 }
+
+/** `text` (alias `string`), `textarea` and `email`: strings, with optional length bounds. */
+export interface TextFieldConfig extends BaseField {
+  type: 'text' | 'string' | 'textarea' | 'email';
+  /** Fewest characters. Default: no bound. */
+  minLength?: number;
+  /** Most characters. Default: no bound. */
+  maxLength?: number;
+}
+
+/** A finite number, with optional bounds. */
+export interface NumberFieldConfig extends BaseField {
+  type: 'number';
+  /** Smallest value. Default: no bound. */
+  min?: number;
+  /** Largest value. Default: no bound. */
+  max?: number;
+}
+
+export interface BooleanFieldConfig extends BaseField {
+  type: 'boolean';
+}
+
+/** A timestamp (alias `datetime`), read and written as ISO-8601. */
+export interface DateFieldConfig extends BaseField {
+  type: 'date' | 'datetime';
+}
+
+/** One of `options` (or several with `hasMany`). */
+export interface SelectFieldConfig extends BaseField {
+  type: 'select';
+  /** The allowed values; required, non-empty. */
+  options: readonly string[];
+  /** An array of options instead of one. Default false. */
+  hasMany?: boolean;
+}
+
+/** The id of a record of `relationTo` (or several with `hasMany`); populated by `depth`/`include`. */
+export interface RelationshipFieldConfig extends BaseField {
+  type: 'relationship';
+  /** Slug of the related collection; required. */
+  relationTo: string;
+  /** An array of ids instead of one. Default false. */
+  hasMany?: boolean;
+}
+
+/** The id of a stored file (or several with `hasMany`). */
+export interface UploadFieldConfig extends BaseField {
+  type: 'upload';
+  /** An array of file ids instead of one. Default false. */
+  hasMany?: boolean;
+}
+
+/** An array of scalars. */
+export interface ArrayFieldConfig extends BaseField {
+  type: 'array';
+  /** The type of each element. Default `text`. */
+  of?: ArrayItemType;
+}
+
+/** Any JSON value; keys starting with `$` or containing `.` are refused. */
+export interface JsonFieldConfig extends BaseField {
+  type: 'json';
+}
+
+/** One field of a collection or global, discriminated by `type`. */
+export type FieldConfig =
+  | TextFieldConfig
+  | NumberFieldConfig
+  | BooleanFieldConfig
+  | DateFieldConfig
+  | SelectFieldConfig
+  | RelationshipFieldConfig
+  | UploadFieldConfig
+  | ArrayFieldConfig
+  | JsonFieldConfig;
 
 export type Fields = Record<string, FieldConfig>;
 
@@ -75,8 +138,41 @@ export interface AccessArgs {
   doc?: Record<string, unknown>;
 }
 
-/** A where object in the query dialect (DESIGN §4), e.g. `{ author: { eq: user.id } }`. */
-export type Where = Record<string, unknown>;
+/** A value a condition compares with: strings, numbers, booleans, dates (or ISO strings), null. */
+export type WhereValue = string | number | boolean | Date | null;
+
+/** The operators of one field's condition (docs/querying.md). */
+export interface WhereOperators {
+  eq?: WhereValue;
+  neq?: WhereValue;
+  gt?: WhereValue;
+  gte?: WhereValue;
+  lt?: WhereValue;
+  lte?: WhereValue;
+  in?: readonly WhereValue[];
+  nin?: readonly WhereValue[];
+  like?: string;
+  nlike?: string;
+  exists?: boolean;
+  contains?: WhereValue;
+  notContains?: WhereValue;
+  any?: readonly WhereValue[];
+  all?: readonly WhereValue[];
+  between?: readonly [WhereValue, WhereValue];
+}
+
+/**
+ * A where object in the list query language, e.g. `{ author: { eq: user.id } }` or
+ * `{ or: [{ status: 'draft' }, { 'author.name': { like: 'ann' } }] }`. A bare value means `eq`;
+ * several fields are ANDed; `and`/`or` (and `AND`/`OR`) hold arrays of nested wheres.
+ */
+export interface Where {
+  and?: readonly Where[];
+  or?: readonly Where[];
+  AND?: readonly Where[];
+  OR?: readonly Where[];
+  [field: string]: WhereOperators | WhereValue | readonly Where[] | undefined;
+}
 
 /** true allows, false denies, a Where constrains what the user may touch. */
 export type AccessResult = boolean | Where;
@@ -101,8 +197,8 @@ export interface CollectionConfig {
   auth?: boolean | CollectionAuthOptions;
   /** DELETE sets `deletedAt` instead of removing. Default false. */
   softDelete?: boolean;
-  /** Caches GET responses for `ttl` seconds. */
-  cache?: { ttl: number };
+  /** Caches GET list and GET by id responses (not supported yet: a ConfigError until the cache lands). */
+  cache?: CacheOptions;
   /** Default: authenticated users may do everything, subject to API-key scopes. */
   access?: CollectionAccess;
   /** Fields `search=` looks in. Default: the collection's visible text, textarea and email fields. */
@@ -120,15 +216,75 @@ export interface GlobalConfig {
   access?: { read?: AccessFn; update?: AccessFn };
 }
 
-/** The context a Form B endpoint's handler sees on `req.context`. */
-export type EndpointFunction = (router: Router, ctx: unknown) => void;
+/** Response caching of one collection. */
+export interface CacheOptions {
+  /** Seconds a cached answer lives; required, > 0. */
+  ttl: number;
+  /** Most cached answers of this collection. Default 1000. */
+  max?: number;
+}
 
+/** A custom endpoint registered as a function given a router scoped under the mount path. */
+export type EndpointFunction = (router: Router, context: { logger: Logger }) => void;
+
+/** A custom endpoint declared as an object; its handler's return value is sent as JSON. */
 export interface EndpointObject {
   path: string;
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   handler: (args: Record<string, unknown>) => unknown;
+  /** Body and response schemas: the body is validated, both go into the OpenAPI document. */
   schema?: Record<string, unknown>;
-  detail?: Record<string, unknown>;
+  /** OpenAPI summary, description and tags. */
+  detail?: { summary?: string; description?: string; tags?: string[] };
+}
+
+/** File uploads stored in GridFS. */
+export interface UploadOptions {
+  /** GridFS bucket name. Default `uploads`. */
+  bucket?: string;
+  /** Largest file in bytes. Default 10 MiB. */
+  maxFileSize?: number;
+  /** Accepted MIME types; wildcards like `image/*`. Default: any. */
+  allowedMimeTypes?: string[];
+  /** Who may upload, read and delete files. Default: authenticated users upload and delete, anyone reads. */
+  access?: { create?: AccessFn; read?: AccessFn; delete?: AccessFn };
+}
+
+/** Request rate limiting. */
+export interface RateLimitOptions {
+  /** Window length in milliseconds. Default 60000. */
+  windowMs?: number;
+  /** Requests per client per window. Default 100. */
+  max?: number;
+  /** Where counts live: this process, or the router's database (shared by every instance). Default `memory`. */
+  store?: 'memory' | 'mongo';
+  /** The client key. Default: the client IP as Express sees it (set `trust proxy` behind a proxy). */
+  keyBy?: (req: Request) => string;
+  /** The stricter limit of login, register, forgot-password and reset-password. */
+  auth?: { windowMs?: number; max?: number };
+}
+
+/** Realtime change events over Server-Sent Events and WebSocket. */
+export interface RealtimeOptions {
+  /** Milliseconds between heartbeats. Default 25000. */
+  heartbeatMs?: number;
+  /** Events buffered for a client that does not read before it is dropped. Default 1000. */
+  maxBufferedEvents?: number;
+  /** Most collections one client may subscribe to. Default 50. */
+  maxSubscriptions?: number;
+}
+
+/** The OpenAPI document and Swagger UI. */
+export interface DocsOptions {
+  /** Serve `/docs` and `/docs/openapi.json` without credentials. Default true. */
+  public?: boolean;
+}
+
+/** Where the router reports errors it swallowed (5xx), warnings and notices. */
+export interface Logger {
+  error: (...args: unknown[]) => void;
+  warn: (...args: unknown[]) => void;
+  info?: (...args: unknown[]) => void;
 }
 
 /** One e-mail the router asks the host's `email.send` to deliver. */
@@ -139,7 +295,7 @@ export interface EmailMessage {
   html?: string;
 }
 
-/** Password rules (SPEC §5.7), enforced on every password write: register, reset, and admin/local creates and updates. */
+/** Password rules, enforced on every password write: register, reset, and admin/local creates and updates. */
 export interface PasswordPolicy {
   /** Fewest characters. Default 8 (the hard maximum is 1024). */
   minLength?: number;
@@ -233,9 +389,15 @@ export interface ContentConfig {
   collections?: CollectionConfig[];
   globals?: GlobalConfig[];
   auth?: AuthOptions;
-  security?: { rateLimit?: Record<string, unknown> };
-  uploads?: Record<string, unknown>;
-  realtime?: boolean | Record<string, unknown>;
+  /** Rate limiting (not supported yet: a ConfigError until it lands). */
+  security?: { rateLimit?: RateLimitOptions };
+  /** File uploads (not supported yet: a ConfigError until they land). */
+  uploads?: UploadOptions;
+  /** Realtime events (not supported yet: a ConfigError until they land). Default false. */
+  realtime?: boolean | RealtimeOptions;
+  /** OpenAPI document and Swagger UI (not supported yet: a ConfigError until they land). */
+  docs?: false | DocsOptions;
+  /** Custom endpoints (not supported yet: a ConfigError until they land). */
   endpoints?: Array<EndpointFunction | EndpointObject>;
   email?: {
     /**
@@ -245,5 +407,5 @@ export interface ContentConfig {
     send?: (mail: EmailMessage) => Promise<void> | void;
   };
   /** Where the router reports errors it swallowed (5xx) and warnings. Default: console. */
-  logger?: { error: (...args: unknown[]) => void; warn: (...args: unknown[]) => void; info?: (...args: unknown[]) => void };
+  logger?: Logger;
 }

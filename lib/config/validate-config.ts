@@ -1,8 +1,9 @@
 // Checks a ContentConfig and returns every problem, each named by its path
 // (`collections[2].fields.author.relationTo: unknown collection "peoples"`), so a host fixes them in one go.
-import { withAuthFields } from '../schema/auth-fields';
+import { withAuthFields } from './auth-fields';
 import type { CollectionConfig, ContentConfig, FieldConfig, GlobalConfig } from './types';
 import { isRecord } from '../util/is-record';
+import { unsupportedOptions } from './unsupported-options';
 
 const FIELD_TYPES = new Set([
   'text', 'string', 'textarea', 'email', 'number', 'boolean', 'date', 'datetime',
@@ -18,6 +19,35 @@ const RESERVED_FIELDS = new Set(['id', '_id', '__v', 'createdAt', 'updatedAt', '
 const ACCESS_OPS = ['read', 'create', 'update', 'delete'] as const;
 
 type Problems = string[];
+
+const BASE_FIELD_KEYS = ['type', 'required', 'unique', 'hidden', 'index', 'default'];
+/** The options each field type takes beyond the base ones; anything else is a typo the host should hear about. */
+const FIELD_KEYS: Record<string, readonly string[]> = {
+  text: ['minLength', 'maxLength'],
+  string: ['minLength', 'maxLength'],
+  textarea: ['minLength', 'maxLength'],
+  email: ['minLength', 'maxLength'],
+  number: ['min', 'max'],
+  boolean: [],
+  date: [],
+  datetime: [],
+  select: ['options', 'hasMany'],
+  relationship: ['relationTo', 'hasMany'],
+  upload: ['hasMany'],
+  array: ['of'],
+  json: [],
+};
+const TOP_KEYS = ['core', 'db', 'collections', 'globals', 'auth', 'security', 'uploads', 'realtime', 'docs', 'endpoints', 'email', 'logger'];
+const COLLECTION_KEYS = ['slug', 'fields', 'auth', 'softDelete', 'cache', 'access', 'search', 'pagination', 'maxBatchSize'];
+const GLOBAL_KEYS = ['slug', 'fields', 'access'];
+const API_KEYS = ['prefix', 'listFormat', 'bodyLimit', 'maxDepth', 'overLimit'];
+
+/** Reports every key of `value` that is not in `known`, by path. */
+function checkKnownKeys(path: string, value: Record<string, unknown>, known: readonly string[], problems: Problems): void {
+  for (const key of Object.keys(value)) {
+    if (!known.includes(key)) problems.push(`${path ? `${path}.` : ''}${key}: unknown option`);
+  }
+}
 
 function isPositiveInt(value: unknown): boolean {
   return typeof value === 'number' && Number.isInteger(value) && value >= 1;
@@ -35,13 +65,20 @@ function checkField(path: string, name: string, field: FieldConfig, slugs: Reado
     problems.push(`${path}.type: unknown field type "${String(field.type)}"`);
     return;
   }
+  checkKnownKeys(path, field as unknown as Record<string, unknown>, [...BASE_FIELD_KEYS, ...FIELD_KEYS[field.type]], problems);
+  for (const key of ['required', 'unique', 'hidden', 'index'] as const) {
+    if (field[key] !== undefined && typeof field[key] !== 'boolean') problems.push(`${path}.${key}: must be a boolean`);
+  }
+  if ('hasMany' in field && field.hasMany !== undefined && typeof field.hasMany !== 'boolean') {
+    problems.push(`${path}.hasMany: must be a boolean`);
+  }
   if (field.type === 'select') {
     const ok = Array.isArray(field.options) && field.options.length > 0 && field.options.every((o) => typeof o === 'string');
     if (!ok) problems.push(`${path}.options: a select field needs a non-empty array of strings`);
     else if (field.default !== undefined && typeof field.default !== 'function') {
       const defaults = Array.isArray(field.default) ? field.default : [field.default];
       for (const d of defaults) {
-        if (!field.options!.includes(d as string)) problems.push(`${path}.default: "${String(d)}" is not one of the options`);
+        if (!field.options.includes(d as string)) problems.push(`${path}.default: "${String(d)}" is not one of the options`);
       }
     }
   }
@@ -52,13 +89,18 @@ function checkField(path: string, name: string, field: FieldConfig, slugs: Reado
   if (field.type === 'array' && field.of !== undefined && !ARRAY_ITEM_TYPES.has(field.of)) {
     problems.push(`${path}.of: unknown array element type "${String(field.of)}"`);
   }
-  for (const key of ['minLength', 'maxLength'] as const) {
-    if (field[key] !== undefined && !(Number.isInteger(field[key]) && (field[key] as number) >= 0)) {
-      problems.push(`${path}.${key}: must be a non-negative integer`);
+  if ('minLength' in field || 'maxLength' in field) {
+    const text = field as { minLength?: unknown; maxLength?: unknown };
+    for (const key of ['minLength', 'maxLength'] as const) {
+      if (text[key] !== undefined && !(Number.isInteger(text[key]) && (text[key] as number) >= 0)) {
+        problems.push(`${path}.${key}: must be a non-negative integer`);
+      }
     }
   }
-  for (const key of ['min', 'max'] as const) {
-    if (field[key] !== undefined && !Number.isFinite(field[key])) problems.push(`${path}.${key}: must be a finite number`);
+  if (field.type === 'number') {
+    for (const key of ['min', 'max'] as const) {
+      if (field[key] !== undefined && !Number.isFinite(field[key])) problems.push(`${path}.${key}: must be a finite number`);
+    }
   }
 }
 
@@ -97,12 +139,14 @@ function checkSlug(path: string, slug: unknown, seen: Set<string>, problems: Pro
 }
 
 function checkCollection(path: string, c: CollectionConfig, slugs: ReadonlySet<string>, problems: Problems): void {
+  checkKnownKeys(path, c as unknown as Record<string, unknown>, COLLECTION_KEYS, problems);
+  if (c.softDelete !== undefined && typeof c.softDelete !== 'boolean') problems.push(`${path}.softDelete: must be a boolean`);
   checkFields(`${path}.fields`, c.fields, slugs, problems);
   checkAccess(`${path}.access`, c.access, ACCESS_OPS, problems);
-  if (c.cache !== undefined && !(isRecord(c.cache) && typeof c.cache.ttl === 'number' && c.cache.ttl > 0)) {
-    problems.push(`${path}.cache.ttl: must be a positive number of seconds`);
-  }
-  if (c.pagination !== undefined) {
+  if (c.pagination !== undefined && !isRecord(c.pagination)) {
+    problems.push(`${path}.pagination: must be an object { defaultLimit, maxLimit }`);
+  } else if (c.pagination !== undefined) {
+    checkKnownKeys(`${path}.pagination`, c.pagination, ['defaultLimit', 'maxLimit'], problems);
     const { defaultLimit, maxLimit } = c.pagination;
     if (defaultLimit !== undefined && !isPositiveInt(defaultLimit)) problems.push(`${path}.pagination.defaultLimit: must be an integer >= 1`);
     if (maxLimit !== undefined && !isPositiveInt(maxLimit)) problems.push(`${path}.pagination.maxLimit: must be an integer >= 1`);
@@ -129,6 +173,7 @@ function checkCollection(path: string, c: CollectionConfig, slugs: ReadonlySet<s
 }
 
 function checkGlobal(path: string, g: GlobalConfig, slugs: ReadonlySet<string>, problems: Problems): void {
+  checkKnownKeys(path, g as unknown as Record<string, unknown>, GLOBAL_KEYS, problems);
   checkFields(`${path}.fields`, g.fields, slugs, problems);
   checkAccess(`${path}.access`, g.access, ['read', 'update'], problems);
 }
@@ -141,11 +186,24 @@ export function validateConfig(config: ContentConfig, featureValidators: readonl
   const problems: Problems = [];
   if (!isRecord(config)) return ['config: must be an object'];
 
+  checkKnownKeys('', config as unknown as Record<string, unknown>, TOP_KEYS, problems);
   const db = config.db as Record<string, unknown> | undefined;
   if (!isRecord(db)) problems.push('db: required, { connection } (the host\'s Mongoose connection) or { uri }');
-  else if (!db.connection && typeof db.uri !== 'string') problems.push('db: needs a Mongoose connection or a uri string');
+  else {
+    checkKnownKeys('db', db, ['connection', 'uri', 'options'], problems);
+    if (!db.connection && typeof db.uri !== 'string') problems.push('db: needs a Mongoose connection or a uri string');
+    else if (db.connection && db.uri !== undefined) problems.push('db: give either connection or uri, not both');
+  }
 
-  const api = config.core?.api;
+  if (config.core !== undefined) {
+    if (!isRecord(config.core)) problems.push('core: must be an object { api }');
+    else {
+      checkKnownKeys('core', config.core, ['api'], problems);
+      if (config.core.api !== undefined && !isRecord(config.core.api)) problems.push('core.api: must be an object');
+      else if (config.core.api) checkKnownKeys('core.api', config.core.api, API_KEYS, problems);
+    }
+  }
+  const api = isRecord(config.core) && isRecord(config.core.api) ? config.core.api : undefined;
   if (api?.prefix !== undefined && (typeof api.prefix !== 'string' || !api.prefix.startsWith('/'))) {
     problems.push('core.api.prefix: must be a path starting with "/"');
   }
@@ -157,6 +215,12 @@ export function validateConfig(config: ContentConfig, featureValidators: readonl
   }
   if (api?.overLimit !== undefined && !['reject', 'clamp'].includes(api.overLimit)) {
     problems.push('core.api.overLimit: must be "reject" or "clamp"');
+  }
+  if (api?.bodyLimit !== undefined && !(typeof api.bodyLimit === 'string' || (typeof api.bodyLimit === 'number' && api.bodyLimit > 0))) {
+    problems.push('core.api.bodyLimit: must be a size such as "1mb" or a number of bytes');
+  }
+  if (config.logger !== undefined && !(isRecord(config.logger) && typeof config.logger.error === 'function' && typeof config.logger.warn === 'function')) {
+    problems.push('logger: must be an object with error and warn functions (info optional)');
   }
 
   const collections = config.collections ?? [];
@@ -178,7 +242,7 @@ export function validateConfig(config: ContentConfig, featureValidators: readonl
     if (isRecord(g)) checkGlobal(`globals[${i}]`, g, slugs, problems);
   });
 
-  if (config.endpoints !== undefined && !Array.isArray(config.endpoints)) problems.push('endpoints: must be an array');
+  problems.push(...unsupportedOptions(config));
   if (config.auth?.fromRequest !== undefined && typeof config.auth.fromRequest !== 'function') {
     problems.push('auth.fromRequest: must be a function');
   }

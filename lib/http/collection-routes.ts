@@ -1,13 +1,14 @@
-// Thin REST handlers for one collection: parse the request, call the shared operation, shape the answer.
-import { type Request, type Response, Router } from 'express';
+// The REST routes of one collection as route-table entries: parse the request, call the shared
+// operation, shape the answer. List, get, create (one or a batch), update, delete, and restore.
+import type { Request } from 'express';
 import { create, createMany, deleteRecord, find, findById, restoreRecord, update } from '../operations';
 import type { CollectionRuntime, Runtime } from '../operations/runtime';
 import { parseListQuery, parseRecordQuery } from '../query';
 import { rejectQuery } from '../query/reject';
-import { createJsonBody } from './json-body';
 import { toListEnvelope } from './list-envelope';
 import { readQuery } from './read-query';
 import { requestUser } from './request-user';
+import type { RouteDef } from './route-table';
 
 /** `{ data: [...] }` is a batch, unless the collection has a field of its own called `data`. */
 function isBatch(collection: CollectionRuntime, body: unknown): body is { data: unknown[] } {
@@ -22,54 +23,110 @@ function readBoolean(value: unknown, name: string): boolean {
   return rejectQuery(name, 'must be true or false', 'invalid_boolean');
 }
 
-/** Mounts list/get/create/update/delete (+ restore on soft-delete collections) at the router root. */
-export function createCollectionRoutes(runtime: Runtime, collection: CollectionRuntime): Router {
-  const router = Router();
-  const { registry, query: queryOptions, bodyLimit } = runtime.config;
+const READ_ERRORS = { 400: { description: 'Invalid query' }, 401: { description: 'Invalid credentials' }, 403: { description: 'Not allowed' } };
+const WRITE_ERRORS = { ...READ_ERRORS, 409: { description: 'Unique value taken' }, 413: { description: 'Body too large' }, 415: { description: 'Not JSON' } };
+
+/** The routes of one collection, under `/<slug>`. */
+export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime): RouteDef[] {
+  const { registry } = runtime;
+  const { query: queryOptions } = runtime.config;
   const descriptor = collection.descriptor;
-  const base = (req: Request) => ({ runtime, collection, req });
+  const slug = descriptor.slug;
+  const base = async (req: Request) => ({ runtime, collection, req, user: await requestUser(runtime, req) });
+  const tags = [slug];
 
-  router.use(createJsonBody(bodyLimit));
-
-  router.get('/', async (req: Request, res: Response) => {
-    const query = parseListQuery(readQuery(req), descriptor, registry, queryOptions);
-    const result = await find({ ...base(req), query, user: await requestUser(runtime, req) });
-    res.json(toListEnvelope(result, query.envelope));
-  });
-
-  router.get('/:id', async (req: Request, res: Response) => {
-    const query = parseRecordQuery(readQuery(req), descriptor, registry, queryOptions);
-    const record = await findById({ ...base(req), ...query, id: String(req.params.id), user: await requestUser(runtime, req) });
-    res.json(record);
-  });
-
-  router.post('/', async (req: Request, res: Response) => {
-    const user = await requestUser(runtime, req);
-    if (isBatch(collection, req.body)) {
-      const records = await createMany({ ...base(req), items: req.body.data, user });
-      res.status(201).json({ data: records });
-      return;
-    }
-    const record = await create({ ...base(req), data: req.body, user });
-    res.status(201).location(`${req.baseUrl}/${record.id}`).json(record);
-  });
-
-  router.patch('/:id', async (req: Request, res: Response) => {
-    const record = await update({ ...base(req), id: String(req.params.id), data: req.body, user: await requestUser(runtime, req) });
-    res.json(record);
-  });
-
-  router.delete('/:id', async (req: Request, res: Response) => {
-    const permanent = readBoolean(readQuery(req).permanent, 'permanent');
-    const result = await deleteRecord({ ...base(req), id: String(req.params.id), user: await requestUser(runtime, req), permanent });
-    res.json(result);
-  });
-
+  const routes: RouteDef[] = [
+    {
+      method: 'get',
+      path: `/${slug}`,
+      operationId: `${slug}.list`,
+      summary: `List ${slug}`,
+      tags,
+      auth: 'optional',
+      query: 'list',
+      responses: { 200: { description: 'A page of records', shape: { kind: 'list', slug } }, ...READ_ERRORS },
+      async handler(req, res) {
+        const query = parseListQuery(readQuery(req), descriptor, registry, queryOptions);
+        const result = await find({ ...(await base(req)), query });
+        res.json(toListEnvelope(result, query.envelope));
+      },
+    },
+    {
+      method: 'get',
+      path: `/${slug}/:id`,
+      operationId: `${slug}.get`,
+      summary: `Get one of ${slug}`,
+      tags,
+      auth: 'optional',
+      query: 'record',
+      responses: { 200: { description: 'The record', shape: { kind: 'record', slug } }, ...READ_ERRORS, 404: { description: 'No such record' } },
+      async handler(req, res) {
+        const query = parseRecordQuery(readQuery(req), descriptor, registry, queryOptions);
+        res.json(await findById({ ...(await base(req)), ...query, id: String(req.params.id) }));
+      },
+    },
+    {
+      method: 'post',
+      path: `/${slug}`,
+      operationId: `${slug}.create`,
+      summary: `Create one of ${slug}, or a batch with { data: [...] }`,
+      tags,
+      auth: 'optional',
+      body: { type: 'json', shape: { kind: 'record-input', slug, mode: 'create' }, required: true },
+      responses: { 201: { description: 'The created record (or { data } for a batch)', shape: { kind: 'record', slug } }, ...WRITE_ERRORS },
+      async handler(req, res) {
+        const args = await base(req);
+        if (isBatch(collection, req.body)) {
+          res.status(201).json({ data: await createMany({ ...args, items: req.body.data }) });
+          return;
+        }
+        const record = await create({ ...args, data: req.body });
+        res.status(201).location(`${req.baseUrl}/${slug}/${record.id}`).json(record);
+      },
+    },
+    {
+      method: 'patch',
+      path: `/${slug}/:id`,
+      operationId: `${slug}.update`,
+      summary: `Update one of ${slug}`,
+      tags,
+      auth: 'optional',
+      body: { type: 'json', shape: { kind: 'record-input', slug, mode: 'update' }, required: true },
+      responses: { 200: { description: 'The updated record', shape: { kind: 'record', slug } }, ...WRITE_ERRORS, 404: { description: 'No such record' } },
+      async handler(req, res) {
+        res.json(await update({ ...(await base(req)), id: String(req.params.id), data: req.body }));
+      },
+    },
+    {
+      method: 'delete',
+      path: `/${slug}/:id`,
+      operationId: `${slug}.delete`,
+      summary: descriptor.softDelete ? `Delete one of ${slug} (soft; ?permanent=true removes it)` : `Delete one of ${slug}`,
+      tags,
+      auth: 'optional',
+      query: descriptor.softDelete ? [{ name: 'permanent', description: 'Remove the record instead of marking it deleted.', schema: { type: 'boolean' } }] : undefined,
+      responses: { 200: { description: '{ deleted: true }', shape: { kind: 'schema', schema: DELETED } }, ...READ_ERRORS, 404: { description: 'No such record' } },
+      async handler(req, res) {
+        const permanent = readBoolean(readQuery(req).permanent, 'permanent');
+        res.json(await deleteRecord({ ...(await base(req)), id: String(req.params.id), permanent }));
+      },
+    },
+  ];
   if (descriptor.softDelete) {
-    router.post('/:id/restore', async (req: Request, res: Response) => {
-      const record = await restoreRecord({ ...base(req), id: String(req.params.id), user: await requestUser(runtime, req) });
-      res.json(record);
+    routes.push({
+      method: 'post',
+      path: `/${slug}/:id/restore`,
+      operationId: `${slug}.restore`,
+      summary: `Restore a soft-deleted one of ${slug}`,
+      tags,
+      auth: 'optional',
+      responses: { 200: { description: 'The restored record', shape: { kind: 'record', slug } }, ...READ_ERRORS, 404: { description: 'No such deleted record' } },
+      async handler(req, res) {
+        res.json(await restoreRecord({ ...(await base(req)), id: String(req.params.id) }));
+      },
     });
   }
-  return router;
+  return routes;
 }
+
+const DELETED = { type: 'object', properties: { deleted: { type: 'boolean', const: true } }, required: ['deleted'] };

@@ -1,11 +1,11 @@
 // The router's error middleware: every error raised inside the router is answered here as
 // problem+json, so a client's mistake never reaches the host's error handler as a 500.
 import type { ErrorRequestHandler } from 'express';
-import type { Logger } from '../config/resolve-config';
+import type { Logger } from '../config/types';
 import { toProblem } from './to-problem';
 
 /** Creates the error handler; 5xx errors are logged (message and stack only, never bodies or tokens). */
-export function createErrorHandler(logger: Logger): ErrorRequestHandler {
+export function createErrorHandler(logger: Required<Logger>): ErrorRequestHandler {
   const development = process.env.NODE_ENV === 'development';
   return (error, req, res, next) => {
     if (res.headersSent) return next(error);

@@ -1,32 +1,44 @@
-// Thin REST handlers for globals: GET reads, POST and PATCH both upsert a partial update.
-import { type Request, type Response, Router } from 'express';
-import { NotFoundError } from '../errors';
+// The REST routes of one global as route-table entries: GET reads, POST and PATCH both upsert a
+// partial update (a global always exists, with its defaults, before the first write).
+import type { RouteDef } from './route-table';
 import { findGlobal, updateGlobal } from '../operations';
 import type { CollectionRuntime, Runtime } from '../operations/runtime';
-import { createJsonBody } from './json-body';
 import { requestUser } from './request-user';
 
-/** Mounts `/:slug` for every configured global (to be mounted under `/globals`). */
-export function createGlobalRoutes(runtime: Runtime): Router {
-  const router = Router();
-  router.use(createJsonBody(runtime.config.bodyLimit));
+const ERRORS = { 400: { description: 'Invalid body' }, 401: { description: 'Invalid credentials' }, 403: { description: 'Not allowed' } };
 
-  const globalOf = (req: Request): CollectionRuntime => {
-    const global = runtime.globals.get(String(req.params.slug));
-    if (!global) throw new NotFoundError(`No global "${String(req.params.slug)}".`);
-    return global;
-  };
-
-  router.get('/:slug', async (req: Request, res: Response) => {
-    const global = globalOf(req);
-    res.json(await findGlobal({ runtime, global, req, user: await requestUser(runtime, req) }));
+/** The routes of one global, under `/globals/<slug>`. */
+export function globalRoutes(runtime: Runtime, global: CollectionRuntime): RouteDef[] {
+  const slug = global.descriptor.slug;
+  const path = `/globals/${slug}`;
+  const tags = [`globals`];
+  const write = (method: 'post' | 'patch'): RouteDef => ({
+    method,
+    path,
+    operationId: `globals.${slug}.${method === 'post' ? 'save' : 'update'}`,
+    summary: `Update the ${slug} global`,
+    tags,
+    auth: 'optional',
+    body: { type: 'json', shape: { kind: 'global-input', slug }, required: true },
+    responses: { 200: { description: 'The global', shape: { kind: 'global', slug } }, ...ERRORS, 404: { description: 'Not visible to the caller' }, 413: { description: 'Body too large' }, 415: { description: 'Not JSON' } },
+    async handler(req, res) {
+      res.json(await updateGlobal({ runtime, global, req, data: req.body, user: await requestUser(runtime, req) }));
+    },
   });
-
-  const write = async (req: Request, res: Response) => {
-    const global = globalOf(req);
-    res.json(await updateGlobal({ runtime, global, req, data: req.body, user: await requestUser(runtime, req) }));
-  };
-  router.post('/:slug', write);
-  router.patch('/:slug', write);
-  return router;
+  return [
+    {
+      method: 'get',
+      path,
+      operationId: `globals.${slug}.get`,
+      summary: `Get the ${slug} global`,
+      tags,
+      auth: 'optional',
+      responses: { 200: { description: 'The global', shape: { kind: 'global', slug } }, ...ERRORS, 404: { description: 'Not visible to the caller' } },
+      async handler(req, res) {
+        res.json(await findGlobal({ runtime, global, req, user: await requestUser(runtime, req) }));
+      },
+    },
+    write('post'),
+    write('patch'),
+  ];
 }

@@ -2,6 +2,7 @@
 // A body of another type is a 415; parse and size failures become problems in the error handler.
 import express, { type RequestHandler } from 'express';
 import { UnsupportedMediaTypeError } from '../errors';
+import type { RouteMiddleware } from './dispatch';
 
 const JSON_TYPES = ['application/json', 'application/*+json'];
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH']);
@@ -18,4 +19,10 @@ export function createJsonBody(limit: string | number): RequestHandler {
     if (!req.is(JSON_TYPES)) return next(new UnsupportedMediaTypeError());
     return parse(req, res, next);
   };
+}
+
+/** The JSON body parser, given only to routes that declare a JSON body: a GET never pays for it. */
+export function jsonBodyFor(limit: string | number): RouteMiddleware {
+  const parse = createJsonBody(limit);
+  return (route) => (route.body?.type === 'json' ? parse : undefined);
 }

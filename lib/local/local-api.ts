@@ -55,7 +55,8 @@ function actor(options: LocalOptions | undefined) {
 
 /** Binds the operations to this router's runtime. */
 export function createLocalApi(runtime: Runtime): LocalApi {
-  const { registry, query: queryOptions } = runtime.config;
+  const { registry } = runtime;
+  const { query: queryOptions } = runtime.config;
   const globalOf = (slug: string) => {
     const global = runtime.globals.get(slug);
     if (!global) throw new NotFoundError(`No global "${slug}".`);

@@ -5,6 +5,7 @@ import { ForbiddenError, QueryError, UnauthorizedError } from '../errors';
 import { parseWhere } from '../query';
 import type { WhereNode } from '../query/types';
 import type { OperationArgs } from './operation-args';
+import { defaultAccessOf } from './runtime';
 
 export type AccessOperation = 'read' | 'create' | 'update' | 'delete';
 
@@ -37,14 +38,14 @@ export async function checkAccess(check: AccessCheck): Promise<WhereNode | undef
   if (check.overrideAccess) return undefined;
   const { runtime, collection, op, user } = check;
   if (!scopeAllows(user, op)) throw new ForbiddenError(`This API key lacks the ${op === 'read' ? 'read' : 'write'} scope.`, 'insufficient_scope');
-  const rule = collection.descriptor.access[op] ?? runtime.defaultAccess?.(collection.descriptor, op) ?? authenticated;
+  const rule = collection.descriptor.access[op] ?? defaultAccessOf(runtime, collection.descriptor, op) ?? authenticated;
   const result = await rule({ user, req: check.req, id: check.id, data: check.data });
   if (result === true) return undefined;
   // Any falsy answer (false, null, undefined, 0, '') denies: a rule that forgot to return never allows.
   if (!result) throw accessDenied(user);
   try {
     // Constraints come from server code, so they may name hidden fields (e.g. an owner id).
-    return parseWhere(result, collection.descriptor, runtime.config.registry, { trusted: true });
+    return parseWhere(result, collection.descriptor, runtime.registry, { trusted: true });
   } catch (error) {
     // A bad constraint is the host's bug, not the client's: a logged 500 that shows the client none of it.
     if (!(error instanceof QueryError)) throw error;

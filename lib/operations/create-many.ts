@@ -8,7 +8,7 @@ import { checkAccess } from './access';
 import { assertCreatedWithin } from './create-constraint';
 import type { WriteArgs } from './operation-args';
 import { bodyOf, prepareInput } from './prepare-input';
-import type { CollectionRuntime } from './runtime';
+import { publishWrite, type CollectionRuntime } from './runtime';
 import { isDuplicateKeyError, rethrowWriteError } from './write-errors';
 
 export interface CreateManyArgs extends WriteArgs {
@@ -78,6 +78,6 @@ export async function createMany(args: CreateManyArgs): Promise<ApiRecord[]> {
   }
   await assertCreatedWithin(args, docs.map((doc, index) => ({ _id: doc._id as Types.ObjectId, constraint: constraints[index] })));
   const records = docs.map((doc) => collection.serialize(doc.toObject() as RawDoc));
-  runtime.events.emit('change', { type: 'create', collection: collection.descriptor.slug, ids: records.map((r) => r.id) });
+  publishWrite(runtime, collection, 'create', records.map((r) => r.id));
   return records;
 }

@@ -7,6 +7,7 @@ import { checkAccess } from './access';
 import { assertCreatedWithin } from './create-constraint';
 import type { WriteArgs } from './operation-args';
 import { bodyOf, prepareInput } from './prepare-input';
+import { publishWrite } from './runtime';
 import { rethrowWriteError } from './write-errors';
 
 export interface CreateArgs extends WriteArgs {
@@ -28,6 +29,6 @@ export async function create(args: CreateArgs): Promise<ApiRecord> {
   }
   await assertCreatedWithin(args, [{ _id: row._id as Types.ObjectId, constraint }]);
   const record = collection.serialize(row);
-  runtime.events.emit('change', { type: 'create', collection: collection.descriptor.slug, ids: [record.id] });
+  publishWrite(runtime, collection, 'create', [record.id]);
   return record;
 }

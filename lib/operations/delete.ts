@@ -5,6 +5,7 @@ import type { ApiRecord, RawDoc } from '../schema/to-record';
 import { checkAccess } from './access';
 import { buildFilter, idCondition } from './build-filter';
 import { toRecordId } from './record-id';
+import { publishWrite } from './runtime';
 import type { OperationArgs } from './operation-args';
 
 export interface DeleteArgs extends OperationArgs {
@@ -28,7 +29,7 @@ export async function deleteRecord(args: DeleteArgs): Promise<{ deleted: true }>
     ? await collection.model.findOneAndUpdate(filter, { $set: { deletedAt: new Date() } }, { projection: { _id: 1 } }).lean()
     : (await collection.model.deleteOne(filter)).deletedCount > 0;
   if (!found) throw new NotFoundError('No record with this id.');
-  runtime.events.emit('change', { type: 'delete', collection: collection.descriptor.slug, ids: [args.id] });
+  publishWrite(runtime, collection, 'delete', [args.id]);
   return { deleted: true };
 }
 
@@ -42,6 +43,6 @@ export async function restoreRecord(args: Omit<DeleteArgs, 'permanent'>): Promis
     .lean<RawDoc>();
   if (!row) throw new NotFoundError('No deleted record with this id.');
   const record = collection.serialize(row);
-  runtime.events.emit('change', { type: 'update', collection: collection.descriptor.slug, ids: [record.id] });
+  publishWrite(runtime, collection, 'update', [record.id]);
   return record;
 }

@@ -1,14 +1,14 @@
 // Singleton globals: read (defaults before the first write) and upserting partial update.
 import type { Request } from 'express';
 import type { AuthUser } from '../config/types';
-import { NotFoundError, ValidationError } from '../errors';
+import { NotFoundError } from '../errors';
 import type { WhereNode } from '../query/types';
-import { validateInput } from '../schema/validate-input';
+import { assertValidInput } from '../schema/validate-input';
 import type { RawDoc } from '../schema/to-record';
 import { checkAccess } from './access';
-import { bodyOf } from './prepare-input';
+import { bodyOf, prepareInput } from './prepare-input';
 import { buildFilter } from './build-filter';
-import type { CollectionRuntime, Runtime } from './runtime';
+import { publishWrite, type CollectionRuntime, type Runtime } from './runtime';
 import { rethrowWriteError } from './write-errors';
 
 export interface GlobalArgs {
@@ -57,8 +57,8 @@ export async function findGlobal(args: GlobalArgs): Promise<Record<string, unkno
 export async function updateGlobal(args: GlobalArgs & { data: unknown }): Promise<Record<string, unknown>> {
   const { global, runtime } = args;
   const constraint = await checkAccess({ ...args, collection: global, op: 'update', data: bodyOf(args.data) });
-  const input = validateInput(args.data, global.descriptor, { mode: 'update', allowHidden: args.trusted });
-  if (input.errors.length) throw new ValidationError('The global is not valid.', input.errors);
+  const input = await prepareInput({ ...args, collection: global }, args.data, 'update');
+  assertValidInput(input.errors, 'The global is not valid.');
   const change: Record<string, unknown> = { $set: input.set };
   if (input.unset.length) change.$unset = Object.fromEntries(input.unset.map((name) => [name, 1]));
   let row: RawDoc | null;
@@ -77,6 +77,6 @@ export async function updateGlobal(args: GlobalArgs & { data: unknown }): Promis
     rethrowWriteError(error);
   }
   if (!row) throw notFound(global);
-  runtime.events.emit('change', { type: 'update', collection: `globals/${global.descriptor.slug}`, ids: [global.descriptor.slug] });
+  publishWrite(runtime, global, 'update', [global.descriptor.slug], [...Object.keys(input.set), ...input.unset]);
   return toGlobalRecord(global, row);
 }

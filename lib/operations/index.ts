@@ -7,4 +7,5 @@ export { update, type UpdateArgs } from './update';
 export { deleteRecord, restoreRecord, type DeleteArgs } from './delete';
 export { findGlobal, updateGlobal, type GlobalArgs } from './globals';
 export { checkAccess, scopeAllows, type AccessOperation } from './access';
-export { type Runtime, type CollectionRuntime, type ChangeEvent, createCollectionRuntime, getCollection } from './runtime';
+export { type Runtime, type CollectionRuntime, createCollectionRuntime, getCollection, publishWrite } from './runtime';
+export { type ChangeEvent, type ChangeBus, createChangeBus } from './change-bus';

@@ -18,6 +18,6 @@ export interface OperationArgs {
 export interface WriteArgs extends OperationArgs {
   /** Server-side callers may write hidden fields. */
   trusted?: boolean;
-  /** Fields this caller may not set (403); default: runtime.readOnlyFields unless access is overridden. */
+  /** Fields this caller may not set (403); default: the read-only-fields hooks unless access is overridden. */
   readOnly?: ReadonlySet<string>;
 }

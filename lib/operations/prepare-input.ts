@@ -2,13 +2,14 @@
 // may not set, validate, then let features rewrite it (auth checks and hashes passwords here).
 import { type ValidatedInput, validateInput } from '../schema/validate-input';
 import type { WriteArgs } from './operation-args';
+import { readOnlyFieldsOf } from './runtime';
 
 /** Validates and transforms a create or update body; the caller asserts (and may index) its errors. */
 export async function prepareInput(args: WriteArgs, body: unknown, mode: 'create' | 'update'): Promise<ValidatedInput> {
   const { runtime, collection } = args;
-  const readOnly = args.readOnly ?? (args.overrideAccess ? undefined : runtime.readOnlyFields?.(collection.descriptor, args.user, mode));
+  const readOnly = args.readOnly ?? (args.overrideAccess ? undefined : readOnlyFieldsOf(runtime, collection.descriptor, args.user, mode));
   const input = validateInput(body, collection.descriptor, { mode, allowHidden: args.trusted, readOnly });
-  await runtime.transformInput?.({ collection: collection.descriptor, input, op: mode, user: args.user });
+  for (const transform of runtime.hooks.transformInput) await transform({ collection: collection.descriptor, input, op: mode, user: args.user });
   return input;
 }
 

@@ -1,13 +1,13 @@
-// The router's live state that every operation reads: resolved config, models, serializers,
-// and the change emitter that cache and realtime listen to. Built once by contentRouter().
-import { EventEmitter } from 'node:events';
+// The router's live state that every operation reads: resolved config, schema registry, models,
+// serializers, the change bus, and the hooks features add to. Built once by contentRouter().
 import type { Connection, Model } from 'mongoose';
-import type { ResolvedConfig } from '../config/resolve-config';
 import type { Request } from 'express';
+import type { ResolvedConfig } from '../config/resolve-config';
 import type { AccessFn, AuthUser } from '../config/types';
-import type { CollectionDescriptor } from '../schema/descriptors';
+import type { CollectionDescriptor, SchemaRegistry } from '../schema/descriptors';
 import type { ValidatedInput } from '../schema/validate-input';
 import { type RecordSerializer, createRecordSerializer } from '../schema/to-record';
+import type { ChangeBus } from './change-bus';
 
 export interface CollectionRuntime {
   readonly descriptor: CollectionDescriptor;
@@ -17,16 +17,14 @@ export interface CollectionRuntime {
   readonly projection: Readonly<Record<string, 0>> | undefined;
 }
 
-/** A write that succeeded through this router. */
-export interface ChangeEvent {
-  type: 'create' | 'update' | 'delete';
-  collection: string;
-  ids: string[];
-  /** Updates through the update operation: the fields it set or cleared. */
-  fields?: string[];
-}
+/**
+ * Resolves the caller of a request from credentials this feature owns: a user, null for "anonymous",
+ * or undefined for "not mine" (the next authenticator, and finally the host's req.user, decide).
+ * Throws UnauthorizedError for a credential of its own that is bad.
+ */
+export type Authenticator = (req: Request) => Promise<AuthUser | null | undefined>;
 
-/** Supplies the access function used when a collection configures none (auth adds its own). */
+/** Supplies the access function used when a collection configures none; undefined passes to the next provider. */
 export type DefaultAccessProvider = (collection: CollectionDescriptor, op: 'read' | 'create' | 'update' | 'delete') => AccessFn | undefined;
 
 /** Fields this caller may not write (e.g. role and verified for non-admins on auth collections); a 403 when sent. */
@@ -47,20 +45,33 @@ export type InputTransformer = (args: {
   user: AuthUser | null;
 }) => Promise<void>;
 
+/** What features plug into the operations: ordered lists, each feature adding its own entries. */
+export interface RuntimeHooks {
+  /** Tried in order until one returns a user or null; without an answer, the host's req.user counts. */
+  readonly authenticate: Authenticator[];
+  /** The first provider returning a rule supplies a collection's missing rule; else "authenticated users". */
+  readonly defaultAccess: DefaultAccessProvider[];
+  /** Every provider's fields are read-only (the union). */
+  readonly readOnlyFields: ReadOnlyFieldsProvider[];
+  /** Run in order on every create/update body, for every caller. */
+  readonly transformInput: InputTransformer[];
+}
+
 export interface Runtime {
   readonly config: ResolvedConfig;
   readonly connection: Connection;
+  /** Every collection's descriptor by slug: relationship paths resolve through it. */
+  readonly registry: SchemaRegistry;
   readonly collections: ReadonlyMap<string, CollectionRuntime>;
   readonly globals: ReadonlyMap<string, CollectionRuntime>;
-  /** Emits 'change' (ChangeEvent) after every successful write. */
-  readonly events: EventEmitter;
-  defaultAccess?: DefaultAccessProvider;
-  /** Field-level write rules applied to callers (not to the local API without a user). */
-  readOnlyFields?: ReadOnlyFieldsProvider;
-  /** Input rewriting before every create/update write (all callers). */
-  transformInput?: InputTransformer;
-  /** Resolves the caller of a request: the host's req.user by default; auth collections extend it. */
-  authenticate: (req: Request) => Promise<AuthUser | null>;
+  /** Every write is published here (emitChange) after it succeeded. */
+  readonly changes: ChangeBus;
+  readonly hooks: RuntimeHooks;
+}
+
+/** Empty hook lists for a new runtime. */
+export function createRuntimeHooks(): RuntimeHooks {
+  return { authenticate: [], defaultAccess: [], readOnlyFields: [], transformInput: [] };
 }
 
 /** Pairs a descriptor with its model and precomputed serializer and projection. */
@@ -79,4 +90,37 @@ export function getCollection(runtime: Runtime, slug: string): CollectionRuntime
   const collection = runtime.collections.get(slug);
   if (!collection) throw new Error(`content-router: unknown collection "${slug}"`);
   return collection;
+}
+
+/** The read-only fields every provider names for this caller, or undefined when none does. */
+export function readOnlyFieldsOf(runtime: Runtime, collection: CollectionDescriptor, user: AuthUser | null, op: 'create' | 'update'): ReadonlySet<string> | undefined {
+  let union: Set<string> | undefined;
+  for (const provider of runtime.hooks.readOnlyFields) {
+    const fields = provider(collection, user, op);
+    if (!fields?.size) continue;
+    union ??= new Set();
+    for (const field of fields) union.add(field);
+  }
+  return union;
+}
+
+/** The default rule of a collection operation: the first provider's, if any. */
+export function defaultAccessOf(runtime: Runtime, collection: CollectionDescriptor, op: 'read' | 'create' | 'update' | 'delete'): AccessFn | undefined {
+  for (const provider of runtime.hooks.defaultAccess) {
+    const rule = provider(collection, op);
+    if (rule) return rule;
+  }
+  return undefined;
+}
+
+/** Publishes a write this router made to a collection or global (origin `local`) on the change bus. */
+export function publishWrite(
+  runtime: Runtime,
+  target: CollectionRuntime,
+  type: 'create' | 'update' | 'delete',
+  ids: string[],
+  fields?: string[],
+): void {
+  const { slug, isGlobal } = target.descriptor;
+  runtime.changes.emitChange({ scope: isGlobal ? 'global' : 'collection', slug, type, ids, ...(fields ? { fields } : {}), origin: 'local' });
 }

@@ -8,6 +8,7 @@ import { buildFilter, idCondition } from './build-filter';
 import { toRecordId } from './record-id';
 import type { WriteArgs } from './operation-args';
 import { bodyOf, prepareInput } from './prepare-input';
+import { publishWrite } from './runtime';
 import { rethrowWriteError } from './write-errors';
 
 export interface UpdateArgs extends WriteArgs {
@@ -36,6 +37,6 @@ export async function update(args: UpdateArgs): Promise<ApiRecord> {
   if (!row) throw new NotFoundError('No record with this id.');
   const record = collection.serialize(row);
   const fields = [...Object.keys(input.set), ...input.unset];
-  runtime.events.emit('change', { type: 'update', collection: collection.descriptor.slug, ids: [record.id], fields });
+  publishWrite(runtime, collection, 'update', [record.id], fields);
   return record;
 }

@@ -91,11 +91,4 @@ export interface RecordQuery {
 }
 
 /** Knobs the parser needs beyond the schema; resolved from config once. */
-export interface QueryOptions {
-  /** Envelope when the request names no dialect. */
-  listFormat: 'data' | 'docs';
-  /** Deepest `depth` allowed. */
-  maxDepth: number;
-  /** Over maxLimit: 400 or clamp. */
-  overLimit: 'reject' | 'clamp';
-}
+export type { QueryOptions } from '../config/resolve-config';

@@ -1,12 +1,25 @@
 // Field and collection descriptors: the normalized view of the schema that the query, validation,
 // serialization and OpenAPI layers read. Built once from the resolved config; plain data, no Mongoose.
-import type { CollectionAccess, FieldConfig, FieldType } from '../config/types';
+import type { ArrayItemType, CollectionAccess, FieldConfig, FieldType } from '../config/types';
 
 /** The canonical type of a field (aliases folded: string -> text, datetime -> date). */
 export type CanonicalType = Exclude<FieldType, 'string' | 'datetime'>;
 
 /** The type a single stored value has, used for casting query values. */
 export type ValueType = 'string' | 'number' | 'boolean' | 'date' | 'objectId' | 'json';
+
+/** A field config read through every type's options at once (each absent where its type has none). */
+export type AnyFieldConfig = FieldConfig &
+  Partial<{
+    minLength: number;
+    maxLength: number;
+    min: number;
+    max: number;
+    of: ArrayItemType;
+    hasMany: boolean;
+    options: readonly string[];
+    relationTo: string;
+  }>;
 
 export interface FieldDescriptor {
   name: string;
@@ -26,7 +39,7 @@ export interface FieldDescriptor {
   relationTo?: string;
   /** Built-in fields (id, createdAt, updatedAt, deletedAt) cannot be written by clients. */
   system: boolean;
-  config: FieldConfig;
+  config: AnyFieldConfig;
 }
 
 export interface CollectionDescriptor {
@@ -72,7 +85,8 @@ export function canonicalType(type: FieldType): CanonicalType {
 }
 
 /** Describes one configured field. */
-export function describeField(name: string, config: FieldConfig): FieldDescriptor {
+export function describeField(name: string, fieldConfig: FieldConfig): FieldDescriptor {
+  const config: AnyFieldConfig = fieldConfig;
   const type = canonicalType(config.type);
   const valueType = type === 'array' ? VALUE_TYPES[canonicalType(config.of ?? 'text')] : VALUE_TYPES[type];
   const isArray = type === 'array' || (config.hasMany === true && ['select', 'relationship', 'upload'].includes(type));
@@ -101,7 +115,7 @@ function systemField(name: string, type: CanonicalType, valueType: ValueType): F
     required: false,
     unique: name === 'id',
     system: true,
-    config: { type },
+    config: { type } as AnyFieldConfig,
   };
 }
 

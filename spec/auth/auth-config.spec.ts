@@ -25,6 +25,9 @@ describe('auth config validation', () => {
 
   it.each<[string, Omit<ContentConfig, 'db'>, string]>([
     ['missing secret', { collections: [users] }, 'auth.jwtSecret: required, at least 32 characters'],
+    ['unknown auth option', { auth: { jwtSecret: SECRET, jwtExpires: '1h' } as never, collections: [users] }, 'auth.jwtExpires: unknown option'],
+    ['unknown passwordHash option', { auth: { jwtSecret: SECRET, passwordHash: { N: 2 } } as never, collections: [users] }, 'auth.passwordHash.N: unknown option'],
+    ['unknown email option', { auth: { jwtSecret: SECRET }, email: { from: 'x' } as never, collections: [users] }, 'email.from: unknown option'],
     ['short secret', { auth: { jwtSecret: 'x'.repeat(31) }, collections: [users] }, 'auth.jwtSecret: required, at least 32 characters'],
     ['bad jwtExpiry', { auth: { jwtSecret: SECRET, jwtExpiry: '15 minutes' }, collections: [users] }, 'auth.jwtExpiry: must be a duration'],
     ['bad refreshExpiry', { auth: { jwtSecret: SECRET, refreshExpiry: '-1d' }, collections: [users] }, 'auth.refreshExpiry: must be a duration'],

@@ -1,0 +1,84 @@
+// Authentication as a feature: for every auth collection its shared state and routes, plus the private
+// Passport instance and the hooks it adds (who the caller is, default access, read-only fields, hashing).
+import type { Feature } from '../http/feature';
+import type { Runtime } from '../operations/runtime';
+import type { AccessClaims } from './access-token';
+import { authDefaultAccess, authReadOnlyFields } from './auth-access';
+import { resolveJwtOptions } from './auth-options';
+import { type AuthCollection, createAuthCollection } from './auth-collection';
+import { authRoutes } from './auth-routes';
+import { createAuthenticate } from './authenticate';
+import { createLocalAuth } from './local-auth';
+import { createMailer } from './mailer';
+import { createAuthPassport } from './passport-strategies';
+import { hashPassword } from './password-hash';
+import { checkPassword } from './password-policy';
+import { createUserResolver } from './resolve-user';
+import { validateAuthConfig } from './validate-auth-config';
+
+/** Seconds a token's user is reused before it is read again (auth.userCacheTtl). */
+const DEFAULT_USER_CACHE_TTL = 10;
+
+/**
+ * A password set through the update operation (an admin's PATCH, the local API) ends the user's sessions,
+ * as a reset does: whoever held the old password must not keep refreshing. Returns the unsubscribe.
+ */
+function endSessionsOnPasswordChange(collections: ReadonlyMap<string, AuthCollection>, runtime: Runtime): () => void {
+  return runtime.changes.onChange((event) => {
+    const auth = event.scope === 'collection' ? collections.get(event.slug) : undefined;
+    if (!auth || event.origin !== 'local' || event.type !== 'update' || !event.fields?.includes('password')) return;
+    for (const id of event.ids) {
+      auth.refreshTokens.revokeAll(id).catch((error: unknown) => runtime.config.logger.error('content-router: could not end sessions after a password change:', error));
+    }
+  });
+}
+
+/** `auth: true` collections: tokens, API keys, e-mail flows; api.auth serves the first auth collection. */
+export const authFeature: Feature = {
+  name: 'auth',
+  validate: validateAuthConfig,
+  create(runtime) {
+    const mailer = createMailer(runtime.config.source.email?.send, runtime.config.logger);
+    const collections = new Map<string, AuthCollection>();
+    for (const collection of runtime.collections.values()) {
+      if (collection.descriptor.isAuth) collections.set(collection.descriptor.slug, createAuthCollection(runtime, collection, mailer));
+    }
+    // Without auth collections, api.auth still exists and says so when called.
+    if (collections.size === 0) return { expose: { auth: createLocalAuth(collections) } };
+
+    const users = createUserResolver(collections, runtime.config.source.auth?.userCacheTtl ?? DEFAULT_USER_CACHE_TTL, runtime.changes);
+    const endSessions = endSessionsOnPasswordChange(collections, runtime);
+    const passport = createAuthPassport({
+      jwt: resolveJwtOptions(runtime.config.source),
+      userOfClaims: (claims: AccessClaims) => users.loadUser(claims.col, claims.sub),
+      userOfApiKey: (key) => users.userOfApiKey(key),
+    });
+
+    return {
+      routes: [...collections.values()].flatMap(authRoutes),
+      hooks: {
+        authenticate: [createAuthenticate(passport)],
+        defaultAccess: [authDefaultAccess],
+        readOnlyFields: [authReadOnlyFields],
+        transformInput: [
+          async ({ collection, input }) => {
+            const auth = collection.isAuth ? collections.get(collection.slug) : undefined;
+            if (!auth || !Object.hasOwn(input.set, 'password')) return;
+            input.errors.push(...checkPassword(input.set.password, auth.options.password));
+            // Nothing is written when there are errors, so do not spend a hash on it.
+            if (input.errors.length) return;
+            input.set.password = await hashPassword(String(input.set.password), auth.options.hash);
+          },
+        ],
+      },
+      expose: { auth: createLocalAuth(collections) },
+      async ready() {
+        await Promise.all([...collections.values()].map((auth) => auth.init()));
+      },
+      close() {
+        users.close();
+        endSessions();
+      },
+    };
+  },
+};

@@ -1,0 +1,145 @@
+// Serves a route table as one middleware: a request is matched once against the table (literal segments
+// before parameters), a known path with another method is a 405 with Allow, an unknown sub-path of a
+// path the router owns is a 404, and anything else goes on to the host's next handler.
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { ConfigError, MethodNotAllowedError, NotFoundError, QueryError } from '../errors';
+import type { RouteDef } from './route-table';
+
+type Segment = { literal: string } | { param: string };
+
+interface Pattern {
+  path: string;
+  segments: Segment[];
+  /** Upper-case method -> the middleware chain ending in the route's handler. */
+  methods: Map<string, RequestHandler[]>;
+  allow: string;
+}
+
+/** Middleware a feature runs before a route's own handler (a body parser, a rate limiter). */
+export type RouteMiddleware = (route: RouteDef) => RequestHandler | undefined;
+
+function parsePattern(path: string): Segment[] {
+  return path
+    .split('/')
+    .filter(Boolean)
+    .map((part) => (part.startsWith(':') ? { param: part.slice(1) } : { literal: part }));
+}
+
+/** Literal segments outrank parameters, left to right: `/users/me` before `/users/:id`. */
+function compareSpecificity(a: Pattern, b: Pattern): number {
+  for (let i = 0; i < Math.min(a.segments.length, b.segments.length); i++) {
+    const aLiteral = 'literal' in a.segments[i];
+    const bLiteral = 'literal' in b.segments[i];
+    if (aLiteral !== bLiteral) return aLiteral ? -1 : 1;
+  }
+  return 0;
+}
+
+function decodeSegment(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Thrown for a parameter that is not valid percent-encoding: the client's mistake, not a missing route. */
+const MALFORMED_PATH = new QueryError('The path is not valid percent-encoding.', [{ field: 'path', message: 'malformed percent-encoding', code: 'malformed_path' }]);
+
+function matchPattern(pattern: Pattern, parts: readonly string[]): Record<string, string> | undefined {
+  if (pattern.segments.length !== parts.length) return undefined;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < parts.length; i++) {
+    const segment = pattern.segments[i];
+    if ('literal' in segment) {
+      if (segment.literal !== parts[i]) return undefined;
+    } else {
+      const value = decodeSegment(parts[i]);
+      if (value === undefined) throw MALFORMED_PATH;
+      params[segment.param] = value;
+    }
+  }
+  return params;
+}
+
+/** Runs a chain of middleware; an error (thrown, rejected or passed to next) goes to `done`. */
+function runChain(chain: readonly RequestHandler[], req: Request, res: Response, done: NextFunction): void {
+  let index = 0;
+  const next: NextFunction = (error?: unknown) => {
+    if (error !== undefined && error !== null && error !== 'route') return done(error);
+    const handler = chain[index++];
+    if (!handler) return done();
+    try {
+      const result: unknown = handler(req, res, next);
+      if (result && typeof (result as Promise<void>).then === 'function') (result as Promise<void>).then(undefined, next);
+    } catch (error) {
+      next(error);
+    }
+  };
+  next();
+}
+
+/**
+ * Compiles the table into one middleware. Two routes with the same method and path throw at start-up,
+ * naming both. `middleware` gives each route the handlers that run before its own.
+ */
+export function createDispatcher(routes: readonly RouteDef[], middleware: readonly RouteMiddleware[]): RequestHandler {
+  const patterns = new Map<string, Pattern>();
+  const owners = new Map<string, string>();
+  const problems: string[] = [];
+  for (const route of routes) {
+    const segments = parsePattern(route.path);
+    // `/posts/:id` and `/posts/:slug` are one path: key on the shape, not the names.
+    const key = segments.map((s) => ('literal' in s ? s.literal : ':')).join('/');
+    const method = route.method.toUpperCase();
+    const owner = owners.get(`${method} ${key}`);
+    if (owner) problems.push(`route ${method} ${route.path} (${route.operationId}) collides with ${owner}`);
+    owners.set(`${method} ${key}`, `${method} ${route.path} (${route.operationId})`);
+    let pattern = patterns.get(key);
+    if (!pattern) {
+      pattern = { path: route.path, segments, methods: new Map(), allow: '' };
+      patterns.set(key, pattern);
+    }
+    const before = middleware.map((m) => m(route)).filter((m): m is RequestHandler => m !== undefined);
+    pattern.methods.set(method, [...before, route.handler as RequestHandler]);
+  }
+  if (problems.length) throw new ConfigError(problems);
+
+  // Grouped by first segment, so a request looks only at the patterns of the path it names.
+  const byHead = new Map<string, Pattern[]>();
+  for (const pattern of patterns.values()) {
+    const methods = [...pattern.methods.keys()];
+    if (methods.includes('GET')) methods.push('HEAD');
+    pattern.allow = methods.sort().join(', ');
+    const head = pattern.segments[0] && 'literal' in pattern.segments[0] ? pattern.segments[0].literal : '';
+    byHead.set(head, [...(byHead.get(head) ?? []), pattern]);
+  }
+  for (const list of byHead.values()) list.sort(compareSpecificity);
+
+  return (req, res, next) => {
+    const parts = req.path.split('/').filter(Boolean);
+    const candidates = byHead.get(parts[0] ?? '');
+    if (!candidates) return next();
+    for (const pattern of candidates) {
+      let params: Record<string, string> | undefined;
+      try {
+        params = matchPattern(pattern, parts);
+      } catch (error) {
+        return next(error);
+      }
+      if (!params) continue;
+      const method = req.method === 'HEAD' && !pattern.methods.has('HEAD') ? 'GET' : req.method;
+      const chain = pattern.methods.get(method);
+      if (!chain) {
+        if (req.method === 'OPTIONS') {
+          res.status(204).set('Allow', pattern.allow).end();
+          return;
+        }
+        return next(new MethodNotAllowedError(req.method, pattern.allow));
+      }
+      req.params = params;
+      return runChain(chain, req, res, next);
+    }
+    return next(new NotFoundError(`No route ${req.method} ${req.baseUrl}${req.path}.`));
+  };
+}

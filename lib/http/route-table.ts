@@ -1,0 +1,60 @@
+// The route table: every route the router serves, declared once with its method, path, auth
+// requirement and request/response shapes. Mounting reads it, and so will the OpenAPI generator.
+import type { Request, Response } from 'express';
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** A JSON Schema object (the OpenAPI 3.1 dialect). */
+export type JsonSchema = Record<string, unknown>;
+
+/**
+ * A request or response body, named by what it is rather than spelled out, so the document can derive
+ * it from the collection's fields: records, inputs, list envelopes, globals, or a literal schema.
+ */
+export type BodyShape =
+  | { kind: 'record'; slug: string }
+  | { kind: 'record-input'; slug: string; mode: 'create' | 'update' }
+  | { kind: 'batch-input'; slug: string }
+  | { kind: 'batch'; slug: string }
+  | { kind: 'list'; slug: string }
+  | { kind: 'global'; slug: string }
+  | { kind: 'global-input'; slug: string }
+  | { kind: 'schema'; schema: JsonSchema };
+
+/** One query parameter of a route. */
+export interface QueryParameter {
+  name: string;
+  description: string;
+  schema: JsonSchema;
+}
+
+export interface RouteResponse {
+  description: string;
+  /** Absent for problem+json errors (their shape is fixed) and empty answers. */
+  shape?: BodyShape;
+}
+
+/** A route handler: answers through `res`, or throws (async) an error the router maps to problem+json. */
+export type RouteHandler = (req: Request, res: Response) => void | Promise<void>;
+
+export interface RouteDef {
+  method: HttpMethod;
+  /** Relative to the mount path; literal segments and `:param` segments only (`/posts/:id/restore`). */
+  path: string;
+  /** Stable and unique: `<slug>.<action>` (`posts.list`, `users.login`, `globals.site.update`). */
+  operationId: string;
+  summary: string;
+  tags: string[];
+  /**
+   * `none`: credentials are ignored; `optional`: access rules decide with or without a user;
+   * `required`: an authenticated user (or API key) is needed.
+   */
+  auth: 'none' | 'optional' | 'required';
+  /** `list` and `record` stand for the list and single-record query languages. */
+  query?: 'list' | 'record' | QueryParameter[];
+  /** A JSON body is parsed before the handler runs; a multipart one is left to the handler. */
+  body?: { type: 'json' | 'multipart'; shape: BodyShape; required: boolean };
+  /** Answers by status; 4xx/5xx entries are problem+json. */
+  responses: Record<number, RouteResponse>;
+  handler: RouteHandler;
+}

@@ -1,0 +1,52 @@
+// The router's one channel for "something changed": every write publishes here (operations, auth's token
+// flows, and the change feed for writes made elsewhere), and caches, realtime and auth subscribe here.
+import type { Logger } from '../config/types';
+
+/** A change to records of a collection, or to a global. */
+export interface ChangeEvent {
+  scope: 'collection' | 'global';
+  /** The collection's or global's slug. */
+  slug: string;
+  type: 'create' | 'update' | 'delete';
+  /** Record ids (a global's id is its slug). */
+  ids: string[];
+  /** Updates through the update operation: the fields it set or cleared. Absent when unknown. */
+  fields?: string[];
+  /** `local`: a write through this router; `stream`: a write seen on the database's change stream. */
+  origin: 'local' | 'stream';
+}
+
+export type ChangeListener = (event: ChangeEvent) => void;
+
+export interface ChangeBus {
+  /** Publishes to every listener, in subscription order; a listener that throws is logged and skipped. */
+  emitChange(event: ChangeEvent): void;
+  /** Subscribes; returns the unsubscribe function. */
+  onChange(listener: ChangeListener): () => void;
+  /** Drops every listener (api.close). */
+  close(): void;
+}
+
+/** Creates the bus of one router. */
+export function createChangeBus(logger: Required<Logger>): ChangeBus {
+  const listeners = new Set<ChangeListener>();
+  return {
+    emitChange(event) {
+      for (const listener of listeners) {
+        // A subscriber's bug must not turn a successful write into an error for the client.
+        try {
+          listener(event);
+        } catch (error) {
+          logger.error('content-router: a change listener failed:', error);
+        }
+      }
+    },
+    onChange(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    close() {
+      listeners.clear();
+    },
+  };
+}

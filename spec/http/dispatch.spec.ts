@@ -1,0 +1,32 @@
+// The dispatcher alone: route collisions are refused at start-up, naming both routes.
+import { ConfigError } from '../../lib';
+import { createDispatcher } from '../../lib/http/dispatch';
+import type { RouteDef } from '../../lib/http/route-table';
+
+const route = (method: RouteDef['method'], path: string, operationId: string): RouteDef => ({
+  method,
+  path,
+  operationId,
+  summary: operationId,
+  tags: [],
+  auth: 'none',
+  responses: { 200: { description: 'ok' } },
+  handler: () => undefined,
+});
+
+describe('createDispatcher', () => {
+  it('refuses two routes with the same method and path shape, naming both', () => {
+    let error: unknown;
+    try {
+      createDispatcher([route('get', '/posts/:id', 'posts.get'), route('get', '/posts/:slug', 'custom.bySlug')], []);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).problems).toEqual(['route GET /posts/:slug (custom.bySlug) collides with GET /posts/:id (posts.get)']);
+  });
+
+  it('accepts the same path with different methods', () => {
+    expect(() => createDispatcher([route('get', '/posts/:id', 'a'), route('patch', '/posts/:id', 'b')], [])).not.toThrow();
+  });
+});
