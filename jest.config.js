@@ -1,13 +1,51 @@
-/** Jest: ts-jest over spec/, one real MongoDB server for the whole run (see spec/setup/). */
-module.exports = {
-  testEnvironment: 'node',
+// Jest: ts-jest over spec/ in two projects, `unit` (no database) and `integration` (one real
+// MongoDB server for the whole run, see spec/setup/); `npm run test:unit` runs only the first.
+
+// Spec files (under spec/) that never open a connection. Everything else is integration, so a new
+// spec needs MongoDB until someone checks it does not and lists it here.
+const UNIT = [
+  'query/',
+  'config/',
+  'schema/',
+  'auth/access-token.spec.ts',
+  'auth/auth-config.spec.ts',
+  'auth/auth-emails.spec.ts',
+  'auth/duration.spec.ts',
+  'auth/password-hash.spec.ts',
+  'auth/password-policy.spec.ts',
+  'auth/read-credential.spec.ts',
+  'http/to-problem.spec.ts',
+];
+
+const escapeRegExp = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+const shared = {
+  rootDir: __dirname,
   roots: ['<rootDir>/spec'],
-  testMatch: ['**/*.spec.ts'],
+  testEnvironment: 'node',
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
   // The example app requires the package by name (as users do); under jest that is lib/, unbuilt.
   moduleNameMapper: { '^content-router$': '<rootDir>/lib/index.ts' },
-  globalSetup: '<rootDir>/spec/setup/global-setup.js',
-  globalTeardown: '<rootDir>/spec/setup/global-teardown.js',
   testTimeout: 30000,
+};
+
+module.exports = {
   maxWorkers: 2,
+  projects: [
+    {
+      ...shared,
+      displayName: 'unit',
+      testMatch: UNIT.map((p) => (p.endsWith('/') ? `<rootDir>/spec/${p}**/*.spec.ts` : `<rootDir>/spec/${p}`)),
+    },
+    {
+      ...shared,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/spec/**/*.spec.ts'],
+      testPathIgnorePatterns: ['/node_modules/', ...UNIT.map((p) => `/spec/${escapeRegExp(p)}${p.endsWith('/') ? '' : '$'}`)],
+      // Per project, not top level: jest runs a project's global hooks only when one of its tests
+      // is selected, so `--selectProjects unit` (or a unit spec path) needs no server.
+      globalSetup: '<rootDir>/spec/setup/global-setup.js',
+      globalTeardown: '<rootDir>/spec/setup/global-teardown.js',
+    },
+  ],
 };

@@ -1,40 +1,101 @@
 'use strict';
 /**
- * Jest global setup: one MongoDB server for the whole run.
+ * Jest global setup of the integration project: one MongoDB server for the whole run.
  *
  * - MONGODB_URI set (CI: .ci/run starts mongo-java-server): verify it answers a ping.
  * - otherwise: start a single-node MongoMemoryReplSet (wiredTiger) from mongodb-memory-server.
+ * - neither works: fail fast with one line saying how to provide a server.
  *
  * Either way process.env.MONGODB_URI is set for the workers (they inherit this process's
  * environment), and the server's capabilities are probed once and passed on in
  * process.env.TEST_DB_CAPABILITIES (JSON) so specs can skip unsupported features at
  * registration time (see spec/helpers/test-db.ts).
  */
+const net = require('node:net');
 const mongoose = require('mongoose');
 const { probeCapabilities, CAPABILITIES_ENV } = require('./capabilities');
 
 const PROBE_DB = 'cr_global_setup_probe';
+const DOWNLOAD_PROBE_MS = 5000;
+
+const HOW_TO =
+  'content-router tests need MongoDB: set MONGODB_URI=mongodb://host:port/ (a replica set for change-stream tests), ' +
+  'or let mongodb-memory-server download mongod (needs internet; MONGOMS_SYSTEM_BINARY names a local one); ' +
+  '`bash .ci/run` starts an offline server, ' +
+  '`npm run test:unit` needs none.';
 
 function redact(uri) {
   return uri.replace(/\/\/[^@/]*@/, '//<credentials>@');
 }
 
-async function startMemoryReplSet() {
-  let MongoMemoryReplSet;
+function oneLine(text) {
+  return String(text).replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * An error jest shows as exactly `line`: it prints a failed global setup's `stack`, and a trace
+ * through this file (or a library's) only buries what the reader has to do.
+ */
+function setupError(line) {
+  const err = new Error(line);
+  err.stack = line;
+  err.isSetupError = true;
+  return err;
+}
+
+/**
+ * Why the mongod download cannot start, or undefined if it may. mongodb-memory-server retries
+ * each attempt after a 60 s inactivity timeout, so a firewalled machine would sit for minutes
+ * before failing; a plain TCP connect answers in seconds. Skipped behind a proxy, which the
+ * download goes through and this probe would not, and when downloads are turned off.
+ */
+function downloadBlocked() {
+  const env = process.env;
+  const proxy = [
+    'yarn_https-proxy', 'yarn_proxy', 'npm_config_https-proxy', 'npm_config_https_proxy', 'npm_config_proxy',
+    'https_proxy', 'http_proxy', 'HTTPS_PROXY', 'HTTP_PROXY',
+  ];
+  if (proxy.some((name) => env[name])) return Promise.resolve(undefined);
+  if (/^(0|false|no|off)$/i.test(env.MONGOMS_RUNTIME_DOWNLOAD || '')) return Promise.resolve(undefined);
+  let url;
   try {
-    ({ MongoMemoryReplSet } = require('mongodb-memory-server'));
+    url = new URL(env.MONGOMS_DOWNLOAD_URL || env.MONGOMS_DOWNLOAD_MIRROR || 'https://fastdl.mongodb.org');
+  } catch {
+    return Promise.resolve(undefined); // mongodb-memory-server reports a bad URL better than we can
+  }
+  const http = url.protocol === 'http:' || /^(1|true|yes|on)$/i.test(env.MONGOMS_USE_HTTP || '');
+  const port = Number(url.port) || (http ? 80 : 443);
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: url.hostname, port });
+    const done = (reason) => {
+      socket.destroy();
+      resolve(reason && `cannot reach ${url.hostname}:${port} to download mongod (${reason})`);
+    };
+    socket.setTimeout(DOWNLOAD_PROBE_MS, () => done(`no answer within ${DOWNLOAD_PROBE_MS / 1000} s`));
+    socket.once('connect', () => done(undefined));
+    socket.once('error', (err) => done(err.code || err.message));
+  });
+}
+
+async function startMemoryReplSet() {
+  let mms;
+  try {
+    mms = require('mongodb-memory-server');
   } catch (err) {
-    throw new Error(`MONGODB_URI is not set and mongodb-memory-server cannot be loaded: ${err.message}`);
+    throw setupError(`${HOW_TO} (MONGODB_URI is not set and mongodb-memory-server cannot be loaded: ${oneLine(err.message)})`);
   }
   try {
+    const { DryMongoBinary, MongoBinary, MongoMemoryReplSet } = mms;
+    if (!(await DryMongoBinary.locateBinary(await DryMongoBinary.generateOptions()))) {
+      const blocked = await downloadBlocked();
+      if (blocked) throw setupError(`${HOW_TO} (MONGODB_URI is not set and ${blocked})`);
+    }
+    // Fetch the binary before create(): create() prints any failure in full before rethrowing it.
+    await MongoBinary.getPath();
     return await MongoMemoryReplSet.create({ replSet: { count: 1, storageEngine: 'wiredTiger' } });
   } catch (err) {
-    throw new Error(
-      'MONGODB_URI is not set and mongodb-memory-server could not start a replica set ' +
-        `(it needs a mongod binary, downloaded on first use): ${err.message}\n` +
-        'Either point MONGODB_URI at a running server (e.g. mongodb://127.0.0.1:27017/?directConnection=true; ' +
-        '.ci/run starts one) or make a mongod binary available (MONGOMS_SYSTEM_BINARY).',
-    );
+    if (err && err.isSetupError) throw err;
+    throw setupError(`${HOW_TO} (MONGODB_URI is not set and mongodb-memory-server failed: ${oneLine(err && err.message)})`);
   }
 }
 
@@ -54,8 +115,9 @@ module.exports = async function globalSetup() {
       await client.connect();
       await client.db('admin').command({ ping: 1 });
     } catch (err) {
-      throw new Error(
-        `MongoDB at MONGODB_URI=${redact(uri)} ${given ? '(from the environment) ' : ''}does not answer a ping: ${err.message}`,
+      throw setupError(
+        `content-router tests need MongoDB, but MONGODB_URI=${redact(uri)} ${given ? '(from the environment) ' : ''}` +
+          `does not answer a ping: ${oneLine(err.message)}`,
       );
     }
     const caps = await probeCapabilities(client, client.db(PROBE_DB), {

@@ -1,6 +1,5 @@
-// Security review of accounts: a stolen access token must not be enough to take an account over
-// (changing its e-mail, then resetting the password); a soft-deleted user is locked out everywhere;
-// a password the policy accepts can be used to log in.
+// Accounts: a stolen access token cannot take one over (by changing its e-mail, then resetting the
+// password); a soft-deleted user is locked out everywhere; any password the policy accepts logs in.
 import request from 'supertest';
 import { type AuthTestApp, GOOD_PASSWORD, bearer, createAuthTestApp, registerAdmin, registerUser, tokenFromMail, uniqueEmail } from './auth-test-app';
 

@@ -1,6 +1,5 @@
-// Review findings in the core (access, leaks, 500s for client mistakes), each pinned by a test that
-// failed before its fix: includeDeleted and global constraints, related-collection rule context,
-// invalid access constraints, cursors over populated sort fields, query-string limits, like patterns.
+// Edge cases of access rules (includeDeleted, globals, related-collection and create rules, invalid
+// answers) and of client input that must be a 400, never a 500 or a runaway like-pattern regex.
 import request from 'supertest';
 import { type AccessArgs, UnauthorizedError } from '../../lib';
 import { toLikeRegExp } from '../../lib/query/text-match';

@@ -1,5 +1,5 @@
-// Security review: how credentials are presented. Two package credentials at once, a Bearer value with
-// trailing parts, a JWT without expiry, and tokens in places the router must never read them from.
+// How credentials are presented: two package credentials at once, a Bearer value with trailing
+// parts, a JWT without expiry, and tokens in places the router must never read them from.
 import jwt from 'jsonwebtoken';
 import request from 'supertest';
 import { type AuthTestApp, PROBLEM, type Registered, SECRET, bearer, createAuthTestApp, registerUser } from './auth-test-app';

@@ -1,6 +1,5 @@
-// Security review: refresh rotation racing with revocation. A refresh spends its token, then issues the
-// successor; logout-all, a password reset or reuse detection landing in between must not let the
-// successor survive (it was issued into a session that had just been ended).
+// Refresh rotation racing with revocation: logout(-all), a password reset or reuse detection landing
+// between spending a refresh token and issuing its successor ends the successor's session too.
 import request from 'supertest';
 import { type AuthTestApp, type Registered, bearer, createAuthTestApp, registerUser, tokenFromMail } from './auth-test-app';
 

@@ -1,5 +1,5 @@
-// Security review: the login lock must hold under concurrency. Parallel guesses used to all pass the
-// "locked?" check before any failure was recorded, so 3 allowed attempts became as many as were sent.
+// The login lock holds under concurrency. Parallel guesses used to all pass the "locked?" check
+// before any failure was recorded, so 3 allowed attempts became as many as were sent.
 import request from 'supertest';
 import { type AuthTestApp, createAuthTestApp, registerUser } from './auth-test-app';
 
