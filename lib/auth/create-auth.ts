@@ -15,6 +15,7 @@ import { createAuthPassport } from './passport-strategies';
 import { hashPassword } from './password-hash';
 import { checkPassword } from './password-policy';
 import { createUserCache } from './user-cache';
+import { isObjectIdString } from '../util/object-id';
 
 export interface AuthSystem {
   /** Assigned onto the runtime by contentRouter(). */
@@ -28,7 +29,6 @@ export interface AuthSystem {
   close(): void;
 }
 
-const OBJECT_ID = /^[0-9a-fA-F]{24}$/;
 /** Seconds a token's user is reused before it is read again (auth.userCacheTtl). */
 const DEFAULT_USER_CACHE_TTL = 10;
 
@@ -62,7 +62,7 @@ export function createAuth(runtime: Runtime): AuthSystem | undefined {
   /** The user of an auth collection as access rules see it: its record (no hidden field), plus collection and scopes. */
   async function loadUser(slug: string, id: string, scopes?: AuthUser['scopes']): Promise<AuthUser | null> {
     const auth = collections.get(slug);
-    if (!auth || !OBJECT_ID.test(id)) return null;
+    if (!auth || !isObjectIdString(id)) return null;
     let user = users.get(slug, id);
     if (!user) {
       const row = await auth.collection.model.findOne(auth.active({ _id: id }), auth.collection.projection).lean<Record<string, unknown>>();
