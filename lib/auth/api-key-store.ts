@@ -3,6 +3,7 @@
 import { type Connection, Schema, Types } from 'mongoose';
 import type { Scope } from '../config/types';
 import { createRandomToken, hashToken } from './random-token';
+import { isObjectIdString } from '../util/object-id';
 
 /** Every API key starts with this, so the router (and secret scanners) can tell keys from JWTs. */
 export const API_KEY_PREFIX = 'ck_';
@@ -87,7 +88,7 @@ export function createApiKeyStore(connection: Connection, collectionName: string
       return rows.map(toRecord);
     },
     async remove(userId, id) {
-      if (!/^[0-9a-fA-F]{24}$/.test(id)) return false;
+      if (!isObjectIdString(id)) return false;
       const result = await model.deleteOne({ _id: new Types.ObjectId(id), userId: new Types.ObjectId(userId) });
       return result.deletedCount > 0;
     },

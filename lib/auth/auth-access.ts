@@ -5,8 +5,7 @@ import type { AccessArgs, AccessFn, AuthUser } from '../config/types';
 import type { AccessOperation } from '../operations/access';
 import type { CollectionDescriptor } from '../schema/descriptors';
 import { ADMIN_ROLE } from '../config/auth-fields';
-
-const OBJECT_ID = /^[0-9a-fA-F]{24}$/;
+import { isObjectIdString } from '../util/object-id';
 
 /** Fields of an auth collection only admins (or server code) may write. Users change passwords by reset. */
 const ADMIN_ONLY_FIELDS: ReadonlySet<string> = new Set(['role', 'verified', 'password']);
@@ -27,7 +26,7 @@ export function isAdmin(user: AuthUser | null | undefined): boolean {
 const self: AccessFn = ({ user }: AccessArgs) => {
   if (!user) return false;
   if (isAdmin(user)) return true;
-  return OBJECT_ID.test(user.id) ? { id: { eq: user.id } } : false;
+  return isObjectIdString(user.id) ? { id: { eq: user.id } } : false;
 };
 
 const adminOnly: AccessFn = ({ user }: AccessArgs) => isAdmin(user);

@@ -4,6 +4,7 @@ import type { AuthUser } from '../config/types';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '../errors';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
 import type { AuthCollection } from './auth-collection';
+import { isObjectIdString } from '../util/object-id';
 
 export interface CurrentAccountArgs {
   auth: AuthCollection;
@@ -20,7 +21,7 @@ export async function currentAccount(args: CurrentAccountArgs): Promise<ApiRecor
     throw new ForbiddenError('API keys cannot manage sessions or API keys; use an access token.', 'access_token_required');
   }
   const elsewhere = user.collection !== undefined && user.collection !== auth.slug;
-  if (elsewhere || !/^[0-9a-fA-F]{24}$/.test(user.id)) throw new NotFoundError(`You are not a user of ${auth.slug}.`);
+  if (elsewhere || !isObjectIdString(user.id)) throw new NotFoundError(`You are not a user of ${auth.slug}.`);
   const row = await auth.collection.model.findOne(auth.active({ _id: user.id }), auth.collection.projection).lean<RawDoc>();
   if (!row) throw new NotFoundError(`You are not a user of ${auth.slug}.`);
   return auth.collection.serialize(row);

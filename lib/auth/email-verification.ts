@@ -7,6 +7,7 @@ import type { AuthCollection } from './auth-collection';
 import { verifyEmailEmail } from './auth-emails';
 import { publishWrite } from '../operations/runtime';
 import { createRandomToken, hashToken } from './random-token';
+import { isObjectIdString } from '../util/object-id';
 
 /** The one answer to a verification request by address, whether or not it has an unverified account. */
 export const VERIFICATION_REQUESTED = 'If an unverified account uses this e-mail address, we sent it a verification link.';
@@ -27,7 +28,7 @@ export async function issueVerificationToken(auth: AuthCollection, userId: strin
 /** Sends a verification mail to the user with this id. Returns false when the address is already verified. */
 export async function sendVerification(args: { auth: AuthCollection; userId: string }): Promise<boolean> {
   const { auth } = args;
-  if (!/^[0-9a-fA-F]{24}$/.test(args.userId)) throw new NotFoundError('No user with this id.');
+  if (!isObjectIdString(args.userId)) throw new NotFoundError('No user with this id.');
   const row = await auth.collection.model.findOne(auth.active({ _id: args.userId }), { email: 1, verified: 1 }).lean<RawDoc>();
   if (!row) throw new NotFoundError('No user with this id.');
   if (row.verified === true) return false;

@@ -6,6 +6,7 @@ import type { RawDoc } from '../schema/to-record';
 import { readConstraintOrNull } from './access';
 import { buildFilter, idCondition } from './build-filter';
 import type { OperationArgs } from './operation-args';
+import { isObjectId } from '../util/object-id';
 
 export interface PopulateArgs extends OperationArgs {
   /** Raw lean rows; populated fields are replaced in place with serialized related records. */
@@ -18,7 +19,7 @@ function collectIds(rows: RawDoc[], field: string): Types.ObjectId[] {
   for (const row of rows) {
     const value = row[field];
     for (const item of Array.isArray(value) ? value : [value]) {
-      if (item instanceof Types.ObjectId) seen.set(item.toHexString(), item);
+      if (isObjectId(item)) seen.set(item.toHexString(), item);
     }
   }
   return [...seen.values()];
@@ -26,7 +27,7 @@ function collectIds(rows: RawDoc[], field: string): Types.ObjectId[] {
 
 function replaceIds(value: unknown, byId: ReadonlyMap<string, unknown>): unknown {
   // Ids whose record is gone or not readable stay ids: the parent still says what it points at.
-  const swap = (item: unknown) => (item instanceof Types.ObjectId ? byId.get(item.toHexString()) ?? item : item);
+  const swap = (item: unknown) => (isObjectId(item) ? byId.get(item.toHexString()) ?? item : item);
   return Array.isArray(value) ? value.map(swap) : swap(value);
 }
 

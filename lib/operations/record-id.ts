@@ -1,9 +1,10 @@
 // Record ids in paths: anything that is not a 24-hex ObjectId cannot name a record, so it is a 404.
 import { Types } from 'mongoose';
 import { NotFoundError } from '../errors';
+import { isObjectIdString } from '../util/object-id';
 
 /** Parses a path id or throws NotFoundError (never a 500 for a malformed id). */
 export function toRecordId(id: unknown): Types.ObjectId {
-  if (typeof id !== 'string' || !/^[0-9a-fA-F]{24}$/.test(id)) throw new NotFoundError('No record with this id.');
+  if (typeof id !== 'string' || !isObjectIdString(id)) throw new NotFoundError('No record with this id.');
   return new Types.ObjectId(id);
 }

@@ -3,9 +3,9 @@
 import { Types } from 'mongoose';
 import type { FieldDescriptor, ValueType } from '../schema/descriptors';
 import { describeValue, rejectQuery } from './reject';
+import { isObjectId, isObjectIdString } from '../util/object-id';
 
 const NUMBER_TEXT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
-const OBJECT_ID_TEXT = /^[0-9a-fA-F]{24}$/;
 const EPOCH_TEXT = /^-?\d+$/;
 const YEAR_TEXT = /^\d{4}$/;
 // ISO 8601: date, optionally a time, optionally an offset. A space may stand for the offset's `+`
@@ -94,8 +94,8 @@ export function castDate(value: unknown): Date | undefined {
 
 /** ObjectIds, or 24-hex-digit strings (anything else is a client error in a query, not a 500). */
 export function castObjectId(value: unknown): Types.ObjectId | undefined {
-  if (value instanceof Types.ObjectId) return value;
-  if (typeof value === 'string' && OBJECT_ID_TEXT.test(value)) return new Types.ObjectId(value);
+  if (isObjectId(value)) return value;
+  if (typeof value === 'string' && isObjectIdString(value)) return new Types.ObjectId(value);
   return undefined;
 }
 

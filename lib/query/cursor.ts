@@ -8,6 +8,7 @@ import { findField } from './find-field';
 import { rejectQuery } from './reject';
 import { isPlainObject } from './safe-keys';
 import type { CursorPosition, SortItem } from './types';
+import { isObjectId } from '../util/object-id';
 
 /** Longest cursor accepted; real ones are far shorter unless a sort value is a very long text. */
 export const MAX_CURSOR_LENGTH = 8192;
@@ -29,10 +30,6 @@ interface CursorPayload {
 export function signCursor(slug: string, sort: readonly SortItem[]): string {
   const spec = sort.map((item) => `${item.path}:${item.direction}`).join(',');
   return createHash('sha256').update(`cursor-v1|${slug}|${spec}`).digest('hex').slice(0, 16);
-}
-
-function isObjectId(value: unknown): value is Types.ObjectId {
-  return value instanceof Types.ObjectId;
 }
 
 // Dates and ObjectIds are tagged so the JSON decodes back to the same BSON type (type bracketing in

@@ -1,6 +1,6 @@
 // Raw Mongo documents -> API records (DESIGN §3): `id` not `_id`, no `__v`, hidden fields gone,
 // ObjectIds as strings, dates as ISO-8601 with milliseconds. Built once per collection, run per row.
-import { Types } from 'mongoose';
+import { isObjectId } from '../util/object-id';
 import type { CollectionDescriptor, FieldDescriptor } from './descriptors';
 
 export type ApiRecord = Record<string, unknown> & { id: string };
@@ -9,7 +9,7 @@ export type RecordSerializer = (doc: RawDoc, select?: ReadonlySet<string>) => Ap
 
 function toPlainValue(value: unknown): unknown {
   if (value instanceof Date) return value.toISOString();
-  if (value instanceof Types.ObjectId) return value.toHexString();
+  if (isObjectId(value)) return value.toHexString();
   return value;
 }
 

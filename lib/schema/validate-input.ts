@@ -4,6 +4,7 @@ import { Types } from 'mongoose';
 import { ContentError, type ErrorDetail, ValidationError } from '../errors';
 import type { CollectionDescriptor, FieldDescriptor, ValueType } from './descriptors';
 import { isRecord } from '../util/is-record';
+import { isObjectIdString } from '../util/object-id';
 
 export interface ValidatedInput {
   /** Values to write, cast for storage (Date, ObjectId). */
@@ -24,7 +25,6 @@ export interface ValidateOptions {
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** RFC 5321's limit on a deliverable address; longer ones could be stored but never mailed or logged in with. */
 const MAX_EMAIL_LENGTH = 254;
-const OBJECT_ID = /^[0-9a-fA-F]{24}$/;
 const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 /** Rejects `$`-prefixed and prototype keys anywhere inside a json value: they would reach Mongo or a prototype. */
@@ -79,7 +79,7 @@ function castScalar(field: FieldDescriptor, valueType: ValueType, value: unknown
       return { ok: true, value: date };
     }
     case 'objectId':
-      if (typeof value !== 'string' || !OBJECT_ID.test(value)) return { ok: false, message: 'must be a record id', code: 'invalid_id' };
+      if (typeof value !== 'string' || !isObjectIdString(value)) return { ok: false, message: 'must be a record id', code: 'invalid_id' };
       return { ok: true, value: new Types.ObjectId(value) };
     case 'json': {
       const bad = findUnsafeKey(value);
