@@ -15,6 +15,8 @@ const UNIT = [
   'auth/password-policy.spec.ts',
   'auth/read-credential.spec.ts',
   'http/to-problem.spec.ts',
+  'http/dispatch.spec.ts',
+  'util/',
 ];
 
 const escapeRegExp = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
