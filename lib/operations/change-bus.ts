@@ -14,6 +14,15 @@ export interface ChangeEvent {
   fields?: string[];
   /** `local`: a write through this router; `stream`: a write seen on the database's change stream. */
   origin: 'local' | 'stream';
+  /**
+   * The stored documents after a create or update, when the publisher has them (the change stream's
+   * full document, an operation's result row). Raw: hidden fields included, so consumers must serialize.
+   */
+  docs?: Record<string, unknown>[];
+  /** Stream events: the change stream's resume token (realtime clients resume from it). */
+  resumeToken?: unknown;
+  /** When the change happened (the stream's cluster time, or the publisher's clock). */
+  timestamp?: Date;
 }
 
 export type ChangeListener = (event: ChangeEvent) => void;
