@@ -23,7 +23,7 @@ const DEMO_USERS = {
 /**
  * Demo host authentication. A STAND-IN for the host's own auth (passport session, its own JWT
  * middleware, ...): whatever the host uses, once it has set `req.user` the content router honours
- * that user (DESIGN §1 "wrapping with the host's own auth"). Here a request carrying
+ * that user (wrapping the API with the host's own auth). Here a request carrying
  * `X-Demo-User: alice` is treated as signed in as Alice, an admin. Never do this in a real app:
  * anyone can send the header.
  */

@@ -1,5 +1,5 @@
 // API-key operations for the caller's own keys: create (the key shown once), list (never the key),
-// delete. Scopes are read, write and admin; omitted scopes grant all three (SPEC §2.3).
+// delete. Scopes are read, write and admin; omitted scopes grant all three.
 import type { Scope } from '../config/types';
 import { type ErrorDetail, NotFoundError, ValidationError } from '../errors';
 import type { ApiKeyRecord } from './api-key-store';
@@ -10,7 +10,7 @@ import { readBody } from './auth-input';
 export const SCOPES: readonly Scope[] = ['read', 'write', 'admin'];
 const MAX_NAME_LENGTH = 100;
 
-/** The creation answer (DESIGN §7): the record, not yet used, plus the key, which is never shown again. */
+/** The creation answer: the record, not yet used, plus the key, which is never shown again. */
 export type CreatedApiKey = Omit<ApiKeyRecord, 'lastUsedAt'> & { key: string };
 
 interface KeyInput {

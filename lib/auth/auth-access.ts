@@ -1,4 +1,4 @@
-// Default access of auth collections (DESIGN §7): a user reads and updates only itself, role admin
+// Default access of auth collections: a user reads and updates only itself, role admin
 // everything; creating and deleting records is for admins; role, verified, password and (on update) email
 // are writable only by admins.
 import type { AccessArgs, AccessFn, AuthUser } from '../config/types';

@@ -23,7 +23,7 @@ export interface ResolvedAuthOptions {
   readonly verifyEmailUrl?: string;
 }
 
-/** The defaults of DESIGN §7 and docs/auth.md. */
+/** The defaults documented in docs/auth.md. */
 export const AUTH_DEFAULTS = Object.freeze({
   jwtExpiry: '15m',
   refreshExpiry: '30d',

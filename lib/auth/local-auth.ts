@@ -1,4 +1,4 @@
-// api.auth: the auth operations for server code (SPEC §4.2 signatures), sharing the operations the
+// api.auth: the auth operations for server code, sharing the operations the
 // HTTP routes use. Bound to the first auth collection; `collection(slug)` gives the same for another.
 import { UnauthorizedError } from '../errors';
 import type { ApiRecord } from '../schema/to-record';

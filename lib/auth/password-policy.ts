@@ -1,4 +1,4 @@
-// The password policy (SPEC §5.7): pure checks that report every broken rule at once, so a client
+// The password policy: pure checks that report every broken rule at once, so a client
 // can show them all instead of failing one rule per attempt.
 import type { PasswordPolicy } from '../config/types';
 import type { ErrorDetail } from '../errors';

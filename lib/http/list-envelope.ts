@@ -1,4 +1,4 @@
-// Shapes a find result into the envelope of the dialect the request spoke (DESIGN §4):
+// Shapes a find result into the envelope of the dialect the request spoke:
 // cursor -> { data, meta: {hasNextPage, hasPrevPage, nextCursor, prevCursor} },
 // Form A -> { docs, totalDocs, limit, page, totalPages, hasNextPage, hasPrevPage },
 // default -> { data, meta: { total, page, perPage, totalPages } }.

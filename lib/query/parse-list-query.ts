@@ -1,4 +1,4 @@
-// The whole list request in one call: the union of Form A, B and C parameters (DESIGN §4) parsed into
+// The whole list request in one call: the union of Form A, B and C parameters parsed into
 // a ListQuery. Unknown parameters are ignored, since hosts add their own (cache busters, tracking).
 import type { CollectionDescriptor, SchemaRegistry } from '../schema/descriptors';
 import { combineAnd } from './combine-where';

@@ -1,4 +1,4 @@
-// Page number, page size and the list envelope (DESIGN §4 "List envelopes"): which dialect the
+// Page number, page size and the list envelope: which dialect the
 // request spoke decides the response shape, so this is decided from the same parameters.
 import type { CollectionDescriptor } from '../schema/descriptors';
 import { hasParam, readSingleParam, toInteger } from './read-param';

@@ -61,7 +61,7 @@ export interface PopulateTree {
   [field: string]: PopulateTree;
 }
 
-/** Which list envelope to answer with (DESIGN §4 "List envelopes"). */
+/** Which list envelope to answer with (docs/querying.md, "List envelopes"). */
 export type EnvelopeKind = 'docs' | 'data' | 'cursor';
 
 export interface ListQuery {

@@ -1,4 +1,4 @@
-// Raw Mongo documents -> API records (DESIGN §3): `id` not `_id`, no `__v`, hidden fields gone,
+// Raw Mongo documents -> API records: `id` not `_id`, no `__v`, hidden fields gone,
 // ObjectIds as strings, dates as ISO-8601 with milliseconds. Built once per collection, run per row.
 import { isObjectId } from '../util/object-id';
 import type { CollectionDescriptor, FieldDescriptor } from './descriptors';

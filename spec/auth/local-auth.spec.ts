@@ -1,4 +1,4 @@
-// api.auth: the SPEC §4.2 local operations on the same code paths as HTTP (register, login -> { user,
+// api.auth: the local operations on the same code paths as HTTP (register, login -> { user,
 // token }, logout, verification, password reset), for the first auth collection or a named one.
 import request from 'supertest';
 import { contentRouter } from '../../lib';

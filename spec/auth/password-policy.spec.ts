@@ -1,4 +1,4 @@
-// The password policy (SPEC §5.7): every broken rule reported at once, characters counted as the
+// The password policy: every broken rule reported at once, characters counted as the
 // user sees them, a hard length cap, and never the password echoed in a message.
 import { MAX_PASSWORD_LENGTH, checkPassword, resolvePasswordPolicy } from '../../lib/auth/password-policy';
 

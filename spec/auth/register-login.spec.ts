@@ -1,4 +1,4 @@
-// Register, login and me over HTTP: response shapes of DESIGN §7, the password policy listing every
+// Register, login and me over HTTP: the documented response shapes, the password policy listing every
 // broken rule, 409 on a taken e-mail, role/verified refused, hashes in the database, never in a response.
 import request from 'supertest';
 import { hashToken } from '../../lib/auth/random-token';

@@ -1,4 +1,4 @@
-// Access on an auth collection (DESIGN §7): users read/update only themselves, admins everything, role/
+// Access on an auth collection: users read/update only themselves, admins everything, role/
 // verified/password admin-only; hidden fields never returned, filtered, sorted, selected or searched.
 import { Types } from 'mongoose';
 import request from 'supertest';

@@ -38,7 +38,7 @@ const posts = () => t.connection.collection('posts');
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 describe('create / get / update / delete', () => {
-  it('creates a record: 201, Location, record shape of DESIGN §3, hidden field stored but never returned', async () => {
+  it('creates a record: 201, Location, the documented record shape, hidden field stored but never returned', async () => {
     const res = await request(t.app).post('/api/posts').set(...admin).send({ title: 'Hello', slug: 'hello' });
     expect(res.status).toBe(201);
     expect(res.headers['content-type']).toMatch(/application\/json/);

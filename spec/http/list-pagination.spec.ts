@@ -102,7 +102,7 @@ function expectedIds(sort: Array<[SortKey, 1 | -1]>, list: readonly Item[] = ite
     .map((item) => item._id.toHexString());
 }
 
-/** The API record of a seeded item (DESIGN §3): id, visible fields as stored (null kept, missing absent), ISO dates. */
+/** The API record of a seeded item: id, visible fields as stored (null kept, missing absent), ISO dates. */
 function toRecord(item: Item): Record<string, unknown> {
   const record: Record<string, unknown> = { id: item._id.toHexString(), title: item.title };
   if (item.views !== undefined) record.views = item.views;

@@ -1,5 +1,5 @@
 // Page, page size (perPage / limit, default, maxLimit reject or clamp), count and includeDeleted,
-// and the envelope rule of DESIGN §4: cursor, then Form A `limit`, then the configured default.
+// and the envelope rule: cursor, then Form A `limit`, then the configured default.
 import { chooseEnvelope, parseLimit, parsePage } from '../../lib/query/parse-pagination';
 import { readBooleanParam } from '../../lib/query/read-param';
 import { describeCollection } from '../../lib/schema/describe-collection';
