@@ -85,6 +85,13 @@ export class ConflictError extends ContentError {
   }
 }
 
+/** 409: the record kept changing while a constrained write was being checked; retrying is safe. */
+export class WriteConflictError extends ContentError {
+  constructor(detail = 'The record was changed by someone else while this update was checked; try again.') {
+    super(409, 'write_conflict', 'Conflict', detail);
+  }
+}
+
 /** 413: body or file larger than allowed. */
 export class PayloadTooLargeError extends ContentError {
   constructor(detail = 'The request body is too large.') {

@@ -52,4 +52,5 @@ export {
   UnauthorizedError,
   UnsupportedMediaTypeError,
   ValidationError,
+  WriteConflictError,
 } from './errors';

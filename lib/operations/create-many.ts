@@ -1,11 +1,10 @@
 // Batch create, all or nothing: every item is validated (fields, unique values within the batch and
 // against the database) before any is written; a write that still fails is rolled back by id.
-import type { Types } from 'mongoose';
 import { ConflictError, type ErrorDetail, ValidationError } from '../errors';
 import { assertValidInput } from '../schema/validate-input';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
 import { checkAccess } from './access';
-import { assertCreatedWithin } from './create-constraint';
+import { assertWithinConstraints } from './constraint-match';
 import type { WriteArgs } from './operation-args';
 import { bodyOf, prepareInput } from './prepare-input';
 import { publishWrite, type CollectionRuntime } from './runtime';
@@ -68,6 +67,7 @@ export async function createMany(args: CreateManyArgs): Promise<ApiRecord[]> {
   await checkUnique(collection, sets);
 
   const docs = sets.map((set) => new collection.model(set));
+  await assertWithinConstraints(args, docs.map((doc, index) => ({ doc: doc.toObject() as RawDoc, constraint: constraints[index] })));
   try {
     await collection.model.insertMany(docs, { ordered: true });
   } catch (error) {
@@ -76,7 +76,6 @@ export async function createMany(args: CreateManyArgs): Promise<ApiRecord[]> {
     const index = isDuplicateKeyError(error) ? (error.writeErrors?.[0]?.index ?? error.index) : undefined;
     rethrowWriteError(error, index);
   }
-  await assertCreatedWithin(args, docs.map((doc, index) => ({ _id: doc._id as Types.ObjectId, constraint: constraints[index] })));
   const records = docs.map((doc) => collection.serialize(doc.toObject() as RawDoc));
   publishWrite(runtime, collection, 'create', records.map((r) => r.id));
   return records;

@@ -1,10 +1,9 @@
-// The create operation: access -> validate (every error at once) -> insert -> check a create constraint
-// -> serialize -> notify.
-import type { Types } from 'mongoose';
+// The create operation: access -> validate (every error at once) -> check a create constraint on the
+// record as it would be stored -> insert -> serialize -> notify.
 import { assertValidInput } from '../schema/validate-input';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
 import { checkAccess } from './access';
-import { assertCreatedWithin } from './create-constraint';
+import { assertWithinConstraints } from './constraint-match';
 import type { WriteArgs } from './operation-args';
 import { bodyOf, prepareInput } from './prepare-input';
 import { publishWrite } from './runtime';
@@ -20,14 +19,16 @@ export async function create(args: CreateArgs): Promise<ApiRecord> {
   const constraint = await checkAccess({ ...args, op: 'create', data: bodyOf(args.data) });
   const input = await prepareInput(args, args.data, 'create');
   assertValidInput(input.errors, 'The record is not valid.');
+  const doc = new collection.model(input.set);
+  // Checked on the document as it will be stored (defaults applied), before it exists for anyone to see.
+  await assertWithinConstraints(args, [{ doc: doc.toObject() as RawDoc, constraint }]);
   let row: RawDoc;
   try {
-    const doc = await collection.model.create(input.set);
+    await doc.save();
     row = doc.toObject() as RawDoc;
   } catch (error) {
     rethrowWriteError(error);
   }
-  await assertCreatedWithin(args, [{ _id: row._id as Types.ObjectId, constraint }]);
   const record = collection.serialize(row);
   publishWrite(runtime, collection, 'create', [record.id]);
   return record;

@@ -1,10 +1,13 @@
-// The update operation (PATCH semantics): access constraint and record id in one atomic
-// findOneAndUpdate, so a record outside the caller's constraint is a 404 and nothing is written.
-import { NotFoundError } from '../errors';
+// The update operation (PATCH semantics). Without an access constraint: one atomic findOneAndUpdate.
+// With one, the rule must hold before AND after the change: the record is read, the change applied in
+// memory and checked, then written only if nobody changed it meanwhile, so no reader ever sees it outside.
+import { NotFoundError, WriteConflictError } from '../errors';
+import type { WhereNode } from '../query/types';
 import { assertValidInput } from '../schema/validate-input';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
 import { checkAccess } from './access';
 import { buildFilter, idCondition } from './build-filter';
+import { assertWithinConstraints } from './constraint-match';
 import { toRecordId } from './record-id';
 import type { WriteArgs } from './operation-args';
 import { bodyOf, prepareInput } from './prepare-input';
@@ -16,7 +19,41 @@ export interface UpdateArgs extends WriteArgs {
   data: unknown;
 }
 
-/** Applies a partial update; null clears a non-required field. */
+/** Attempts before a record that keeps changing under a constrained update is a 409. */
+const MAX_ATTEMPTS = 3;
+
+/** The stored document as it would be after the change, cast by the schema as the write would cast it. */
+function applyInMemory(args: UpdateArgs, before: RawDoc, set: Record<string, unknown>, unset: readonly string[]): RawDoc {
+  const doc = args.collection.model.hydrate(before);
+  doc.set(set);
+  for (const name of unset) doc.set(name, undefined);
+  return doc.toObject() as RawDoc;
+}
+
+/** Writes the change where the filter still matches; null when nothing matched. */
+async function write(args: UpdateArgs, filter: Record<string, unknown>, change: Record<string, unknown>): Promise<RawDoc | null> {
+  try {
+    return await args.collection.model
+      .findOneAndUpdate(filter, change, { returnDocument: 'after', runValidators: true, projection: args.collection.projection })
+      .lean<RawDoc>();
+  } catch (error) {
+    rethrowWriteError(error);
+  }
+}
+
+/** Reads, checks in memory, and writes unless `updatedAt` moved meanwhile (then tries again). */
+async function writeWithin(args: UpdateArgs, filter: Record<string, unknown>, change: Record<string, unknown>, constraint: WhereNode, input: { set: Record<string, unknown>; unset: string[] }): Promise<RawDoc> {
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const before = await args.collection.model.findOne(filter).lean<RawDoc>();
+    if (!before) throw new NotFoundError('No record with this id.');
+    await assertWithinConstraints(args, [{ doc: applyInMemory(args, before, input.set, input.unset), constraint }]);
+    const row = await write(args, { $and: [filter, { updatedAt: before.updatedAt ?? null }] }, change);
+    if (row) return row;
+  }
+  throw new WriteConflictError();
+}
+
+/** Applies a partial update; null clears a non-required field. An empty change writes nothing. */
 export async function update(args: UpdateArgs): Promise<ApiRecord> {
   const { runtime, collection } = args;
   const _id = toRecordId(args.id);
@@ -24,19 +61,18 @@ export async function update(args: UpdateArgs): Promise<ApiRecord> {
   const input = await prepareInput(args, args.data, 'update');
   assertValidInput(input.errors, 'The update is not valid.');
   const filter = await buildFilter({ ...args, nodes: [idCondition(collection, [_id]), constraint], deleted: false });
+  const fields = [...Object.keys(input.set), ...input.unset];
+  if (fields.length === 0) {
+    // Nothing to change: not even updatedAt moves, and nobody is told of a change.
+    const row = await collection.model.findOne(filter, collection.projection).lean<RawDoc>();
+    if (!row) throw new NotFoundError('No record with this id.');
+    return collection.serialize(row);
+  }
   const change: Record<string, unknown> = { $set: input.set };
   if (input.unset.length) change.$unset = Object.fromEntries(input.unset.map((name) => [name, 1]));
-  let row: RawDoc | null;
-  try {
-    row = await collection.model
-      .findOneAndUpdate(filter, change, { returnDocument: 'after', runValidators: true, projection: collection.projection })
-      .lean<RawDoc>();
-  } catch (error) {
-    rethrowWriteError(error);
-  }
+  const row = constraint ? await writeWithin(args, filter, change, constraint, input) : await write(args, filter, change);
   if (!row) throw new NotFoundError('No record with this id.');
   const record = collection.serialize(row);
-  const fields = [...Object.keys(input.set), ...input.unset];
   publishWrite(runtime, collection, 'update', [record.id], fields);
   return record;
 }
