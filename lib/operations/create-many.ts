@@ -7,6 +7,7 @@ import { checkAccess } from './access';
 import { assertWithinConstraints } from './constraint-match';
 import type { WriteArgs } from './operation-args';
 import { bodyOf, prepareInput } from './prepare-input';
+import { findMissingRelations } from './check-relations';
 import { publishWrite, type CollectionRuntime } from './runtime';
 import { isDuplicateKeyError, rethrowWriteError } from './write-errors';
 
@@ -56,12 +57,13 @@ export async function createMany(args: CreateManyArgs): Promise<ApiRecord[]> {
   const errors: ErrorDetail[] = [];
   const sets = await Promise.all(
     items.map(async (item, index) => {
-      const input = await prepareInput(args, item, 'create');
+      const input = await prepareInput(args, item, 'create', false);
       for (const error of input.errors) errors.push({ ...error, index });
       return input.set;
     }),
   );
   // Sorted so the error list reads in item order although items were transformed concurrently.
+  if (errors.length === 0) errors.push(...(await findMissingRelations(args, sets, true)));
   errors.sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
   assertValidInput(errors, 'Some records are not valid; nothing was created.');
   await checkUnique(collection, sets);

@@ -1,14 +1,20 @@
 // What every write does with a body before touching the database: work out which fields this caller
-// may not set, validate, then let features rewrite it (auth checks and hashes passwords here).
+// may not set, validate, check that relationships name records, then let features rewrite it (auth
+// checks and hashes passwords here).
 import { type ValidatedInput, validateInput } from '../schema/validate-input';
 import type { WriteArgs } from './operation-args';
 import { readOnlyFieldsOf } from './runtime';
+import { findMissingRelations } from './check-relations';
 
-/** Validates and transforms a create or update body; the caller asserts (and may index) its errors. */
-export async function prepareInput(args: WriteArgs, body: unknown, mode: 'create' | 'update'): Promise<ValidatedInput> {
+/**
+ * Validates and transforms a create or update body; the caller asserts (and may index) its errors.
+ * `checkRelations: false` leaves the relationship check to a caller that batches it (batch create).
+ */
+export async function prepareInput(args: WriteArgs, body: unknown, mode: 'create' | 'update', checkRelations = true): Promise<ValidatedInput> {
   const { runtime, collection } = args;
   const readOnly = args.readOnly ?? (args.overrideAccess ? undefined : readOnlyFieldsOf(runtime, collection.descriptor, args.user, mode));
   const input = validateInput(body, collection.descriptor, { mode, allowHidden: args.trusted, readOnly });
+  if (checkRelations && input.errors.length === 0) input.errors.push(...(await findMissingRelations(args, [input.set])));
   for (const transform of runtime.hooks.transformInput) await transform({ collection: collection.descriptor, input, op: mode, user: args.user });
   return input;
 }
