@@ -3,6 +3,7 @@
 import type { Request } from 'express';
 import { ForbiddenError, UnauthorizedError } from '../errors';
 import { requestUser } from '../http/request-user';
+import { requireScope } from '../operations/access';
 import type { BodyShape, JsonSchema, RouteDef, RouteHandler } from '../http/route-table';
 import { createApiKey, deleteApiKey, listApiKeys } from './api-keys';
 import type { AuthCollection } from './auth-collection';
@@ -113,6 +114,7 @@ export function authRoutes(auth: AuthCollection): RouteDef[] {
       }
       const caller = await requestUser(auth.runtime, req);
       if (!caller) throw new UnauthorizedError('Log in, or give the e-mail address to verify.');
+      requireScope(caller, 'update');
       const me = await currentAccount({ auth, user: caller });
       const sent = await sendVerification({ auth, userId: me.id });
       res.json({ message: sent ? 'We sent you a verification link.' : 'Your e-mail address is already verified.' });
@@ -123,7 +125,9 @@ export function authRoutes(auth: AuthCollection): RouteDef[] {
       res.json({ message: 'Your e-mail address is verified.', user: verified });
     }, { body: json(object({ token: str }, ['token'])), responses: { 200: { description: 'Verified', shape: object({ message: str, user }) }, 400: ERRORS[400] } }),
     route('get', 'me', 'me', 'The current user', async (req, res) => {
-      res.json(await account(req));
+      const me = await account(req);
+      requireScope(await requestUser(auth.runtime, req), 'read');
+      res.json(me);
     }, { auth: 'required', responses: { 200: { description: 'The current user', shape: user }, 401: ERRORS[401] } }),
     route('post', 'api-keys', 'createApiKey', 'Create an API key (the key is shown only here)', async (req, res) => {
       const me = await account(req, true);

@@ -15,11 +15,23 @@ export interface AccessCheck extends OperationArgs {
   data?: Record<string, unknown>;
 }
 
-/** Reads need the read scope, writes the write scope; admin allows both. No scopes: no restriction. */
+/**
+ * Reads need the read scope, writes the write scope; the admin scope allows both (it is "every operation a
+ * key can do", not the admin role: what the user may do is still the user's rules). No scopes: no restriction.
+ */
 export function scopeAllows(user: AuthUser | null, op: AccessOperation): boolean {
   if (!user?.scopes) return true;
   if (user.scopes.includes('admin')) return true;
   return user.scopes.includes(op === 'read' ? 'read' : 'write');
+}
+
+/** 403 `insufficient_scope` unless the caller's API key (if any) carries the scope this effect needs. */
+export function requireScope(user: AuthUser | null, op: AccessOperation): void {
+  if (!scopeAllows(user, op)) throw insufficientScope(op);
+}
+
+function insufficientScope(op: AccessOperation): ForbiddenError {
+  return new ForbiddenError(`This API key lacks the ${op === 'read' ? 'read' : 'write'} scope.`, 'insufficient_scope');
 }
 
 /** The denial of a rule: 401 without a user, 403 with one. */
@@ -36,13 +48,16 @@ const authenticated = ({ user }: AccessArgs): boolean => user !== null;
  */
 export async function checkAccess(check: AccessCheck): Promise<WhereNode | undefined> {
   if (check.overrideAccess) return undefined;
-  const { runtime, collection, op, user } = check;
-  if (!scopeAllows(user, op)) throw new ForbiddenError(`This API key lacks the ${op === 'read' ? 'read' : 'write'} scope.`, 'insufficient_scope');
+  const { runtime, collection, op } = check;
+  // A key without the scope acts as an anonymous caller for this operation: it never does less than no
+  // credential would (a public read stays public), and where anonymous callers are refused it is a 403.
+  const scoped = scopeAllows(check.user, op);
+  const user = scoped ? check.user : null;
   const rule = collection.descriptor.access[op] ?? defaultAccessOf(runtime, collection.descriptor, op) ?? authenticated;
   const result = await rule({ user, req: check.req, id: check.id, data: check.data });
   if (result === true) return undefined;
   // Any falsy answer (false, null, undefined, 0, '') denies: a rule that forgot to return never allows.
-  if (!result) throw accessDenied(user);
+  if (!result) throw scoped ? accessDenied(user) : insufficientScope(op);
   try {
     // Constraints come from server code, so they may name hidden fields (e.g. an owner id).
     return parseWhere(result, collection.descriptor, runtime.registry, { trusted: true });

@@ -198,3 +198,33 @@ describe('authenticating with an API key', () => {
     expect401(await request(t.app).get('/api/posts').set('X-API-Key', key));
   });
 });
+
+describe('scopes on the account routes', () => {
+  it('GET /users/me needs the read scope', async () => {
+    const user = await registerUser(t);
+    const writer = (await createKey(user, { name: 'w', scopes: ['write'] })).body.apiKey.key;
+    const reader = (await createKey(user, { name: 'r', scopes: ['read'] })).body.apiKey.key;
+    const refused = await request(t.app).get('/api/users/me').set('X-API-Key', writer);
+    expect(refused.status).toBe(403);
+    expect(refused.headers['content-type']).toMatch(PROBLEM);
+    expect(refused.body.code).toBe('insufficient_scope');
+    const allowed = await request(t.app).get('/api/users/me').set('X-API-Key', reader);
+    expect(allowed.status).toBe(200);
+    expect(allowed.body.id).toBe(user.id);
+  });
+
+  it('POST /users/send-verification (for the caller) needs the write scope', async () => {
+    const user = await registerUser(t);
+    const reader = (await createKey(user, { name: 'r', scopes: ['read'] })).body.apiKey.key;
+    const writer = (await createKey(user, { name: 'w', scopes: ['write'] })).body.apiKey.key;
+    const before = await t.connection.collection('users').findOne({ email: user.email });
+    const refused = await request(t.app).post('/api/users/send-verification').set('X-API-Key', reader);
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe('insufficient_scope');
+    // Nothing was issued: the stored verification token is unchanged.
+    const after = await t.connection.collection('users').findOne({ email: user.email });
+    expect(after?.verificationToken).toEqual(before?.verificationToken);
+    const sent = await request(t.app).post('/api/users/send-verification').set('X-API-Key', writer);
+    expect(sent.status).toBe(200);
+  });
+});

@@ -84,10 +84,29 @@ describe('default access (no rule configured)', () => {
     expect((await request(t.app).get('/api/plain').set(...both)).status).toBe(200);
   });
 
-  it('scopes apply on top of a configured rule that allows everyone', async () => {
-    const res = await request(t.app).get('/api/open').set(...asUser({ ...bob, scopes: ['write'] }));
-    expect(res.status).toBe(403);
+  it('a key without the scope acts as an anonymous caller: never less than no credential', async () => {
+    const writer = asUser({ ...bob, scopes: ['write'] });
+    // A public read stays public for a write-only key...
+    const res = await request(t.app).get('/api/open').set(...writer);
+    expect(res.status).toBe(200);
     expect((await request(t.app).get('/api/open')).status).toBe(200);
+    // ...and where anonymous callers are refused, the key gets 403 insufficient_scope, not 401.
+    const refused = await request(t.app).get('/api/secrets').set(...writer);
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe('insufficient_scope');
+    // An anonymous-only create stays refused for a read-only key (the rule needs an admin).
+    const reader = asUser({ ...admin, scopes: ['read'] });
+    const create = await request(t.app).post('/api/open').set(...reader).send({ name: 'r' });
+    expect(create.status).toBe(403);
+    expect(create.body.code).toBe('insufficient_scope');
+  });
+
+  it('the admin scope grants every operation, not the admin role', async () => {
+    const bobAdminKey = asUser({ ...bob, scopes: ['admin'] });
+    // The open collection's create rule wants the admin role: an admin-scoped key of a plain user is refused.
+    const res = await request(t.app).post('/api/open').set(...bobAdminKey).send({ name: 'x' });
+    expect(res.status).toBe(403);
+    expect(res.body.code).toBe('forbidden');
   });
 });
 

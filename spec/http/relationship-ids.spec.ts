@@ -36,7 +36,7 @@ describe('relationship ids must name records', () => {
   });
   afterAll(() => t.close());
 
-  const post = (body: unknown, user: Record<string, unknown> = USER) => request(t.app).post('/api/posts').set(...asUser(user)).send(body);
+  const post = (body: object, user: Record<string, unknown> = USER) => request(t.app).post('/api/posts').set(...asUser(user)).send(body);
 
   it('accepts an id of a readable record', async () => {
     const res = await post({ title: 'ok', author, editors: [author] });
