@@ -40,6 +40,8 @@ export interface ApiKeyStore {
   list(userId: string): Promise<ApiKeyRecord[]>;
   /** Deletes one of the user's keys; false when the user has no key with this id. */
   remove(userId: string, id: string): Promise<boolean>;
+  /** Deletes every key of a user; returns how many there were. */
+  removeAll(userId: string): Promise<number>;
   /** The owner and scopes of a live key (and notes its use), or undefined for an unknown, revoked or expired key. */
   verify(key: string): Promise<{ userId: string; scopes: Scope[] } | undefined>;
 }
@@ -91,6 +93,9 @@ export function createApiKeyStore(connection: Connection, collectionName: string
       if (!isObjectIdString(id)) return false;
       const result = await model.deleteOne({ _id: new Types.ObjectId(id), userId: new Types.ObjectId(userId) });
       return result.deletedCount > 0;
+    },
+    async removeAll(userId) {
+      return (await model.deleteMany({ userId: new Types.ObjectId(userId) })).deletedCount;
     },
     async verify(key) {
       const now = new Date();

@@ -21,6 +21,7 @@ export interface ResolvedAuthOptions {
   readonly hash: Readonly<ScryptParams>;
   readonly resetPasswordUrl?: string;
   readonly verifyEmailUrl?: string;
+  readonly revokeApiKeysOnReset: boolean;
 }
 
 /** The defaults documented in docs/auth.md. */
@@ -36,7 +37,7 @@ export const AUTH_DEFAULTS = Object.freeze({
 /** Option keys a collection's `auth: {...}` may set (validate-auth-config rejects others). */
 export const COLLECTION_AUTH_KEYS: ReadonlySet<string> = new Set<keyof CollectionAuthOptions>([
   'jwtExpiry', 'refreshExpiry', 'resetExpiry', 'verificationExpiry', 'requireVerification', 'allowRegistration',
-  'maxLoginAttempts', 'lockTime', 'password', 'resetPasswordUrl', 'verifyEmailUrl',
+  'maxLoginAttempts', 'lockTime', 'password', 'resetPasswordUrl', 'verifyEmailUrl', 'revokeApiKeysOnReset',
 ]);
 
 // Validation ran first, so a failed parse here is a bug, not a host mistake.
@@ -71,5 +72,6 @@ export function resolveAuthOptions(config: ContentConfig, collection: Collection
     hash: Object.freeze({ ...DEFAULT_SCRYPT_PARAMS, ...top.passwordHash }),
     resetPasswordUrl: pick('resetPasswordUrl'),
     verifyEmailUrl: pick('verifyEmailUrl'),
+    revokeApiKeysOnReset: pick('revokeApiKeysOnReset') ?? false,
   });
 }

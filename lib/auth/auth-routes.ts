@@ -14,6 +14,7 @@ import { login } from './login';
 import { RESET_REQUESTED, requestPasswordReset, resetPassword } from './password-reset';
 import { register } from './register';
 import { logout, logoutAll, refresh } from './sessions';
+import { changePassword } from './change-password';
 
 /** Reads required string fields of a body, reporting every missing one at once. */
 function readStrings<K extends string>(body: unknown, names: readonly K[]): Record<K, string> {
@@ -31,6 +32,7 @@ const object = (properties: Record<string, JsonSchema>, required: string[] = [])
 });
 const MESSAGE = object({ message: str }, ['message']);
 const TOKENS = { accessToken: str, refreshToken: str, expiresIn: { type: 'integer' } };
+const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
 const ERRORS = { 400: { description: 'Invalid body' }, 401: { description: 'Invalid credentials' } };
 
 /** The routes of one auth collection, under `/<slug>`. */
@@ -45,7 +47,7 @@ export function authRoutes(auth: AuthCollection): RouteDef[] {
     name: string,
     summary: string,
     handler: RouteHandler,
-    extra: Partial<RouteDef> & Pick<RouteDef, 'responses'>,
+    { secret, ...extra }: Partial<RouteDef> & Pick<RouteDef, 'responses'> & { secret?: boolean },
   ): RouteDef => ({
     method,
     path: `/${slug}/${action}`,
@@ -53,7 +55,8 @@ export function authRoutes(auth: AuthCollection): RouteDef[] {
     summary,
     tags: [slug],
     auth: 'none',
-    handler,
+    // Answers carrying a token or key must not be stored by any cache on the way (RFC 6749 section 5.1).
+    handler: secret ? (req, res) => (res.set(NO_STORE), handler(req, res)) : handler,
     ...extra,
   });
   const json = (shape: BodyShape, required = true) => ({ type: 'json' as const, shape, required });
@@ -65,6 +68,7 @@ export function authRoutes(auth: AuthCollection): RouteDef[] {
       }
       res.status(201).json(await register({ auth, data: req.body, req }));
     }, {
+      secret: true,
       body: json(object({ email: str, password: str, name: str }, ['email', 'password'])),
       responses: { 201: { description: 'The user and a session', shape: object({ user, message: str, ...TOKENS }) }, ...ERRORS, 403: { description: 'Registration closed' }, 409: { description: 'E-mail taken' } },
     }),
@@ -72,13 +76,14 @@ export function authRoutes(auth: AuthCollection): RouteDef[] {
       const { email, password } = readStrings(req.body, ['email', 'password']);
       res.json(await login({ auth, email, password }));
     }, {
+      secret: true,
       body: json(object({ email: str, password: str }, ['email', 'password'])),
       responses: { 200: { description: 'The user and a session', shape: object({ user, token: str, ...TOKENS }) }, ...ERRORS, 403: { description: 'E-mail not verified' }, 429: { description: 'Account locked' } },
     }),
     route('post', 'refresh', 'refresh', 'Exchange a refresh token for new tokens', async (req, res) => {
       const { refreshToken } = readStrings(req.body, ['refreshToken']);
       res.json(await refresh({ auth, refreshToken }));
-    }, { body: json(object({ refreshToken: str }, ['refreshToken'])), responses: { 200: { description: 'New tokens', shape: object(TOKENS) }, ...ERRORS } }),
+    }, { secret: true, body: json(object({ refreshToken: str }, ['refreshToken'])), responses: { 200: { description: 'New tokens', shape: object(TOKENS) }, ...ERRORS } }),
     route('post', 'logout', 'logout', 'Revoke a refresh token', async (req, res) => {
       const { refreshToken } = readStrings(req.body, ['refreshToken']);
       await logout({ auth, refreshToken });
@@ -93,14 +98,27 @@ export function authRoutes(auth: AuthCollection): RouteDef[] {
       const errors = new InputErrors();
       const email = errors.email(readBody(req.body, ['email']));
       errors.check();
-      await requestPasswordReset({ auth, email });
+      const mail = await requestPasswordReset({ auth, email });
       res.json({ message: RESET_REQUESTED });
+      // Only now: the answer for a known address must not wait on the host's mailer.
+      void mail();
     }, { body: json(object({ email: str }, ['email'])), responses: { 200: { description: 'The same answer for every address', shape: MESSAGE }, 400: ERRORS[400] } }),
     route('post', 'reset-password', 'resetPassword', 'Set a new password with a reset token', async (req, res) => {
       const { token, password } = readStrings(req.body, ['token', 'password']);
       await resetPassword({ auth, token, password });
       res.json({ message: 'Your password has been reset. Log in with the new password.' });
     }, { body: json(object({ token: str, password: str }, ['token', 'password'])), responses: { 200: { description: 'Password set', shape: MESSAGE }, 400: ERRORS[400] } }),
+    route('post', 'change-password', 'changePassword', 'Set a new password by giving the current one (ends every other session)', async (req, res) => {
+      const me = await account(req, true);
+      const { currentPassword, password } = readStrings(req.body, ['currentPassword', 'password']);
+      const session = await changePassword({ auth, userId: me.id, currentPassword, password });
+      res.json({ message: 'Your password has been changed; every other session has ended.', ...session });
+    }, {
+      auth: 'required',
+      secret: true,
+      body: json(object({ currentPassword: str, password: str }, ['currentPassword', 'password'])),
+      responses: { 200: { description: 'Changed, with a new session', shape: object({ message: str, ...TOKENS }) }, ...ERRORS, 403: { description: 'API keys cannot do this' }, 429: { description: 'Account locked' } },
+    }),
     route('post', 'send-verification', 'sendVerification', 'Send a verification e-mail (to the caller, or to an address)', async (req, res) => {
       const body = readBody(req.body ?? {}, ['email']);
       if (body.email !== undefined) {
@@ -108,8 +126,9 @@ export function authRoutes(auth: AuthCollection): RouteDef[] {
         const errors = new InputErrors();
         const email = errors.email(body);
         errors.check();
-        await requestVerification({ auth, email });
+        const mail = await requestVerification({ auth, email });
         res.json({ message: VERIFICATION_REQUESTED });
+        void mail();
         return;
       }
       const caller = await requestUser(auth.runtime, req);
@@ -134,6 +153,7 @@ export function authRoutes(auth: AuthCollection): RouteDef[] {
       res.status(201).json({ apiKey: await createApiKey({ auth, userId: me.id, data: req.body }) });
     }, {
       auth: 'required',
+      secret: true,
       body: json(object({ name: str, scopes: { type: 'array', items: { enum: ['read', 'write', 'admin'] } }, expiresAt: { type: 'string', format: 'date-time' } }, ['name'])),
       responses: { 201: { description: 'The new key', shape: object({ apiKey: API_KEY_WITH_SECRET }) }, ...ERRORS, 403: { description: 'API keys cannot do this' } },
     }),

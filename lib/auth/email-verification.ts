@@ -7,6 +7,7 @@ import type { AuthCollection } from './auth-collection';
 import { verifyEmailEmail } from './auth-emails';
 import { publishWrite } from '../operations/runtime';
 import { createRandomToken, hashToken } from './random-token';
+import { NO_MAIL, type PendingMail } from './mailer';
 import { isObjectIdString } from '../util/object-id';
 
 /** The one answer to a verification request by address, whether or not it has an unverified account. */
@@ -38,7 +39,7 @@ export async function sendVerification(args: { auth: AuthCollection; userId: str
 }
 
 /** Sends a verification mail to an unverified account with this address, if there is one; same work either way. */
-export async function requestVerification(args: { auth: AuthCollection; email: string }): Promise<void> {
+export async function requestVerification(args: { auth: AuthCollection; email: string }): Promise<PendingMail> {
   const { auth, email } = args;
   const token = createRandomToken();
   const expiry = new Date(Date.now() + auth.options.verificationExpiryMs);
@@ -47,8 +48,7 @@ export async function requestVerification(args: { auth: AuthCollection; email: s
     { $set: { verificationToken: hashToken(token), verificationExpiry: expiry } },
     { timestamps: false },
   );
-  // Not awaited: the answer must not take longer for an address that exists.
-  if (result.matchedCount > 0) void auth.mailer.deliver(verifyEmailEmail(auth.options, email, token));
+  return result.matchedCount > 0 ? () => auth.mailer.deliver(verifyEmailEmail(auth.options, email, token)) : NO_MAIL;
 }
 
 /** Spends a verification token; 400 when it is unknown, used or expired. Returns the verified user. */

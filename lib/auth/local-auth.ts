@@ -65,7 +65,7 @@ function bind(auth: AuthCollection, others: (slug: string) => LocalAuthApi): Loc
       const errors = new InputErrors();
       const normalized = errors.email({ email });
       errors.check('The arguments are not valid.');
-      await requestPasswordReset({ auth, email: normalized });
+      await (await requestPasswordReset({ auth, email: normalized }))();
     },
     async resetPassword(token, newPassword) {
       requireStrings({ token, password: newPassword });

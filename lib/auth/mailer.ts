@@ -30,3 +30,12 @@ export function createMailer(send: ((mail: EmailMessage) => Promise<void> | void
     },
   };
 }
+
+/**
+ * A mail an operation prepared but left to its caller to send: the HTTP routes send it after the answer
+ * is on its way (so a known address answers as fast as an unknown one), server code awaits it.
+ */
+export type PendingMail = () => Promise<void>;
+
+/** The pending mail of an operation that has nothing to send. */
+export const NO_MAIL: PendingMail = async () => undefined;

@@ -7,13 +7,14 @@ import { resetPasswordEmail } from './auth-emails';
 import { hashPassword } from './password-hash';
 import { checkPassword } from './password-policy';
 import { publishWrite } from '../operations/runtime';
+import { NO_MAIL, type PendingMail } from './mailer';
 import { createRandomToken, hashToken } from './random-token';
 
 /** The one answer to forgot-password, whether or not the address has an account. */
 export const RESET_REQUESTED = 'If an account uses this e-mail address, we sent it a link to reset the password.';
 
-/** Stores a reset token on the account with this address, if any, and mails it; same work either way. */
-export async function requestPasswordReset(args: { auth: AuthCollection; email: string }): Promise<void> {
+/** Stores a reset token on the account with this address, if any; same work either way. Returns the mail to send. */
+export async function requestPasswordReset(args: { auth: AuthCollection; email: string }): Promise<PendingMail> {
   const { auth, email } = args;
   const token = createRandomToken();
   const expiry = new Date(Date.now() + auth.options.resetExpiryMs);
@@ -24,8 +25,7 @@ export async function requestPasswordReset(args: { auth: AuthCollection; email: 
     // Token bookkeeping is not an edit of the record: updatedAt stays.
     { timestamps: false },
   );
-  // Not awaited: the answer must not take longer for an address that exists.
-  if (result.matchedCount > 0) void auth.mailer.deliver(resetPasswordEmail(auth.options, email, token));
+  return result.matchedCount > 0 ? () => auth.mailer.deliver(resetPasswordEmail(auth.options, email, token)) : NO_MAIL;
 }
 
 /** Sets a new password with a reset token; 400 for a weak password or an unknown, used or expired token. */
@@ -48,7 +48,11 @@ export async function resetPassword(args: { auth: AuthCollection; token: string;
     ]);
   }
   const userId = String(row._id);
-  await Promise.all([auth.refreshTokens.revokeAll(userId), auth.failures.clear(String(row.email))]);
+  await Promise.all([
+    auth.refreshTokens.revokeAll(userId),
+    auth.failures.clear(String(row.email)),
+    auth.options.revokeApiKeysOnReset ? auth.apiKeys.removeAll(userId) : undefined,
+  ]);
   // Without fields: the sessions are already ended above, and the password is hidden from every reader.
   publishWrite(auth.runtime, auth.collection, 'update', [userId]);
 }

@@ -26,7 +26,7 @@ function checkShared(path: string, options: CollectionAuthOptions, problems: str
       problems.push(`${path}.${key}: must be a duration such as "15m", "12h" or "7d" (units ms, s, m, h, d, w) or a number of seconds`);
     }
   }
-  for (const key of ['requireVerification', 'allowRegistration'] as const) {
+  for (const key of ['requireVerification', 'allowRegistration', 'revokeApiKeysOnReset'] as const) {
     if (options[key] !== undefined && typeof options[key] !== 'boolean') problems.push(`${path}.${key}: must be a boolean`);
   }
   const attempts = options.maxLoginAttempts;

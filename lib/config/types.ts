@@ -344,6 +344,11 @@ export interface CollectionAuthOptions {
   resetPasswordUrl?: string;
   /** Link put in verification e-mails; `{token}` is replaced by the token. Default: the bare token. */
   verifyEmailUrl?: string;
+  /**
+   * A password reset also deletes the user's API keys (a reset usually means the account was at risk).
+   * Default false: keys are credentials of their own, and revoking them may stop a running integration.
+   */
+  revokeApiKeysOnReset?: boolean;
 }
 
 /** Top-level auth options; they apply to every auth collection unless the collection overrides them. */
