@@ -64,6 +64,7 @@ export function authRoutes(auth: AuthCollection): RouteDef[] {
       }
       res.status(201).json(await register({ auth, data: req.body, req }));
     }, {
+      rateLimit: 'auth',
       body: json(object({ email: str, password: str, name: str }, ['email', 'password'])),
       responses: { 201: { description: 'The user and a session', shape: object({ user, message: str, ...TOKENS }) }, ...ERRORS, 403: { description: 'Registration closed' }, 409: { description: 'E-mail taken' } },
     }),
@@ -71,6 +72,7 @@ export function authRoutes(auth: AuthCollection): RouteDef[] {
       const { email, password } = readStrings(req.body, ['email', 'password']);
       res.json(await login({ auth, email, password }));
     }, {
+      rateLimit: 'auth',
       body: json(object({ email: str, password: str }, ['email', 'password'])),
       responses: { 200: { description: 'The user and a session', shape: object({ user, token: str, ...TOKENS }) }, ...ERRORS, 403: { description: 'E-mail not verified' }, 429: { description: 'Account locked' } },
     }),
@@ -94,12 +96,12 @@ export function authRoutes(auth: AuthCollection): RouteDef[] {
       errors.check();
       await requestPasswordReset({ auth, email });
       res.json({ message: RESET_REQUESTED });
-    }, { body: json(object({ email: str }, ['email'])), responses: { 200: { description: 'The same answer for every address', shape: MESSAGE }, 400: ERRORS[400] } }),
+    }, { rateLimit: 'auth', body: json(object({ email: str }, ['email'])), responses: { 200: { description: 'The same answer for every address', shape: MESSAGE }, 400: ERRORS[400] } }),
     route('post', 'reset-password', 'resetPassword', 'Set a new password with a reset token', async (req, res) => {
       const { token, password } = readStrings(req.body, ['token', 'password']);
       await resetPassword({ auth, token, password });
       res.json({ message: 'Your password has been reset. Log in with the new password.' });
-    }, { body: json(object({ token: str, password: str }, ['token', 'password'])), responses: { 200: { description: 'Password set', shape: MESSAGE }, 400: ERRORS[400] } }),
+    }, { rateLimit: 'auth', body: json(object({ token: str, password: str }, ['token', 'password'])), responses: { 200: { description: 'Password set', shape: MESSAGE }, 400: ERRORS[400] } }),
     route('post', 'send-verification', 'sendVerification', 'Send a verification e-mail (to the caller, or to an address)', async (req, res) => {
       const body = readBody(req.body ?? {}, ['email']);
       if (body.email !== undefined) {
