@@ -18,6 +18,12 @@ export interface LimiterOptions {
   logger: Required<Logger>;
 }
 
+/** express-rate-limit's findings about the host's setup carry an `ERR_ERL_*` code. */
+function isSetupWarning(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('ERR_ERL_');
+}
+
 /** Creates one limiter; each needs a store of its own. */
 export function createLimiter(options: LimiterOptions): RequestHandler {
   const { logger } = options;
@@ -33,7 +39,10 @@ export function createLimiter(options: LimiterOptions): RequestHandler {
     logger: {
       // The store's outage is reported once by store-health; express-rate-limit would log every request.
       error: (error, message) => {
-        if (!(error instanceof RateLimitStoreError)) logger.error(`content-router: rate limit: ${message ?? ''}`, error);
+        if (error instanceof RateLimitStoreError) return;
+        // Its checks of the host's setup (trust proxy, a keyBy using req.ip) run once each: a warning, not a failure.
+        if (isSetupWarning(error)) logger.warn('content-router: rate limit:', (error as Error).message);
+        else logger.error(`content-router: rate limit: ${message ?? ''}`, error);
       },
       warn: (error, message) => logger.warn(`content-router: rate limit: ${message ?? ''}`, error),
     },

@@ -91,6 +91,24 @@ describe('the general limit', () => {
     expect((await list(t)).headers.ratelimit).toMatch(/^"api"; r=1;/);
   });
 
+  it('keys clients by the IP as Express sees it: behind a proxy only with trust proxy (and says so once otherwise)', async () => {
+    const t = await limitedApp({ max: 1 });
+    const from = (ip: string) => list(t).set('X-Forwarded-For', ip);
+    expect((await from('203.0.113.1')).status).toBe(200);
+    // Without trust proxy every forwarded client is the proxy: one count.
+    expectLimited(await from('203.0.113.2'), 'api');
+    expect(t.logged.warn).toHaveLength(1);
+    expect(String(t.logged.warn[0][1])).toContain('trust proxy');
+
+    const proxied = await limitedApp({ max: 1 });
+    proxied.app.set('trust proxy', 'loopback');
+    const via = (ip: string) => list(proxied).set('X-Forwarded-For', ip);
+    expect((await via('203.0.113.1')).status).toBe(200);
+    expect((await via('203.0.113.2')).status).toBe(200);
+    expectLimited(await via('203.0.113.1'), 'api');
+    expect(proxied.logged).toEqual({ warn: [], error: [], info: [] });
+  });
+
   it('keys clients by keyBy when given', async () => {
     const t = await limitedApp({ max: 2, keyBy: (req) => String(req.headers['x-tenant'] ?? 'none') });
     const as = (tenant: string) => list(t).set('X-Tenant', tenant);
