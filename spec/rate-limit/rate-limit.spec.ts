@@ -135,7 +135,9 @@ describe('the credential routes', () => {
     for (let i = 0; i < 3; i++) {
       const res = await login(t, i === 1 ? `  ${a.toUpperCase()} ` : a);
       expect(res.status).toBe(401);
-      expect(res.headers.ratelimit).toContain(`"auth"; r=${2 - i};`);
+      // One entry per limit that counted the request, in the order they apply.
+      expect(res.headers.ratelimit).toMatch(new RegExp(`^"api"; r=${99 - i}; t=\\d+, "auth"; r=${2 - i}; t=\\d+, "auth-client"; r=${4 - i}; t=\\d+$`));
+      expect(res.headers['ratelimit-policy']).toMatch(/^"api"; q=100; w=60; pk=:[^:]+:, "auth"; q=3; w=900; pk=:[^:]+:, "auth-client"; q=5; w=900; pk=:[^:]+:$/);
     }
     // The same address however it is spelt: the fourth attempt never reaches the password check.
     expectLimited(await login(t, a.toUpperCase()), 'auth');
