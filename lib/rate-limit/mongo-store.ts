@@ -23,8 +23,10 @@ export async function createRateLimitIndexes(connection: Connection): Promise<vo
 }
 
 /**
- * A store whose keys start with `prefix` (one per limiter). rate-limit-mongo is not used: it needs a URI
- * or a driver 3 collection with callbacks, and its windows only end when the TTL monitor deletes a row.
+ * A store whose keys start with `prefix` (one per limiter). rate-limit-mongo is not used: given a URI it
+ * opens a connection of its own (with its bundled driver 3), given the router's collection it calls the
+ * driver with callbacks, which the current driver never invokes (every request would hang), and its
+ * windows end only when the TTL monitor deletes a row (up to a minute late).
  */
 export function createMongoStore(connection: Connection, prefix: string, health: StoreHealth): Store {
   const rows = connection.collection<HitRow>(RATE_LIMIT_COLLECTION);
