@@ -3,6 +3,7 @@
 // across router instances, a failing store that lets requests through with one warning, keyBy, and
 // host routes at the same prefix that are never counted.
 import express from 'express';
+import express4 from 'express4';
 import type { Connection } from 'mongoose';
 import request from 'supertest';
 import type { RateLimitOptions } from '../../lib';
@@ -264,6 +265,15 @@ describe('lifecycle', () => {
     const res = await list(t);
     expect(res.status).toBe(200);
     expect(res.headers.ratelimit).toBeUndefined();
+  });
+
+  it('works the same in an Express 4 host', async () => {
+    const t = await limitedApp({ max: 2, auth: { max: 1 } });
+    const app = express4();
+    app.use('/api', t.api as unknown as express4.RequestHandler);
+    expect((await request(app).post('/api/users/login').send({ email: 'a@example.com', password: 'x' })).status).toBe(401);
+    expectLimited(await request(app).post('/api/users/login').send({ email: 'A@example.com', password: 'x' }), 'auth');
+    expectLimited(await request(app).get('/api/posts'), 'api');
   });
 
   it('one router mounted in two host apps keeps one count', async () => {
