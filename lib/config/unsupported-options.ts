@@ -1,5 +1,5 @@
 // Options whose feature is typed but not built in this version. Configuring one is a ConfigError, so a
-// host never believes it has uploads, or a cache when it has not; a feature deletes its line here.
+// host never believes it has uploads or a cache when it has not; a feature deletes its line here.
 import type { ContentConfig } from './types';
 
 const NOT_BUILT = 'not supported yet in this version of content-router';
