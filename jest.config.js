@@ -16,6 +16,7 @@ const UNIT = [
   'auth/read-credential.spec.ts',
   'http/to-problem.spec.ts',
   'http/dispatch.spec.ts',
+  'rate-limit/rate-limit-config.spec.ts',
   'util/',
 ];
 

@@ -152,4 +152,45 @@ const authSmallListCase = authCase(
   null,
 );
 
-module.exports = [listCase, getCase, createCase, authListCase, authSmallListCase];
+/**
+ * Rate-limited vs unlimited: both sides hit the router app, the same list through a router with
+ * `security.rateLimit` (at `prefix`) and through the unlimited one (at /api), so the ratio is the cost
+ * of counting the request. The limit is never reached. Issue goal for the memory store: <= 5% overhead.
+ */
+function rateLimitCase(name, description, prefix, goal) {
+  const unlimited = listCase.request(null, 'router').paths[0];
+  const limited = unlimited.replace(/^\/api\//, `${prefix}/`);
+  return {
+    name,
+    goal,
+    description,
+    target: () => 'router',
+    sideLabels: { router: 'limited', baseline: 'unlimited' },
+    request(_ctx, side) {
+      return { method: 'GET', paths: [side === 'router' ? limited : unlimited] };
+    },
+    async verify(ctx) {
+      const [withLimit, without] = await Promise.all(['router', 'baseline'].map((side) => ctx.call(side, { ...this.request(ctx, side), path: this.request(ctx, side).paths[0] }, this)));
+      expectStatus(withLimit, 200, `${name} (limited)`);
+      expectStatus(without, 200, `${name} (unlimited)`);
+      sameBody(withLimit.body, without.body, name);
+      const probe = await fetch(ctx.urlOf(this, 'router') + limited);
+      if (!/^"api"; r=\d+;/.test(probe.headers.get('ratelimit') || '')) throw new Error(`${name}: the limited side sent no RateLimit header`);
+    },
+  };
+}
+
+const rateLimitMemoryCase = rateLimitCase(
+  'list: limited/unlimited (memory)',
+  'the list case through a router with security.rateLimit (memory store) vs without',
+  '/limited',
+  0.95,
+);
+const rateLimitMongoCase = rateLimitCase(
+  'list: limited/unlimited (mongo)',
+  'the list case through a router with security.rateLimit (Mongo store: one findOneAndUpdate per request) vs without; informational',
+  '/limited-mongo',
+  null,
+);
+
+module.exports = [listCase, getCase, createCase, authListCase, authSmallListCase, rateLimitMemoryCase, rateLimitMongoCase];

@@ -43,16 +43,28 @@ function benchConfig(connection) {
   };
 }
 
-/** Builds the router app and a bench user; resolves once indexes are built. Returns `{ app, api, accessToken }`. */
+/** A limit no benchmark run reaches: the rate-limit cases measure the cost of counting, never a 429. */
+const UNREACHED = { windowMs: 60_000, max: 1_000_000_000 };
+
+/**
+ * Builds the router app and a bench user; resolves once indexes are built. Returns `{ app, api, accessToken }`.
+ * Beside `/api`, the same collections are served rate-limited at `/limited` (memory store) and
+ * `/limited-mongo` (Mongo store), on the same connection, for the rate-limit cases.
+ */
 async function createRouterApp(connection) {
-  const api = contentRouter({ ...benchConfig(connection), logger: { error: console.error, warn: console.warn, info: () => undefined } });
+  const logger = { error: console.error, warn: console.warn, info: () => undefined };
+  const api = contentRouter({ ...benchConfig(connection), logger });
+  const limited = contentRouter({ ...benchConfig(connection), logger, security: { rateLimit: { ...UNREACHED, store: 'memory' } } });
+  const limitedMongo = contentRouter({ ...benchConfig(connection), logger, security: { rateLimit: { ...UNREACHED, store: 'mongo' } } });
   const app = express();
   app.disable('x-powered-by');
+  app.use('/limited', limited);
+  app.use('/limited-mongo', limitedMongo);
   app.use('/api', api);
-  await api.ready;
+  await Promise.all([limited.ready, limitedMongo.ready, api.ready]);
   const password = `Bench-${randomBytes(12).toString('hex')}`;
   const { accessToken } = await api.auth.register('bench@example.com', password, 'Bench');
-  return { app, api, accessToken, close: () => api.close() };
+  return { app, api, accessToken, close: () => Promise.all([api.close(), limited.close(), limitedMongo.close()]) };
 }
 
 module.exports = { createRouterApp, benchConfig };

@@ -15,11 +15,15 @@ import { restFeature } from './http/rest-feature';
 import { type LocalApi, createLocalApi } from './local/local-api';
 import { createChangeBus } from './operations/change-bus';
 import { type Runtime, createCollectionRuntime, createRuntimeHooks } from './operations/runtime';
+import { rateLimitFeature } from './rate-limit/rate-limit-feature';
 import { buildCollectionModels, buildGlobalModels } from './schema/build-models';
 import { describeCollections, describeGlobal } from './schema/describe-collection';
 
-/** The features of every router, in hook order: auth first, so its authenticator and access defaults lead. */
-const FEATURES: readonly Feature[] = [authFeature, restFeature];
+/**
+ * The features of every router, in hook and middleware order: the rate limit first, so a request is
+ * counted before any other work; auth before the rest, so its authenticator and access defaults lead.
+ */
+const FEATURES: readonly Feature[] = [rateLimitFeature, authFeature, restFeature];
 
 /** The router contentRouter() returns: mount it with app.use(prefix, api). */
 export interface ContentRouter extends Router {

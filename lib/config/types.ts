@@ -250,18 +250,37 @@ export interface UploadOptions {
   access?: { create?: AccessFn; read?: AccessFn; delete?: AccessFn };
 }
 
-/** Request rate limiting. */
+/** `security`: request rate limiting. */
+export interface SecurityOptions {
+  /** Limits requests per client; off when absent. */
+  rateLimit?: RateLimitOptions;
+}
+
+/** Request rate limiting (docs/rate-limit.md). */
 export interface RateLimitOptions {
   /** Window length in milliseconds. Default 60000. */
   windowMs?: number;
-  /** Requests per client per window. Default 100. */
+  /** Requests per client per window, on every route the router serves. Default 100. */
   max?: number;
   /** Where counts live: this process, or the router's database (shared by every instance). Default `memory`. */
   store?: 'memory' | 'mongo';
-  /** The client key. Default: the client IP as Express sees it (set `trust proxy` behind a proxy). */
+  /**
+   * The client key, used by both limits. Default: the client IP as Express sees it (`req.ip`, IPv6 grouped
+   * by /56); behind a proxy set the host app's `trust proxy`, or every client shares the proxy's count.
+   */
   keyBy?: (req: Request) => string;
   /** The stricter limit of login, register, forgot-password and reset-password. */
-  auth?: { windowMs?: number; max?: number };
+  auth?: RateLimitAuthOptions;
+}
+
+/** The limit of the credential routes: per client and account, and per client over all accounts. */
+export interface RateLimitAuthOptions {
+  /** Window length in milliseconds. Default 900000 (15 minutes). */
+  windowMs?: number;
+  /** Requests per client and e-mail address per window. Default 10. */
+  max?: number;
+  /** Requests per client per window, whatever the address (a bound on trying many accounts). Default 5 × max. */
+  maxPerClient?: number;
 }
 
 /** Realtime change events over Server-Sent Events and WebSocket. */
@@ -394,8 +413,8 @@ export interface ContentConfig {
   collections?: CollectionConfig[];
   globals?: GlobalConfig[];
   auth?: AuthOptions;
-  /** Rate limiting (not supported yet: a ConfigError until it lands). */
-  security?: { rateLimit?: RateLimitOptions };
+  /** Security options: rate limiting (docs/rate-limit.md). */
+  security?: SecurityOptions;
   /** File uploads (not supported yet: a ConfigError until they land). */
   uploads?: UploadOptions;
   /** Realtime events (not supported yet: a ConfigError until they land). Default false. */

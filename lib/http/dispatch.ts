@@ -63,7 +63,7 @@ function matchPattern(pattern: Pattern, parts: readonly string[]): Record<string
 }
 
 /** Runs a chain of middleware; an error (thrown, rejected or passed to next) goes to `done`. */
-function runChain(chain: readonly RequestHandler[], req: Request, res: Response, done: NextFunction): void {
+export function runChain(chain: readonly RequestHandler[], req: Request, res: Response, done: NextFunction): void {
   let index = 0;
   const next: NextFunction = (error?: unknown) => {
     if (error !== undefined && error !== null && error !== 'route') return done(error);

@@ -54,6 +54,8 @@ export interface RouteDef {
   query?: 'list' | 'record' | QueryParameter[];
   /** A JSON body is parsed before the handler runs; a multipart one is left to the handler. */
   body?: { type: 'json' | 'multipart'; shape: BodyShape; required: boolean };
+  /** `auth`: a credential route (login, register, password reset) under the stricter rate limit too. */
+  rateLimit?: 'auth';
   /** Answers by status; 4xx/5xx entries are problem+json. */
   responses: Record<number, RouteResponse>;
   handler: RouteHandler;

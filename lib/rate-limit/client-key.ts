@@ -1,0 +1,34 @@
+// Who a request counts against: the client (the host's keyBy, or the IP as Express sees it), and on the
+// credential routes the client together with the account the body names.
+import type { Request } from 'express';
+import { ipKeyGenerator } from 'express-rate-limit';
+import { normalizeEmail } from '../auth/auth-input';
+import { hashToken } from '../auth/random-token';
+
+/** express-rate-limit's default grouping of IPv6 clients: one /56 is usually one subscriber. */
+const IPV6_SUBNET = 56;
+
+export type KeyOf = (req: Request) => string;
+
+/** The client key: keyBy's answer (a non-empty string), else the IP, IPv6 grouped by /56. */
+export function createClientKey(keyBy: ((req: Request) => string) | undefined): KeyOf {
+  if (!keyBy) return (req) => ipKeyGenerator(req.ip ?? '', IPV6_SUBNET);
+  return (req) => {
+    const key: unknown = keyBy(req);
+    // A host bug, not the client's: it surfaces as a logged 500 rather than one shared bucket for all.
+    if (typeof key !== 'string' || key === '') throw new TypeError('security.rateLimit.keyBy must return a non-empty string');
+    return key;
+  };
+}
+
+/**
+ * The client plus the account a credential request names: the normalized `email` of the parsed JSON body,
+ * hashed (the address is never a store key). Without one (reset-password carries a token), the client alone.
+ */
+export function createAccountKey(clientKey: KeyOf): KeyOf {
+  return (req) => {
+    const email: unknown = (req.body as { email?: unknown } | undefined)?.email;
+    const account = typeof email === 'string' && email.trim() !== '' ? hashToken(normalizeEmail(email)) : '-';
+    return `${clientKey(req)}|${account}`;
+  };
+}
