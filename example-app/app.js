@@ -34,8 +34,31 @@ function demoHostAuth(req, _res, next) {
   next();
 }
 
-/** Anyone may read (it is a demo); writes keep the default rule: an authenticated user. */
-const publicRead = { read: () => true };
+/** Admins: the host's demo user, or a registered user an admin promoted. */
+const isAdmin = ({ user }) => user?.role === 'admin';
+
+/** Reference data: anyone reads, only admins write. */
+const adminWrites = { read: () => true, create: isAdmin, update: isAdmin, delete: isAdmin };
+
+/**
+ * Posts: anyone reads; any signed-in user may write posts of their own (`owner` is theirs), admins
+ * any post. The where answers are checked on the record before and after a write, so a user can
+ * neither edit someone else's post nor hand their own to someone else.
+ */
+const ownPosts = ({ user }) => (user?.role === 'admin' ? true : user ? { owner: { eq: user.id } } : false);
+const postAccess = { read: () => true, create: ownPosts, update: ownPosts, delete: ownPosts };
+
+/**
+ * A development mailbox in place of real e-mail: the mails the router would send (reset and
+ * verification tokens) are printed and kept, newest first, for GET /dev/mail (see createExampleApp).
+ */
+const MAILBOX = [];
+function sendDemoMail(mail) {
+  const token = /token:\n\n(\S+)/.exec(mail.text)?.[1] ?? /token=([^\s&]+)/.exec(mail.text)?.[1];
+  MAILBOX.unshift({ to: mail.to, subject: mail.subject, token: token ? decodeURIComponent(token) : undefined, text: mail.text });
+  MAILBOX.length = Math.min(MAILBOX.length, 50);
+  console.log(`[example mail] to ${mail.to}: ${mail.subject}${token ? ` (token ${token})` : ''}`);
+}
 
 /**
  * The JWT secret: JWT_SECRET from the environment, as in production. Without it the demo makes a
@@ -57,11 +80,12 @@ function exampleConfig(db) {
     db,
     // Users of the package's own auth: register, login, refresh, API keys (docs/auth.md).
     auth: { jwtSecret: jwtSecret() },
+    email: { send: sendDemoMail },
     collections: [
       { slug: 'users', auth: true, fields: {} },
       {
         slug: 'categories',
-        access: publicRead,
+        access: adminWrites,
         fields: {
           name: { type: 'text', required: true, unique: true },
           slug: { type: 'text' },
@@ -69,7 +93,7 @@ function exampleConfig(db) {
       },
       {
         slug: 'authors',
-        access: publicRead,
+        access: adminWrites,
         fields: {
           name: { type: 'text', required: true },
           email: { type: 'email', unique: true },
@@ -79,7 +103,7 @@ function exampleConfig(db) {
       {
         slug: 'posts',
         softDelete: true,
-        access: publicRead,
+        access: postAccess,
         search: ['title', 'body'],
         fields: {
           title: { type: 'text', required: true },
@@ -91,13 +115,14 @@ function exampleConfig(db) {
           author: { type: 'relationship', relationTo: 'authors' },
           categories: { type: 'relationship', relationTo: 'categories', hasMany: true },
           featured: { type: 'boolean' },
+          owner: { type: 'relationship', relationTo: 'users' },
         },
       },
     ],
     globals: [
       {
         slug: 'site',
-        access: publicRead,
+        access: { read: () => true, update: isAdmin },
         fields: {
           title: { type: 'text' },
           tagline: { type: 'text' },
@@ -216,6 +241,15 @@ async function createExampleApp({ connection, uri, dbName, seed = true } = {}) {
   // The host's own middleware runs first; the router then sees req.user.
   app.use(demoHostAuth);
   app.use('/api', api);
+  // Development only: the newest mail the router sent to an address, so the README's curl session can
+  // pick up the reset and verification tokens. A real app sends mail and has no such route.
+  if (process.env.NODE_ENV !== 'production') {
+    app.get('/dev/mail', (req, res) => {
+      const mail = MAILBOX.find((m) => m.to === String(req.query.to || '').toLowerCase());
+      if (!mail) return res.status(404).json({ error: 'no mail to this address yet' });
+      res.json(mail);
+    });
+  }
   app.get('/', (req, res) => {
     const base = `${req.protocol}://${req.get('host')}/api`;
     res.json({
@@ -227,7 +261,8 @@ async function createExampleApp({ connection, uri, dbName, seed = true } = {}) {
         categories: `${base}/categories`,
         site: `${base}/globals/site`,
       },
-      writes: 'send header "X-Demo-User: alice" to act as the demo admin, or register at POST /api/users/register and send the access token as Bearer',
+      writes: 'send header "X-Demo-User: alice" to act as the demo admin, or register at POST /api/users/register and send the access token as Bearer (a registered user writes posts of their own: set "owner" to your user id)',
+      mail: 'mails the API would send (reset and verification tokens) are printed and served at /dev/mail?to=<address>',
     });
   });
 

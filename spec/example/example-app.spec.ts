@@ -37,26 +37,51 @@ it('seeds demo content on first start and serves it publicly', async () => {
   expect(site.body).toMatchObject({ title: 'content-router demo', maintenance: false });
 });
 
-it('needs a user to write: the demo host user or a registered user', async () => {
+it('has access rules a user could copy: admins write reference data, users only their own posts', async () => {
   expect((await request(example.app).post('/api/categories').send({ name: 'Anon' })).status).toBe(401);
   const asAlice = await request(example.app).post('/api/categories').set('X-Demo-User', 'alice').send({ name: 'From Alice' });
   expect(asAlice.status).toBe(201);
-  const registered = await request(example.app)
-    .post('/api/users/register')
-    .send({ email: 'reader@example.com', password: 'a long passphrase', name: 'Reader' });
-  expect(registered.status).toBe(201);
-  const asUser = await request(example.app)
-    .post('/api/categories')
-    .set('Authorization', `Bearer ${registered.body.accessToken}`)
-    .send({ name: 'From a token' });
-  expect(asUser.status).toBe(201);
+  const register = (email: string) =>
+    request(example.app).post('/api/users/register').send({ email, password: 'a long passphrase', name: 'Reader' });
+  const ann = await register('ann@example.com');
+  const bob = await register('bob@example.com');
+  expect(ann.status).toBe(201);
+  const asAnn = (req: request.Test) => req.set('Authorization', `Bearer ${ann.body.accessToken}`);
+  // A registered user cannot change reference data or the site global...
+  expect((await asAnn(request(example.app).post('/api/categories')).send({ name: 'From a token' })).status).toBe(403);
+  expect((await asAnn(request(example.app).patch('/api/globals/site')).send({ title: 'Hijacked' })).status).toBe(403);
+  // ...writes posts of their own...
+  const post = await asAnn(request(example.app).post('/api/posts')).send({ title: 'Mine', owner: ann.body.user.id });
+  expect(post.status).toBe(201);
+  // ...but not in someone else's name (Ann cannot even see Bob's account, so it names no user for her),
+  // not someone else's post, and cannot give hers away.
+  const planted = await asAnn(request(example.app).post('/api/posts')).send({ title: 'Planted', owner: bob.body.user.id });
+  expect(planted.status).toBe(400);
+  expect(planted.body.errors[0]).toMatchObject({ field: 'owner', code: 'unknown_relation' });
+  const seeded = (await request(example.app).get('/api/posts?perPage=1&where[owner][exists]=false')).body.data[0];
+  expect((await asAnn(request(example.app).patch(`/api/posts/${seeded.id}`)).send({ title: 'Defaced' })).status).toBe(404);
+  expect((await asAnn(request(example.app).patch(`/api/posts/${post.body.id}`)).send({ owner: bob.body.user.id })).status).toBe(400);
+  expect((await asAnn(request(example.app).patch(`/api/posts/${post.body.id}`)).send({ owner: null })).status).toBe(403);
+  expect((await asAnn(request(example.app).patch(`/api/posts/${post.body.id}`)).send({ title: 'Mine, edited' })).status).toBe(200);
+});
+
+it('keeps the mails it would send at /dev/mail, so a newcomer can use the tokens', async () => {
+  await request(example.app).post('/api/users/forgot-password').send({ email: 'ann@example.com' }).expect(200);
+  await new Promise((resolve) => setImmediate(resolve));
+  const mail = await request(example.app).get('/dev/mail?to=ann@example.com');
+  expect(mail.status).toBe(200);
+  expect(mail.body).toMatchObject({ to: 'ann@example.com', subject: 'Reset your password', token: expect.any(String) });
+  const reset = await request(example.app).post('/api/users/reset-password').send({ token: mail.body.token, password: 'a newer passphrase' });
+  expect(reset.status).toBe(200);
+  expect((await request(example.app).get('/dev/mail?to=nobody@example.com')).status).toBe(404);
 });
 
 it('does not seed again on the next start', async () => {
+  const before = (await request(example.app).get('/api/posts?perPage=1')).body.meta.total;
   const again = await createExampleApp({ connection });
   try {
     expect(again.seeded).toBe(false);
-    expect((await request(again.app).get('/api/posts?perPage=1')).body.meta.total).toBe(25);
+    expect((await request(again.app).get('/api/posts?perPage=1')).body.meta.total).toBe(before);
   } finally {
     await again.api.close();
   }
