@@ -64,8 +64,8 @@ export class UnauthorizedError extends ContentError {
 
 /** 403: authenticated, but not allowed (access rule or API-key scope). */
 export class ForbiddenError extends ContentError {
-  constructor(detail = 'You are not allowed to perform this action.', code = 'forbidden') {
-    super(403, code, 'Forbidden', detail);
+  constructor(detail = 'You are not allowed to perform this action.', code = 'forbidden', errors?: ErrorDetail[]) {
+    super(403, code, 'Forbidden', detail, { errors });
   }
 }
 
@@ -78,9 +78,12 @@ export class NotFoundError extends ContentError {
 
 /** 409: a unique field already holds this value. Names the field, never echoes the value. */
 export class ConflictError extends ContentError {
-  constructor(field: string, index?: number) {
-    super(409, 'unique_conflict', 'Conflict', `A record with this ${field} already exists.`, {
-      errors: [{ field, index, message: `${field} must be unique`, code: 'unique' }],
+  /** One field (and batch item), or several `{ field, index }` conflicts of a batch, all reported at once. */
+  constructor(field: string | ReadonlyArray<{ field: string; index?: number }>, index?: number) {
+    const conflicts = typeof field === 'string' ? [{ field, index }] : field;
+    const names = [...new Set(conflicts.map((c) => c.field))].join(', ');
+    super(409, 'unique_conflict', 'Conflict', `A record with this ${names} already exists.`, {
+      errors: conflicts.map((c) => ({ field: c.field, index: c.index, message: `${c.field} must be unique`, code: 'unique' })),
     });
   }
 }

@@ -4,6 +4,7 @@
 import sift from 'sift';
 import type { WhereNode } from '../query/types';
 import type { RawDoc } from '../schema/to-record';
+import { ForbiddenError } from '../errors';
 import { accessDenied } from './access';
 import { buildFilter } from './build-filter';
 import type { OperationArgs } from './operation-args';
@@ -18,19 +19,30 @@ export async function matchesConstraint(args: OperationArgs, doc: RawDoc, constr
   return sift(filter)(doc);
 }
 
-/** Throws 401/403 unless every document matches its constraint (one filter built per distinct constraint). */
+/**
+ * Throws 401/403 unless every document matches its constraint (one filter built per distinct constraint).
+ * With several documents (a batch) the 403 lists every item outside its rule by index.
+ */
 export async function assertWithinConstraints(
   args: OperationArgs,
   checks: ReadonlyArray<{ doc: RawDoc; constraint: WhereNode | undefined }>,
 ): Promise<void> {
   const filters = new Map<WhereNode, (doc: RawDoc) => boolean>();
-  for (const { doc, constraint } of checks) {
+  const denied: number[] = [];
+  for (const [index, { doc, constraint }] of checks.entries()) {
     if (!constraint) continue;
     let test = filters.get(constraint);
     if (!test) {
       test = sift(await buildFilter({ ...args, nodes: [constraint], deleted: true }));
       filters.set(constraint, test);
     }
-    if (!test(doc)) throw accessDenied(args.user);
+    if (!test(doc)) denied.push(index);
   }
+  if (denied.length === 0) return;
+  if (!args.user || checks.length === 1) throw accessDenied(args.user);
+  throw new ForbiddenError(
+    `${denied.length} of the records are outside your access rule; nothing was written.`,
+    'forbidden',
+    denied.map((index) => ({ index, message: 'this record is outside your access rule', code: 'forbidden' })),
+  );
 }

@@ -19,8 +19,12 @@ function sameValue(a: unknown): string {
   return a instanceof Date ? a.toISOString() : String(a);
 }
 
-/** Finds the first unique value repeated inside the batch or already stored; throws a 409 naming field and index. */
+/**
+ * Every unique value repeated inside the batch or already stored, by field and item index (a 409 listing
+ * them all, so a client fixes the whole batch in one go).
+ */
 async function checkUnique(collection: CollectionRuntime, sets: Record<string, unknown>[]): Promise<void> {
+  const conflicts: Array<{ field: string; index: number }> = [];
   for (const field of Object.values(collection.descriptor.fields)) {
     if (!field.unique || field.system) continue;
     const seen = new Map<string, number>();
@@ -28,14 +32,18 @@ async function checkUnique(collection: CollectionRuntime, sets: Record<string, u
       const value = set[field.name];
       if (value === undefined) return;
       const key = sameValue(value);
-      if (seen.has(key)) throw new ConflictError(field.name, index);
-      seen.set(key, index);
+      if (seen.has(key)) conflicts.push({ field: field.name, index });
+      else seen.set(key, index);
     });
     if (seen.size === 0) continue;
     const values = sets.map((s) => s[field.name]).filter((v) => v !== undefined);
-    const existing = await collection.model.findOne({ [field.name]: { $in: values } }, { [field.name]: 1 }).lean<RawDoc>();
-    if (existing) throw new ConflictError(field.name, seen.get(sameValue(existing[field.name])));
+    const existing = await collection.model.find({ [field.name]: { $in: values } }, { [field.name]: 1 }).lean<RawDoc[]>();
+    for (const row of existing) {
+      const index = seen.get(sameValue(row[field.name]));
+      if (index !== undefined) conflicts.push({ field: field.name, index });
+    }
   }
+  if (conflicts.length) throw new ConflictError(conflicts.sort((a, b) => a.index - b.index));
 }
 
 /** Creates every item or none; returns the records in input order. */

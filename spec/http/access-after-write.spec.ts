@@ -124,3 +124,41 @@ describe('access rules hold after the write', () => {
     },
   );
 });
+
+describe('a refused batch names every bad item', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({
+      collections: [
+        { slug: 'notes', fields: { title: { type: 'text' }, owner: { type: 'text' }, code: { type: 'text', unique: true } }, access: { read: own, create: own } },
+      ],
+    });
+  });
+  afterAll(() => t.close());
+
+  it('lists every item outside the create rule by index', async () => {
+    const res = await request(t.app)
+      .post('/api/notes')
+      .set(...asUser(ANN))
+      .send({ data: [{ title: 'a', owner: BOB.id }, { title: 'b', owner: ANN.id }, { title: 'c', owner: BOB.id }] });
+    expect(res.status).toBe(403);
+    expect(res.body.errors).toEqual([
+      { index: 0, message: 'this record is outside your access rule', code: 'forbidden' },
+      { index: 2, message: 'this record is outside your access rule', code: 'forbidden' },
+    ]);
+  });
+
+  it('lists every unique conflict, inside the batch and against stored records', async () => {
+    await request(t.app).post('/api/notes').set(...asUser(ANN)).send({ title: 'x', owner: ANN.id, code: 'taken' }).expect(201);
+    const res = await request(t.app)
+      .post('/api/notes')
+      .set(...asUser(ANN))
+      .send({ data: [{ owner: ANN.id, code: 'taken' }, { owner: ANN.id, code: 'free' }, { owner: ANN.id, code: 'free' }] });
+    expect(res.status).toBe(409);
+    expect(res.body.errors).toEqual([
+      { field: 'code', index: 0, message: 'code must be unique', code: 'unique' },
+      { field: 'code', index: 2, message: 'code must be unique', code: 'unique' },
+    ]);
+    expect(await t.connection.db!.collection('notes').countDocuments({ code: 'free' })).toBe(0);
+  });
+});
