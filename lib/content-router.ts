@@ -4,6 +4,8 @@ import type { Server } from 'node:http';
 import express, { type Router } from 'express';
 import mongoose, { type Connection } from 'mongoose';
 import { authFeature } from './auth/auth-feature';
+import { cacheFeature } from './cache/cache-feature';
+import { changeFeedFeature } from './changes/change-feed-feature';
 import type { LocalAuthApi } from './auth/local-auth';
 import { type ResolvedConfig, resolveConfig } from './config/resolve-config';
 import type { ContentConfig } from './config/types';
@@ -18,8 +20,11 @@ import { type Runtime, createCollectionRuntime, createRuntimeHooks } from './ope
 import { buildCollectionModels, buildGlobalModels } from './schema/build-models';
 import { describeCollections, describeGlobal } from './schema/describe-collection';
 
-/** The features of every router, in hook order: auth first, so its authenticator and access defaults lead. */
-const FEATURES: readonly Feature[] = [authFeature, restFeature];
+/**
+ * The features of every router, in hook order: auth first, so its authenticator and access defaults lead.
+ * The change feed comes before its consumers, so it starts before them and closes after them.
+ */
+const FEATURES: readonly Feature[] = [authFeature, restFeature, changeFeedFeature, cacheFeature];
 
 /** The router contentRouter() returns: mount it with app.use(prefix, api). */
 export interface ContentRouter extends Router {
