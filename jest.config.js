@@ -17,6 +17,8 @@ const UNIT = [
   'http/to-problem.spec.ts',
   'http/dispatch.spec.ts',
   'util/',
+  'changes/collection-watcher.spec.ts',
+  'changes/normalize-change.spec.ts',
 ];
 
 const escapeRegExp = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -74,7 +74,8 @@ export function createCollectionWatcher(db: mongo.Db, target: WatchTarget, callb
     let token: unknown;
     let attemptsWithToken = 0;
     let retryMs = RETRY_MIN_MS;
-    let everOpen = false;
+    /** A stream was open since the last fresh start: a failure without a token may have lost changes. */
+    let missable = false;
     while (!closed) {
       const resuming = token !== undefined;
       try {
@@ -86,7 +87,7 @@ export function createCollectionWatcher(db: mongo.Db, target: WatchTarget, callb
         // The first read runs the aggregate: only then is the stream open and no later write missed.
         let change = await stream.tryNext();
         if (closed) break;
-        everOpen = true;
+        missable = true;
         attemptsWithToken = 0;
         retryMs = RETRY_MIN_MS;
         callbacks.onOpen();
@@ -118,14 +119,17 @@ export function createCollectionWatcher(db: mongo.Db, target: WatchTarget, callb
         callbacks.onDown(error, false);
         markStarted();
         const code = errorCode(error);
-        if (resuming && (RESUME_LOST_CODES.has(code ?? -1) || ++attemptsWithToken >= RESUME_ATTEMPTS)) {
+        const message = error instanceof Error ? error.message : String(error);
+        if (token !== undefined && (RESUME_LOST_CODES.has(code ?? -1) || (resuming && ++attemptsWithToken >= RESUME_ATTEMPTS))) {
           // Changes between the last event and now are gone: consumers must rebuild what they derived.
           token = undefined;
           attemptsWithToken = 0;
-          callbacks.onChange({ kind: 'reset', reason: `could not resume the change stream of "${target.collectionName}": ${(error as Error).message}` });
-        } else if (!resuming && everOpen) {
-          // It was open and broke before any token was known: what happened meanwhile is unknown.
-          callbacks.onChange({ kind: 'reset', reason: `the change stream of "${target.collectionName}" broke: ${(error as Error).message}` });
+          missable = false;
+          callbacks.onChange({ kind: 'reset', reason: `could not resume the change stream of "${target.collectionName}": ${message}` });
+        } else if (token === undefined && missable) {
+          // It was open and broke before any resume point was known: what happened meanwhile is unknown.
+          missable = false;
+          callbacks.onChange({ kind: 'reset', reason: `the change stream of "${target.collectionName}" broke: ${message}` });
         } else {
           logger.warn(`content-router: the change stream of "${target.collectionName}" failed, retrying:`, error);
         }
