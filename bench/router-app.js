@@ -9,8 +9,8 @@ const { contentRouter } = require('content-router');
 
 const open = { read: () => true, create: () => true };
 
-/** The collections the benchmark seeds, described for the router. */
-function benchConfig(connection) {
+/** The collections the benchmark seeds, described for the router; `cache` turns on the posts' response cache. */
+function benchConfig(connection, { cache = false } = {}) {
   return {
     db: { connection },
     // A throwaway secret per run: the bench's tokens must not outlive it.
@@ -28,6 +28,7 @@ function benchConfig(connection) {
       {
         slug: 'posts',
         access: open,
+        ...(cache ? { cache: { ttl: 600 } } : {}),
         fields: {
           title: { type: 'text', required: true },
           body: { type: 'textarea' },
@@ -43,15 +44,19 @@ function benchConfig(connection) {
   };
 }
 
-/** Builds the router app and a bench user; resolves once indexes are built. Returns `{ app, api, accessToken }`. */
-async function createRouterApp(connection) {
-  const api = contentRouter({ ...benchConfig(connection), logger: { error: console.error, warn: console.warn, info: () => undefined } });
+/**
+ * Builds the router app and a bench user; resolves once indexes are built (and, with `cache`, the change
+ * feed is open). Returns `{ app, api, accessToken }`.
+ */
+async function createRouterApp(connection, options = {}) {
+  const api = contentRouter({ ...benchConfig(connection, options), logger: { error: console.error, warn: console.warn, info: () => undefined } });
   const app = express();
   app.disable('x-powered-by');
   app.use('/api', api);
   await api.ready;
   const password = `Bench-${randomBytes(12).toString('hex')}`;
-  const { accessToken } = await api.auth.register('bench@example.com', password, 'Bench');
+  // One bench user per database: a second app (the cached one) logs in with its own address.
+  const { accessToken } = await api.auth.register(options.cache ? 'bench-cached@example.com' : 'bench@example.com', password, 'Bench');
   return { app, api, accessToken, close: () => api.close() };
 }
 

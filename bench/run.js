@@ -193,12 +193,20 @@ async function main() {
     const router = await createRouterApp(connection);
     cleanups.push(() => router.close());
     const baseline = await createBaselineApp(connection);
+    const apps = [['router', router], ['baseline', baseline]];
+    // The same router with the posts' response cache on (a second router on the database), only when a
+    // selected case aims at it: its change feed should not run beside the other cases.
+    if (cases.some((c) => SIDES.some((side) => c.target?.(side) === 'cached'))) {
+      const cached = await createRouterApp(connection, { cache: true });
+      cleanups.push(() => cached.close());
+      apps.push(['cached', cached]);
+    }
     const servers = {};
-    for (const [side, built] of [['router', router], ['baseline', baseline]]) {
+    for (const [side, built] of apps) {
       servers[side] = await listen(built.app);
       cleanups.push(() => closeServer(servers[side]));
     }
-    const urls = Object.fromEntries(SIDES.map((side) => [side, `http://127.0.0.1:${servers[side].address().port}`]));
+    const urls = Object.fromEntries(Object.keys(servers).map((side) => [side, `http://127.0.0.1:${servers[side].address().port}`]));
     console.log(`apps ready in ${Date.now() - t} ms: router ${urls.router}, baseline ${urls.baseline}`);
 
     const ctx = {
@@ -218,7 +226,7 @@ async function main() {
         } catch {
           json = text;
         }
-        return { status: response.status, body: json };
+        return { status: response.status, headers: Object.fromEntries(response.headers), body: json };
       },
     };
 
