@@ -40,7 +40,8 @@ function invalidate(stores: ReadonlyMap<string, CacheStore>, event: ChangeEvent)
     if (event.ids.length === 0) own.flush();
     else {
       own.invalidateTag(LIST_TAG);
-      for (const id of event.ids) own.invalidateTag(idTag(id));
+      // Lower-cased: a path id may name a record in upper-case hex, entries are tagged with the stored form.
+      for (const id of event.ids) own.invalidateTag(idTag(id.toLowerCase()));
     }
   }
   for (const store of stores.values()) store.invalidateTag(relatedTag(event.slug));
