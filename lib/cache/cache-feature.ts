@@ -1,6 +1,5 @@
-// The response cache as a feature: for collections with `cache`, list and get-one reads through the REST
-// routes are answered from memory when the same question was asked with the same access. Entries go when
-// a write lands: at once for this router's writes, on the change feed's event for everyone else's.
+// The response cache as a feature: REST list and get-one reads of collections with `cache` answered from
+// memory; entries dropped by this router's writes at once, by everyone else's through the change feed.
 import { createHash } from 'node:crypto';
 import type { Feature } from '../http/feature';
 import type { ChangeEvent, ChangeReset } from '../operations/change-bus';

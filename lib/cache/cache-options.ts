@@ -1,4 +1,5 @@
-// Checks the `cache` option of each collection: `{ ttl, max? }`, named by path like every config problem.
+// Checks the `cache` option of each collection, `{ ttl, max? }`, and applies its defaults; problems are
+// named by path like every config problem.
 import type { CacheOptions, ContentConfig } from '../config/types';
 
 /** Entries per collection when `max` is not given. */

@@ -1,8 +1,5 @@
-// The cache key of a resolved read, and the collections its answer depends on. The key covers the query
-// (queryKey) and the caller's access as resolved: the read constraint, the soft-delete scope, and the
-// read constraint of every related collection the answer reads through (population, relation filters).
-// Keying on resolved constraints, not on the user, lets callers with the same view (e.g. all anonymous
-// readers of a public collection) share entries while a per-user constraint keeps users apart.
+// The cache key of a resolved read (the query and the caller's access as resolved), and the related
+// collections its answer reads through (population, relation filters), whose writes must invalidate it.
 import { queryKey, whereKey } from '../query';
 import type { PopulateTree, WhereNode } from '../query/types';
 import { readConstraintOrNull } from '../operations/access';
@@ -42,7 +39,12 @@ function collectPopulated(read: ResolvedRead, slug: string, tree: PopulateTree, 
   }
 }
 
-/** Computes the key: evaluates the read rule of each related collection for this caller, as the read itself will. */
+/**
+ * Computes the key: queryKey, the read constraint, the soft-delete scope, and the read rule's answer for
+ * each related collection (evaluated for this caller, as the read itself will). Keying on resolved
+ * constraints rather than on the user lets callers with the same view (all anonymous readers of a public
+ * collection) share entries, while a per-user constraint keeps users apart.
+ */
 export async function readKey(read: ResolvedRead): Promise<ReadKey> {
   const { args, query } = read;
   const slug = args.collection.descriptor.slug;

@@ -1,6 +1,5 @@
-// One change feed per router: a change stream on every configured collection (and one on the globals
-// collection), each change published on the router's change bus with origin `stream`, so writes made by
-// other processes, other router instances or directly through the driver reach caches and realtime.
+// One change feed per router: a change stream per configured collection (and one on the globals collection)
+// publishing every write, whoever made it, on the router's change bus with origin `stream`.
 import { GLOBALS_COLLECTION } from '../schema/build-models';
 import type { Runtime } from '../operations/runtime';
 import { type CollectionWatcher, createCollectionWatcher } from './collection-watcher';

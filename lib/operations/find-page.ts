@@ -1,4 +1,5 @@
-// The page read of a list: skip/limit on the resolved filter, with a total unless count=false.
+// The page read of a list: skip/limit on the filter the list operation resolved (access included),
+// with a total unless count=false.
 import { toMongoSort } from '../query';
 import type { ListQuery } from '../query/types';
 import type { RawDoc } from '../schema/to-record';
