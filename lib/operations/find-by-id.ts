@@ -21,7 +21,7 @@ export async function findById(args: FindByIdArgs): Promise<ApiRecord> {
   const { id, select, populate = {}, includeDeleted = false, cacheable, ...base } = args;
   const _id = toRecordId(id);
   const query: RecordQuery = { select, populate, includeDeleted };
-  const read = await resolveRead(base, { kind: 'record', query, id: _id.toHexString(), cacheable });
+  const read = await resolveRead(base, { kind: 'record', query, id: _id.toHexString(), cacheable }, id);
   return readThrough(read, async () => {
     const { collection } = base;
     const filter = await buildFilter({ ...base, nodes: [idCondition(collection, [_id]), read.constraint, read.deleted.node], deleted: read.deleted.deleted });

@@ -6,13 +6,18 @@ import { deletedScope } from './build-filter';
 import type { OperationArgs } from './operation-args';
 import type { ReadObserver, ResolvedRead } from './runtime';
 
-/** Resolves the caller's access for a read (throws 401/403 when denied). */
+/**
+ * Resolves the caller's access for a read (throws 401/403 when denied). `pathId` is the record id as the
+ * caller gave it: rules receive it (`args.id`) on get-one reads, as on writes.
+ */
 export async function resolveRead(
   args: OperationArgs,
   read: { kind: 'list' | 'record'; query: ListQuery | RecordQuery; id?: string; cacheable?: ReadObserver },
+  pathId?: string,
 ): Promise<ResolvedRead> {
-  const constraint = await checkAccess({ ...args, op: 'read' });
-  const deleted = await deletedScope(args, read.query.includeDeleted === true);
+  const withId = pathId === undefined ? args : { ...args, id: pathId };
+  const constraint = await checkAccess({ ...withId, op: 'read' });
+  const deleted = await deletedScope(withId, read.query.includeDeleted === true);
   return { ...read, args, constraint, deleted };
 }
 
