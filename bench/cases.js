@@ -7,6 +7,8 @@
 //     request(ctx, side) -> { method, paths: [...], headers?, body? }   // paths are rotated per request
 //     verify?(ctx)             // before measuring: both sides must give the same answer (throw if not)
 //     cleanup?(ctx)            // after measuring (e.g. remove what a write case created)
+//     minWarmup?               // seconds of warmup at least (BENCH_WARMUP may be shorter)
+//     target?(side)            // which app a side hits: 'router' | 'baseline' | 'cached' (default: its own)
 //   }
 //
 // ctx: { seeded: { authorIds, postIds, publishedIds, seededAt }, connection,
@@ -165,6 +167,7 @@ const cacheCase = {
   description: 'the list case with a response cache: every request a HIT vs every request a MISS (same router)',
   target: () => 'cached',
   sideLabels: { router: 'HIT', baseline: 'MISS' },
+  minWarmup: 3,
   request(_ctx, side) {
     if (side === 'router') return { method: 'GET', paths: [`${CACHED_LIST}hit`] };
     // A fresh salt per run: a run never meets an entry stored by an earlier one.
