@@ -26,6 +26,8 @@ export type {
 } from './config/types';
 /** Auth options and the local auth API (docs/auth.md). */
 export type { AuthOptions, CollectionAuthOptions, EmailMessage, PasswordHashOptions, PasswordPolicy } from './config/types';
+/** Response caching of a collection (docs/cache.md). */
+export type { CacheOptions } from './config/types';
 export type { LocalAuthApi } from './auth/local-auth';
 export type { LoginResult } from './auth/login';
 export type { RegisterResult } from './auth/register';
