@@ -18,6 +18,8 @@ const UNIT = [
   'http/dispatch.spec.ts',
   'rate-limit/rate-limit-config.spec.ts',
   'util/',
+  'changes/collection-watcher.spec.ts',
+  'changes/normalize-change.spec.ts',
 ];
 
 const escapeRegExp = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -29,11 +31,12 @@ const shared = {
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
   // The example app requires the package by name (as users do); under jest that is lib/, unbuilt.
   moduleNameMapper: { '^content-router$': '<rootDir>/lib/index.ts' },
-  testTimeout: 30000,
 };
 
 module.exports = {
   maxWorkers: 2,
+  // A global option: jest ignores it inside a project, where it would leave the 5 s default.
+  testTimeout: 30000,
   projects: [
     {
       ...shared,

@@ -7,6 +7,8 @@
 //     request(ctx, side) -> { method, paths: [...], headers?, body? }   // paths are rotated per request
 //     verify?(ctx)             // before measuring: both sides must give the same answer (throw if not)
 //     cleanup?(ctx)            // after measuring (e.g. remove what a write case created)
+//     minWarmup?               // seconds of warmup at least (BENCH_WARMUP may be shorter)
+//     target?(side)            // which app a side hits: 'router' | 'baseline' | 'cached' (default: its own)
 //   }
 //
 // ctx: { seeded: { authorIds, postIds, publishedIds, seededAt }, connection,
@@ -15,6 +17,7 @@
 // To add a case (say, an authenticated list), append an object here; run.js needs no change.
 
 const assert = require('node:assert/strict');
+const { randomBytes } = require('node:crypto');
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
@@ -193,4 +196,38 @@ const rateLimitMongoCase = rateLimitCase(
   null,
 );
 
-module.exports = [listCase, getCase, createCase, authListCase, authSmallListCase, rateLimitMemoryCase, rateLimitMongoCase];
+
+/**
+ * The response cache: the list case on the router with `cache` on posts, answered from the cache (HIT) vs
+ * the same query shape with a never-repeated condition value, so every request misses and is stored (MISS).
+ * Both sides hit the cached router. Goal: a HIT is at least 5x as fast as a MISS.
+ */
+const CACHED_LIST = '/api/posts?where[status][eq]=published&where[views][gte]=100&sort=-publishedAt&perPage=20&where[title][neq]=';
+const cacheCase = {
+  name: 'list: cache HIT/MISS',
+  goal: 5,
+  description: 'the list case with a response cache: every request a HIT vs every request a MISS (same router)',
+  target: () => 'cached',
+  sideLabels: { router: 'HIT', baseline: 'MISS' },
+  minWarmup: 3,
+  request(_ctx, side) {
+    if (side === 'router') return { method: 'GET', paths: [`${CACHED_LIST}hit`] };
+    // A fresh salt per run: a run never meets an entry stored by an earlier one.
+    const salt = randomBytes(4).toString('hex');
+    return { method: 'GET', paths: Array.from({ length: 20000 }, (_, i) => `${CACHED_LIST}miss-${salt}-${i}`) };
+  },
+  async verify(ctx) {
+    const hitPath = this.request(ctx, 'router').paths[0];
+    const first = await ctx.call('router', { path: hitPath }, this);
+    const again = await ctx.call('router', { path: hitPath }, this);
+    const miss = await ctx.call('baseline', { path: this.request(ctx, 'baseline').paths[0] }, this);
+    for (const [response, what] of [[first, 'first'], [again, 'again'], [miss, 'miss']]) expectStatus(response, 200, `cache ${what}`);
+    assert.equal(again.headers['x-cache'], 'HIT', 'cache: the second identical request should be a HIT');
+    assert.equal(miss.headers['x-cache'], 'MISS', 'cache: a never-seen query should be a MISS');
+    assert.equal(again.body.data.length, 20, 'cache: a full page of 20');
+    sameBody(again.body, first.body, 'cache HIT vs first answer');
+    sameBody(miss.body, first.body, 'cache MISS vs HIT (no post is titled like the salt)');
+  },
+};
+
+module.exports = [listCase, getCase, createCase, authListCase, authSmallListCase, rateLimitMemoryCase, rateLimitMongoCase, cacheCase];

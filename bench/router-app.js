@@ -9,8 +9,8 @@ const { contentRouter } = require('content-router');
 
 const open = { read: () => true, create: () => true };
 
-/** The collections the benchmark seeds, described for the router. */
-function benchConfig(connection) {
+/** The collections the benchmark seeds, described for the router; `cache` turns on the posts' response cache. */
+function benchConfig(connection, { cache = false } = {}) {
   return {
     db: { connection },
     // A throwaway secret per run: the bench's tokens must not outlive it.
@@ -28,6 +28,7 @@ function benchConfig(connection) {
       {
         slug: 'posts',
         access: open,
+        ...(cache ? { cache: { ttl: 600 } } : {}),
         fields: {
           title: { type: 'text', required: true },
           body: { type: 'textarea' },
@@ -47,24 +48,29 @@ function benchConfig(connection) {
 const UNREACHED = { windowMs: 60_000, max: 1_000_000_000 };
 
 /**
- * Builds the router app and a bench user; resolves once indexes are built. Returns `{ app, api, accessToken }`.
- * Beside `/api`, the same collections are served rate-limited at `/limited` (memory store) and
- * `/limited-mongo` (Mongo store), on the same connection, for the rate-limit cases.
+ * Builds the router app and a bench user; resolves once indexes are built (and, with `cache`, the change
+ * feed is open). Returns `{ app, api, accessToken }`. Beside `/api`, the uncached app also serves the same
+ * collections rate-limited at `/limited` (memory store) and `/limited-mongo` (Mongo store), on the same
+ * connection, for the rate-limit cases.
  */
-async function createRouterApp(connection) {
+async function createRouterApp(connection, options = {}) {
   const logger = { error: console.error, warn: console.warn, info: () => undefined };
-  const api = contentRouter({ ...benchConfig(connection), logger });
-  const limited = contentRouter({ ...benchConfig(connection), logger, security: { rateLimit: { ...UNREACHED, store: 'memory' } } });
-  const limitedMongo = contentRouter({ ...benchConfig(connection), logger, security: { rateLimit: { ...UNREACHED, store: 'mongo' } } });
+  const api = contentRouter({ ...benchConfig(connection, options), logger });
+  const limiters = options.cache
+    ? []
+    : [
+        ['/limited', contentRouter({ ...benchConfig(connection), logger, security: { rateLimit: { ...UNREACHED, store: 'memory' } } })],
+        ['/limited-mongo', contentRouter({ ...benchConfig(connection), logger, security: { rateLimit: { ...UNREACHED, store: 'mongo' } } })],
+      ];
   const app = express();
   app.disable('x-powered-by');
-  app.use('/limited', limited);
-  app.use('/limited-mongo', limitedMongo);
+  for (const [prefix, limited] of limiters) app.use(prefix, limited);
   app.use('/api', api);
-  await Promise.all([limited.ready, limitedMongo.ready, api.ready]);
+  await Promise.all([...limiters.map(([, limited]) => limited.ready), api.ready]);
   const password = `Bench-${randomBytes(12).toString('hex')}`;
-  const { accessToken } = await api.auth.register('bench@example.com', password, 'Bench');
-  return { app, api, accessToken, close: () => Promise.all([api.close(), limited.close(), limitedMongo.close()]) };
+  // One bench user per database: a second app (the cached one) logs in with its own address.
+  const { accessToken } = await api.auth.register(options.cache ? 'bench-cached@example.com' : 'bench@example.com', password, 'Bench');
+  return { app, api, accessToken, close: () => Promise.all([api.close(), ...limiters.map(([, limited]) => limited.close())]) };
 }
 
 module.exports = { createRouterApp, benchConfig };

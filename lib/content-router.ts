@@ -4,6 +4,8 @@ import type { Server } from 'node:http';
 import express, { type Router } from 'express';
 import mongoose, { type Connection } from 'mongoose';
 import { authFeature } from './auth/auth-feature';
+import { cacheFeature } from './cache/cache-feature';
+import { changeFeedFeature } from './changes/change-feed-feature';
 import type { LocalAuthApi } from './auth/local-auth';
 import { type ResolvedConfig, resolveConfig } from './config/resolve-config';
 import type { ContentConfig } from './config/types';
@@ -21,9 +23,10 @@ import { describeCollections, describeGlobal } from './schema/describe-collectio
 
 /**
  * The features of every router, in hook and middleware order: the rate limit first, so a request is
- * counted before any other work; auth before the rest, so its authenticator and access defaults lead.
+ * counted before any other work; auth before the rest, so its authenticator and access defaults lead;
+ * the change feed before its consumers, so it starts before them and closes after them.
  */
-const FEATURES: readonly Feature[] = [rateLimitFeature, authFeature, restFeature];
+const FEATURES: readonly Feature[] = [rateLimitFeature, authFeature, restFeature, changeFeedFeature, cacheFeature];
 
 /** The router contentRouter() returns: mount it with app.use(prefix, api). */
 export interface ContentRouter extends Router {

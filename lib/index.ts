@@ -28,6 +28,8 @@ export type {
 export type { AuthOptions, CollectionAuthOptions, EmailMessage, PasswordHashOptions, PasswordPolicy } from './config/types';
 /** Rate limiting options (docs/rate-limit.md). */
 export type { RateLimitAuthOptions, RateLimitOptions, SecurityOptions } from './config/types';
+/** Response caching of a collection (docs/cache.md). */
+export type { CacheOptions } from './config/types';
 export type { LocalAuthApi } from './auth/local-auth';
 export type { LoginResult } from './auth/login';
 export type { RegisterResult } from './auth/register';

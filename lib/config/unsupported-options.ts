@@ -13,8 +13,5 @@ export function unsupportedOptions(config: ContentConfig): string[] {
   if (config.endpoints !== undefined && !(Array.isArray(config.endpoints) && config.endpoints.length === 0)) {
     problems.push(`endpoints: ${NOT_BUILT} (custom endpoints)`);
   }
-  (Array.isArray(config.collections) ? config.collections : []).forEach((c, i) => {
-    if (c && typeof c === 'object' && c.cache !== undefined) problems.push(`collections[${i}].cache: ${NOT_BUILT} (response caching)`);
-  });
   return problems;
 }

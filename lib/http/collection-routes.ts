@@ -5,6 +5,7 @@ import { create, createMany, deleteRecord, find, findById, restoreRecord, update
 import type { CollectionRuntime, Runtime } from '../operations/runtime';
 import { parseListQuery, parseRecordQuery } from '../query';
 import { rejectQuery } from '../query/reject';
+import { createCachedReadHeaders } from './cache-headers';
 import { toListEnvelope } from './list-envelope';
 import { readQuery } from './read-query';
 import { requestUser } from './request-user';
@@ -47,7 +48,10 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
       responses: { 200: { description: 'A page of records', shape: { kind: 'list', slug } }, ...READ_ERRORS },
       async handler(req, res) {
         const query = parseListQuery(readQuery(req), descriptor, registry, queryOptions);
-        const result = await find({ ...(await base(req)), query });
+        const args = await base(req);
+        const headers = createCachedReadHeaders();
+        const result = await find({ ...args, query, cacheable: headers.observe });
+        if (headers.answerNotModified(req, res, args.user === null)) return;
         res.json(toListEnvelope(result, query.envelope));
       },
     },
@@ -62,7 +66,11 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
       responses: { 200: { description: 'The record', shape: { kind: 'record', slug } }, ...READ_ERRORS, 404: { description: 'No such record' } },
       async handler(req, res) {
         const query = parseRecordQuery(readQuery(req), descriptor, registry, queryOptions);
-        res.json(await findById({ ...(await base(req)), ...query, id: String(req.params.id) }));
+        const args = await base(req);
+        const headers = createCachedReadHeaders();
+        const record = await findById({ ...args, ...query, id: String(req.params.id), cacheable: headers.observe });
+        if (headers.answerNotModified(req, res, args.user === null)) return;
+        res.json(record);
       },
     },
     {

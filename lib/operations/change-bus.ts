@@ -27,11 +27,37 @@ export interface ChangeEvent {
 
 export type ChangeListener = (event: ChangeEvent) => void;
 
+/**
+ * The change feed lost track of writes (its resume point expired, a collection was dropped or renamed):
+ * anything derived from these collections or globals may be stale and should be rebuilt from the database.
+ */
+export interface ChangeReset {
+  scope: 'collection' | 'global';
+  /** The collections' or globals' slugs concerned. */
+  slugs: string[];
+  /** Why, for logs. */
+  reason: string;
+  timestamp: Date;
+}
+
+export type ResetListener = (reset: ChangeReset) => void;
+
+/** Whether writes made outside this router reach the bus: true while a change feed is streaming every collection. */
+export interface FeedState {
+  active: boolean;
+}
+
 export interface ChangeBus {
   /** Publishes to every listener, in subscription order; a listener that throws is logged and skipped. */
   emitChange(event: ChangeEvent): void;
   /** Subscribes; returns the unsubscribe function. */
   onChange(listener: ChangeListener): () => void;
+  /** Publishes a reset of the change feed (see ChangeReset); listeners as for changes. */
+  emitReset(reset: ChangeReset): void;
+  /** Subscribes to resets; returns the unsubscribe function. */
+  onReset(listener: ResetListener): () => void;
+  /** Set by the change feed (lib/changes): false when no feed runs, or change streams are unavailable. */
+  readonly feed: FeedState;
   /** Drops every listener (api.close). */
   close(): void;
 }
@@ -39,23 +65,36 @@ export interface ChangeBus {
 /** Creates the bus of one router. */
 export function createChangeBus(logger: Required<Logger>): ChangeBus {
   const listeners = new Set<ChangeListener>();
+  const resetListeners = new Set<ResetListener>();
+  const publish = <E>(set: ReadonlySet<(event: E) => void>, event: E): void => {
+    for (const listener of set) {
+      // A subscriber's bug must not turn a successful write into an error for the client.
+      try {
+        listener(event);
+      } catch (error) {
+        logger.error('content-router: a change listener failed:', error);
+      }
+    }
+  };
   return {
     emitChange(event) {
-      for (const listener of listeners) {
-        // A subscriber's bug must not turn a successful write into an error for the client.
-        try {
-          listener(event);
-        } catch (error) {
-          logger.error('content-router: a change listener failed:', error);
-        }
-      }
+      publish(listeners, event);
     },
     onChange(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    emitReset(reset) {
+      publish(resetListeners, reset);
+    },
+    onReset(listener) {
+      resetListeners.add(listener);
+      return () => resetListeners.delete(listener);
+    },
+    feed: { active: false },
     close() {
       listeners.clear();
+      resetListeners.clear();
     },
   };
 }

@@ -4,10 +4,12 @@ import type { Connection, Model } from 'mongoose';
 import type { Request } from 'express';
 import type { ResolvedConfig } from '../config/resolve-config';
 import type { AccessFn, AuthUser } from '../config/types';
+import type { ListQuery, RecordQuery, WhereNode } from '../query/types';
 import type { CollectionDescriptor, SchemaRegistry } from '../schema/descriptors';
 import type { ValidatedInput } from '../schema/validate-input';
 import { type RecordSerializer, createRecordSerializer } from '../schema/to-record';
 import type { ChangeBus } from './change-bus';
+import type { OperationArgs } from './operation-args';
 
 export interface CollectionRuntime {
   readonly descriptor: CollectionDescriptor;
@@ -45,6 +47,39 @@ export type InputTransformer = (args: {
   user: AuthUser | null;
 }) => Promise<void>;
 
+/** How a read was served, told to callers that accept cached answers (the REST routes set headers from it). */
+export interface ReadOutcome {
+  /** True when the answer came from a cache, false when it was read from the database just now. */
+  hit: boolean;
+  /** A strong validator of the answer (quoted, as the ETag header carries it). */
+  etag: string;
+}
+
+/** Opts a read into caching: the caller takes a shared answer it must not mutate, and learns how it was served. */
+export type ReadObserver = (outcome: ReadOutcome) => void;
+
+/**
+ * A read whose access is resolved and which has not touched the database yet: the one point where a
+ * cache can answer instead. Everything that can change the answer is here.
+ */
+export interface ResolvedRead {
+  kind: 'list' | 'record';
+  /** The operation's args: runtime, collection, user, req. */
+  args: OperationArgs;
+  query: ListQuery | RecordQuery;
+  /** Record reads: the id, normalised to lower-case hex. */
+  id?: string;
+  /** The read rule's constraint; undefined when the rule allowed everything. */
+  constraint: WhereNode | undefined;
+  /** What includeDeleted resolved to (the delete rule may narrow which deleted records show). */
+  deleted: { deleted: boolean; node?: WhereNode };
+  /** Present when the caller accepts a cached answer. */
+  cacheable?: ReadObserver;
+}
+
+/** Answers a resolved read, from a cache or by calling `load` (the database read). */
+export type ReadThrough = <T>(read: ResolvedRead, load: () => Promise<T>) => Promise<T>;
+
 /** What features plug into the operations: ordered lists, each feature adding its own entries. */
 export interface RuntimeHooks {
   /** Tried in order until one returns a user or null; without an answer, the host's req.user counts. */
@@ -55,6 +90,8 @@ export interface RuntimeHooks {
   readonly readOnlyFields: ReadOnlyFieldsProvider[];
   /** Run in order on every create/update body, for every caller. */
   readonly transformInput: InputTransformer[];
+  /** Wrap every collection read once its access is resolved, the first listed outermost (the response cache). */
+  readonly readThrough: ReadThrough[];
 }
 
 export interface Runtime {
@@ -71,7 +108,7 @@ export interface Runtime {
 
 /** Empty hook lists for a new runtime. */
 export function createRuntimeHooks(): RuntimeHooks {
-  return { authenticate: [], defaultAccess: [], readOnlyFields: [], transformInput: [] };
+  return { authenticate: [], defaultAccess: [], readOnlyFields: [], transformInput: [], readThrough: [] };
 }
 
 /** Pairs a descriptor with its model and precomputed serializer and projection. */

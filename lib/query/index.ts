@@ -29,3 +29,4 @@ export { encodeCursor, decodeCursor, signCursor, MAX_CURSOR_LENGTH } from './cur
 export { cursorFilter, reverseSort } from './cursor-filter';
 export { castString, castNumber, castBoolean, castDate, castObjectId } from './cast-value';
 export type { QueryErrorCode } from './reject';
+export { queryKey, whereKey } from './query-key';

@@ -3,6 +3,7 @@ import mongoose from 'mongoose';
 import { ConfigError, contentRouter } from '../../lib';
 import type { ContentConfig } from '../../lib';
 import { validateConfig } from '../../lib/config/validate-config';
+import { validateCacheOptions } from '../../lib/cache/cache-options';
 
 const db = { uri: 'mongodb://127.0.0.1:1/never-used' };
 
@@ -42,7 +43,6 @@ describe('validateConfig', () => {
     ['prototype field name', { collections: [{ slug: 'a', fields: JSON.parse('{"__proto__": {"type": "text"}}') }] }, 'is not a valid field name'],
     ['access not a function', { collections: [{ slug: 'a', fields: {}, access: { read: true as never } }] }, 'collections[0].access.read: must be a function'],
     ['unknown access op', { collections: [{ slug: 'a', fields: {}, access: { list: () => true } as never }] }, 'collections[0].access.list: unknown access operation'],
-    ['response caching, not built yet', { collections: [{ slug: 'a', fields: {}, cache: { ttl: 30 } }] }, 'collections[0].cache: not supported yet'],
     ['uploads, not built yet', { uploads: { bucket: 'files' } }, 'uploads: not supported yet'],
     ['realtime, not built yet', { realtime: true }, 'realtime: not supported yet'],
     ['docs, not built yet', { docs: { public: true } }, 'docs: not supported yet'],
@@ -88,5 +88,29 @@ describe('validateConfig', () => {
     ]);
     expect((error as Error).message).toContain('unknown collection "peoples"');
     expect(mongoose.connections.length).toBe(before);
+  });
+});
+
+describe('the cache option of a collection', () => {
+  it('accepts { ttl } and { ttl, max }', () => {
+    const config = { db, collections: [{ slug: 'a', fields: {}, cache: { ttl: 30 } }, { slug: 'b', fields: {}, cache: { ttl: 0.5, max: 10 } }] };
+    expect(validateConfig(config, [validateCacheOptions])).toEqual([]);
+  });
+
+  it.each<[string, Partial<ContentConfig>, string]>([
+    ['a cache without ttl', { collections: [{ slug: 'a', fields: {}, cache: {} as never }] }, 'collections[0].cache.ttl: must be a number of seconds greater than 0'],
+    ['a cache ttl of 0', { collections: [{ slug: 'a', fields: {}, cache: { ttl: 0 } }] }, 'collections[0].cache.ttl: must be a number of seconds greater than 0'],
+    ['a cache ttl that is not a number', { collections: [{ slug: 'a', fields: {}, cache: { ttl: '60' as never } }] }, 'collections[0].cache.ttl'],
+    ['a fractional cache max', { collections: [{ slug: 'a', fields: {}, cache: { ttl: 1, max: 1.5 } }] }, 'collections[0].cache.max: must be an integer of at least 1'],
+    ['a cache max of 0', { collections: [{ slug: 'a', fields: {}, cache: { ttl: 1, max: 0 } }] }, 'collections[0].cache.max: must be an integer of at least 1'],
+    ['an unknown cache option', { collections: [{ slug: 'a', fields: {}, cache: { ttl: 1, maxKeys: 5 } as never }] }, 'collections[0].cache.maxKeys: unknown option'],
+    ['a cache that is not an object', { collections: [{ slug: 'a', fields: {}, cache: true as never }] }, 'collections[0].cache: must be an object'],
+  ])('reports %s', (_name, patch, expected) => {
+    const problems = validateConfig({ db, ...patch } as ContentConfig, [validateCacheOptions]);
+    expect(problems.some((p) => p.includes(expected))).toBe(true);
+  });
+
+  it('is refused by contentRouter with a ConfigError', () => {
+    expect(() => contentRouter({ db, collections: [{ slug: 'a', fields: {}, cache: { ttl: -1 } }] })).toThrow(ConfigError);
   });
 });

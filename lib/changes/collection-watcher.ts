@@ -1,0 +1,162 @@
+// Watches one MongoDB collection with a change stream, for as long as the router lives: publishes each
+// change, resumes from the last token after an error, starts afresh (and says so) when it cannot resume.
+import type { mongo } from 'mongoose';
+import type { Logger } from '../config/types';
+import { type NormalizedChange, type WatchTarget, normalizeChange } from './normalize-change';
+
+/** Server errors that mean "this resume token is no good any more": resuming again cannot work. */
+const RESUME_LOST_CODES = new Set([
+  260, // InvalidResumeToken
+  280, // ChangeStreamFatalError
+  286, // ChangeStreamHistoryLost
+]);
+
+/** "Change streams are not available here" (a standalone server): retrying cannot help. */
+const UNSUPPORTED_CODES = new Set([40573, 40324 /* unrecognised $changeStream stage */, 303 /* NotImplemented */, 115 /* CommandNotSupported */]);
+
+/** How long the server may hold an empty read open; an answer much faster than this means it does not wait. */
+const MAX_AWAIT_MS = 1000;
+/** Pause after an empty read that came back at once (servers without awaitData), so idle polling stays cheap. */
+const IDLE_POLL_MS = 100;
+const RETRY_MIN_MS = 200;
+const RETRY_MAX_MS = 10_000;
+/** Resume attempts with one token before it is given up for a fresh start. */
+const RESUME_ATTEMPTS = 3;
+
+export interface WatcherCallbacks {
+  /** A normalised change or a reset of this target. */
+  onChange(change: NormalizedChange): void;
+  /** The stream is open on the server (first time, or again after an error). */
+  onOpen(): void;
+  /** The stream failed and is being retried, or cannot run at all (`unsupported`). */
+  onDown(error: unknown, unsupported: boolean): void;
+}
+
+export interface CollectionWatcher {
+  /** Resolves once the first attempt to open the stream settled (open, or failed and retrying). */
+  readonly started: Promise<void>;
+  /** Closes the stream and stops every timer; resolves when the read loop has ended. */
+  close(): Promise<void>;
+}
+
+function errorCode(error: unknown): number | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'number' ? code : undefined;
+}
+
+/** True when the server says change streams are not available (standalone mongod). */
+export function isUnsupportedError(error: unknown): boolean {
+  const code = errorCode(error);
+  if (code !== undefined && UNSUPPORTED_CODES.has(code)) return true;
+  const message = error instanceof Error ? error.message : String(error);
+  return /only supported on replica sets|\$changeStream.*not supported|Unrecognized pipeline stage name: '\$changeStream'/i.test(message);
+}
+
+/** Starts watching `target` on `db` at once. */
+export function createCollectionWatcher(db: mongo.Db, target: WatchTarget, callbacks: WatcherCallbacks, logger: Required<Logger>): CollectionWatcher {
+  let closed = false;
+  let stream: mongo.ChangeStream | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let wake: (() => void) | undefined;
+  let markStarted!: () => void;
+  const started = new Promise<void>((resolve) => {
+    markStarted = resolve;
+  });
+
+  const pause = (ms: number): Promise<void> =>
+    new Promise((resolve) => {
+      wake = resolve;
+      timer = setTimeout(resolve, ms);
+      timer.unref();
+    });
+
+  async function readLoop(): Promise<void> {
+    let token: unknown;
+    let attemptsWithToken = 0;
+    let retryMs = RETRY_MIN_MS;
+    /** A stream was open since the last fresh start: a failure without a token may have lost changes. */
+    let missable = false;
+    while (!closed) {
+      const resuming = token !== undefined;
+      try {
+        stream = db.collection(target.collectionName).watch([], {
+          fullDocument: 'updateLookup',
+          maxAwaitTimeMS: MAX_AWAIT_MS,
+          ...(resuming ? { resumeAfter: token } : {}),
+        });
+        // The first read runs the aggregate: only then is the stream open and no later write missed.
+        let change = await stream.tryNext();
+        if (closed) break;
+        missable = true;
+        attemptsWithToken = 0;
+        retryMs = RETRY_MIN_MS;
+        callbacks.onOpen();
+        markStarted();
+        for (;;) {
+          if (change) {
+            const normalized = normalizeChange(change, target);
+            callbacks.onChange(normalized);
+            if (normalized.kind === 'reset') {
+              // After a drop or rename the stream is invalidated: start afresh from now.
+              token = undefined;
+              break;
+            }
+          }
+          token = stream.resumeToken ?? token;
+          const asked = Date.now();
+          change = await stream.tryNext();
+          if (closed) break;
+          if (!change && Date.now() - asked < MAX_AWAIT_MS / 2) await pause(IDLE_POLL_MS);
+          if (closed) break;
+        }
+      } catch (error) {
+        if (closed) break;
+        if (isUnsupportedError(error)) {
+          callbacks.onDown(error, true);
+          markStarted();
+          return;
+        }
+        callbacks.onDown(error, false);
+        markStarted();
+        const code = errorCode(error);
+        const message = error instanceof Error ? error.message : String(error);
+        if (token !== undefined && (RESUME_LOST_CODES.has(code ?? -1) || (resuming && ++attemptsWithToken >= RESUME_ATTEMPTS))) {
+          // Changes between the last event and now are gone: consumers must rebuild what they derived.
+          token = undefined;
+          attemptsWithToken = 0;
+          missable = false;
+          callbacks.onChange({ kind: 'reset', reason: `could not resume the change stream of "${target.collectionName}": ${message}` });
+        } else if (token === undefined && missable) {
+          // It was open and broke before any resume point was known: what happened meanwhile is unknown.
+          missable = false;
+          callbacks.onChange({ kind: 'reset', reason: `the change stream of "${target.collectionName}" broke: ${message}` });
+        } else {
+          logger.warn(`content-router: the change stream of "${target.collectionName}" failed, retrying:`, error);
+        }
+        await pause(retryMs);
+        retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);
+      } finally {
+        const ending = stream;
+        stream = undefined;
+        await ending?.close().catch(() => undefined);
+      }
+    }
+    markStarted();
+  }
+
+  const loop = readLoop().catch((error: unknown) => {
+    logger.error(`content-router: the change stream of "${target.collectionName}" stopped:`, error);
+    markStarted();
+  });
+
+  return {
+    started,
+    async close() {
+      closed = true;
+      if (timer) clearTimeout(timer);
+      wake?.();
+      await stream?.close().catch(() => undefined);
+      await loop;
+    },
+  };
+}

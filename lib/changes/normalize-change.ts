@@ -1,0 +1,73 @@
+// Turns one change-stream document into the bus's ChangeEvent (origin `stream`), or says the stream
+// lost its footing (drop, rename, invalidate). Pure, so servers' quirks are handled and tested in one place.
+import type { mongo } from 'mongoose';
+import type { ChangeEvent } from '../operations/change-bus';
+import { isObjectId } from '../util/object-id';
+
+/** What a watcher watches: one collection's records, or every global (one shared collection, `_id` = slug). */
+export interface WatchTarget {
+  scope: 'collection' | 'global';
+  /** The collection's slug; for the globals collection, the slugs of every configured global. */
+  slugs: readonly string[];
+  /** The MongoDB collection name. */
+  collectionName: string;
+}
+
+export type NormalizedChange = { kind: 'change'; event: ChangeEvent } | { kind: 'reset'; reason: string } | { kind: 'ignore' };
+
+const TYPES: Record<string, ChangeEvent['type'] | undefined> = { insert: 'create', update: 'update', replace: 'update', delete: 'delete' };
+const RESETS = new Set(['drop', 'rename', 'dropDatabase', 'invalidate']);
+
+function idText(value: unknown): string | undefined {
+  if (typeof value === 'string' && value !== '') return value;
+  if (isObjectId(value)) return value.toHexString();
+  return undefined;
+}
+
+/** The stream's idea of when the change happened: wallTime (MongoDB 6+), else the cluster time's seconds. */
+function timestampOf(change: Record<string, unknown>): Date {
+  if (change.wallTime instanceof Date) return change.wallTime;
+  const clusterTime = change.clusterTime as { getHighBits?: () => number; high?: number } | undefined;
+  const seconds = clusterTime?.getHighBits?.() ?? clusterTime?.high;
+  return typeof seconds === 'number' && seconds > 0 ? new Date(seconds * 1000) : new Date();
+}
+
+/**
+ * Normalises a change. The id comes from the full document first: some servers put something other
+ * than `{ _id }` in an update's documentKey. An event whose id cannot be told keeps `ids: []`
+ * (consumers then treat the whole collection as changed). `docs` only when the full document is whole.
+ */
+export function normalizeChange(change: mongo.ChangeStreamDocument, target: WatchTarget): NormalizedChange {
+  const raw = change as unknown as Record<string, unknown>;
+  const operation = String(raw.operationType);
+  if (RESETS.has(operation)) return { kind: 'reset', reason: `the collection "${target.collectionName}" saw "${operation}"` };
+  const type = TYPES[operation];
+  if (!type) return { kind: 'ignore' };
+  const full = raw.fullDocument && typeof raw.fullDocument === 'object' ? (raw.fullDocument as Record<string, unknown>) : undefined;
+  const documentKey = raw.documentKey as Record<string, unknown> | undefined;
+  const id = idText(full?._id) ?? idText(documentKey?._id);
+  const fields = raw.updateDescription ? updatedFields(raw.updateDescription as Record<string, unknown>) : undefined;
+  const base = { type, origin: 'stream' as const, resumeToken: raw._id, timestamp: timestampOf(raw) };
+  if (target.scope === 'global') {
+    // A document of the globals collection whose slug is not configured is not ours to report.
+    if (id !== undefined && !target.slugs.includes(id)) return { kind: 'ignore' };
+    const event: ChangeEvent = { ...base, scope: 'global', slug: id ?? target.slugs[0], ids: id ? [id] : [] };
+    if (full && id) event.docs = [full];
+    if (id === undefined) return { kind: 'reset', reason: 'a change to an unidentified global' };
+    return { kind: 'change', event: withFields(event, fields) };
+  }
+  const event: ChangeEvent = { ...base, scope: 'collection', slug: target.slugs[0], ids: id ? [id] : [] };
+  if (full && id && type !== 'delete') event.docs = [full];
+  return { kind: 'change', event: withFields(event, fields) };
+}
+
+function updatedFields(description: Record<string, unknown>): string[] | undefined {
+  const updated = description.updatedFields && typeof description.updatedFields === 'object' ? Object.keys(description.updatedFields) : [];
+  const removed = Array.isArray(description.removedFields) ? description.removedFields.map(String) : [];
+  const fields = [...new Set([...updated, ...removed].map((path) => path.split('.')[0]))];
+  return fields.length ? fields : undefined;
+}
+
+function withFields(event: ChangeEvent, fields: string[] | undefined): ChangeEvent {
+  return fields ? { ...event, fields } : event;
+}

@@ -1,0 +1,33 @@
+// Conditional-request headers for reads a cache may answer: X-Cache, ETag and Cache-Control on the answer,
+// and 304 Not Modified when the client's If-None-Match already names it.
+import type { Request, Response } from 'express';
+import type { ReadObserver, ReadOutcome } from '../operations/runtime';
+
+export interface CachedReadHeaders {
+  /** Pass as the operation's `cacheable`. */
+  observe: ReadObserver;
+  /** Sets the headers if a cache took part; true when it answered 304 (the caller then sends nothing). */
+  answerNotModified(req: Request, res: Response, anonymous: boolean): boolean;
+}
+
+/** One per request. */
+export function createCachedReadHeaders(): CachedReadHeaders {
+  let outcome: ReadOutcome | undefined;
+  return {
+    observe(seen) {
+      outcome = seen;
+    },
+    answerNotModified(req, res, anonymous) {
+      if (!outcome) return false;
+      res.set('X-Cache', outcome.hit ? 'HIT' : 'MISS');
+      res.set('ETag', outcome.etag);
+      // no-cache: stores may keep the answer but must revalidate, as a write can invalidate it at any time.
+      res.set('Cache-Control', anonymous ? 'public, no-cache' : 'private, no-cache');
+      res.vary('Authorization').vary('X-API-Key');
+      // req.fresh compares If-None-Match with the ETag just set; a malformed header is simply not fresh.
+      if (!req.fresh) return false;
+      res.status(304).end();
+      return true;
+    },
+  };
+}

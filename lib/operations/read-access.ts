@@ -1,0 +1,34 @@
+// The step every collection read shares before the database: evaluate the read rule and the soft-delete
+// scope, then hand the resolved read to the read-through hooks (a cache may answer it instead of `load`).
+import type { ListQuery, RecordQuery } from '../query/types';
+import { checkAccess } from './access';
+import { deletedScope } from './build-filter';
+import type { OperationArgs } from './operation-args';
+import type { ReadObserver, ResolvedRead } from './runtime';
+
+/**
+ * Resolves the caller's access for a read (throws 401/403 when denied). `pathId` is the record id as the
+ * caller gave it: rules receive it (`args.id`) on get-one reads, as on writes.
+ */
+export async function resolveRead(
+  args: OperationArgs,
+  read: { kind: 'list' | 'record'; query: ListQuery | RecordQuery; id?: string; cacheable?: ReadObserver },
+  pathId?: string,
+): Promise<ResolvedRead> {
+  const withId = pathId === undefined ? args : { ...args, id: pathId };
+  const constraint = await checkAccess({ ...withId, op: 'read' });
+  const deleted = await deletedScope(withId, read.query.includeDeleted === true);
+  return { ...read, args, constraint, deleted };
+}
+
+/** Runs `load` through the runtime's read-through hooks (the first listed outermost). */
+export function readThrough<T>(read: ResolvedRead, load: () => Promise<T>): Promise<T> {
+  const hooks = read.args.runtime.hooks.readThrough;
+  let next = load;
+  for (let i = hooks.length - 1; i >= 0; i -= 1) {
+    const hook = hooks[i];
+    const inner = next;
+    next = () => hook(read, inner);
+  }
+  return next();
+}

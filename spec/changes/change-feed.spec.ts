@@ -1,0 +1,113 @@
+// The change feed on the real test server: writes made straight through the driver arrive on the bus as
+// origin-stream events (full document, resume token, time), globals by slug; feed.active follows the
+// streams; a server without change streams is reported in one log line.
+import type { mongo } from 'mongoose';
+import { createChangeFeed } from '../../lib/changes/change-feed';
+import { type ChangeEvent, createChangeBus } from '../../lib/operations/change-bus';
+import type { Runtime } from '../../lib/operations/runtime';
+import { capabilities, closeTestConnection, describeIf, openTestConnection } from '../helpers/test-db';
+import type { Connection } from 'mongoose';
+
+const silent = { error: () => undefined, warn: () => undefined, info: () => undefined };
+
+/** The part of a runtime the feed reads: collections by slug with their MongoDB names, globals, the bus. */
+function feedRuntime(connection: Connection, logger = silent, globals: string[] = ['site']): Runtime {
+  const collection = (slug: string) => [slug, { descriptor: { slug }, model: { collection: { collectionName: slug } } }] as const;
+  return {
+    connection,
+    config: { logger },
+    collections: new Map([collection('posts'), collection('tags')]),
+    globals: new Map(globals.map((slug) => [slug, {}])),
+    changes: createChangeBus(logger),
+  } as unknown as Runtime;
+}
+
+async function until<T>(find: () => T | undefined, timeoutMs = 8000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = find();
+    if (found !== undefined) return found;
+    if (Date.now() > deadline) throw new Error('no matching change event in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describeIf(capabilities().changeStreams, 'the server has no change streams')('the change feed', () => {
+  let connection: Connection;
+  let runtime: Runtime;
+  let feed: ReturnType<typeof createChangeFeed>;
+  const events: ChangeEvent[] = [];
+
+  beforeAll(async () => {
+    connection = await openTestConnection();
+    runtime = feedRuntime(connection);
+    runtime.changes.onChange((event) => events.push(event));
+    feed = createChangeFeed(runtime);
+    expect(runtime.changes.feed.active).toBe(false);
+    await feed.start();
+  });
+
+  afterAll(async () => {
+    await feed.close();
+    expect(runtime.changes.feed.active).toBe(false);
+    await closeTestConnection(connection);
+  });
+
+  it('is active once every stream is open', () => {
+    expect(runtime.changes.feed.active).toBe(true);
+  });
+
+  it('publishes a driver insert as a stream create with the full document, token and time', async () => {
+    const { insertedId } = await connection.db!.collection('posts').insertOne({ title: 'driver' });
+    const event = await until(() => events.find((e) => e.type === 'create' && e.ids[0] === insertedId.toHexString()));
+    expect(event).toMatchObject({ scope: 'collection', slug: 'posts', origin: 'stream', docs: [{ title: 'driver' }] });
+    expect(event.resumeToken).toBeDefined();
+    expect(event.timestamp).toBeInstanceOf(Date);
+  });
+
+  it('publishes updates and deletes, each on its own collection', async () => {
+    const tags = connection.db!.collection('tags');
+    const { insertedId } = await tags.insertOne({ name: 'a' });
+    const id = insertedId.toHexString();
+    await tags.updateOne({ _id: insertedId }, { $set: { name: 'b' } });
+    await tags.deleteOne({ _id: insertedId });
+    await until(() => events.find((e) => e.slug === 'tags' && e.type === 'delete' && e.ids[0] === id));
+    const update = events.find((e) => e.slug === 'tags' && e.type === 'update');
+    expect(update).toBeDefined();
+    // Servers that cannot tell the id of an update report none; otherwise it is the record's.
+    expect([[], [id]]).toContainEqual(update!.ids);
+  });
+
+  it('publishes a global by its slug, and ignores unconfigured globals', async () => {
+    await connection.db!.collection('globals').updateOne({ _id: 'other' as never }, { $set: { title: 'x' } }, { upsert: true });
+    await connection.db!.collection('globals').updateOne({ _id: 'site' as never }, { $set: { title: 'Hello' } }, { upsert: true });
+    const event = await until(() => events.find((e) => e.scope === 'global'));
+    expect(event).toMatchObject({ scope: 'global', slug: 'site', ids: ['site'], origin: 'stream' });
+    expect(events.some((e) => e.slug === 'other' || e.ids.includes('other'))).toBe(false);
+  });
+});
+
+describe('the change feed without change streams', () => {
+  it('logs one clear line, stays inactive, and closes cleanly', async () => {
+    const warnings: string[] = [];
+    const logger = { ...silent, warn: (...args: unknown[]) => void warnings.push(args.map(String).join(' ')) };
+    const refusing = {
+      db: {
+        collection: () => ({
+          watch: () => ({
+            resumeToken: undefined,
+            tryNext: () => Promise.reject(Object.assign(new Error('The $changeStream stage is only supported on replica sets'), { code: 40573 })),
+            close: () => Promise.resolve(),
+          }),
+        }),
+      } as unknown as mongo.Db,
+    } as unknown as Connection;
+    const runtime = feedRuntime(refusing, logger);
+    const feed = createChangeFeed(runtime);
+    await feed.start();
+    expect(runtime.changes.feed.active).toBe(false);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/change streams are not available.*only writes made through this router/);
+    await feed.close();
+  });
+});

@@ -1,0 +1,65 @@
+// normalizeChange: stream documents from real MongoDB and from servers with quirks become the bus's
+// ChangeEvent (origin stream), with the id read from the full document first.
+import type { mongo } from 'mongoose';
+import { Types } from 'mongoose';
+import { normalizeChange, type WatchTarget } from '../../lib/changes/normalize-change';
+
+const posts: WatchTarget = { scope: 'collection', slugs: ['posts'], collectionName: 'posts' };
+const globals: WatchTarget = { scope: 'global', slugs: ['site', 'footer'], collectionName: 'globals' };
+const doc = (value: Record<string, unknown>) => value as unknown as mongo.ChangeStreamDocument;
+
+describe('normalizeChange', () => {
+  const id = new Types.ObjectId();
+  const token = { _data: 'abc' };
+
+  it('maps an insert to a create with the full document, token and time', () => {
+    const wallTime = new Date('2026-01-02T03:04:05Z');
+    expect(normalizeChange(doc({ _id: token, operationType: 'insert', fullDocument: { _id: id, title: 'x' }, documentKey: { _id: id }, wallTime }), posts)).toEqual({
+      kind: 'change',
+      event: { scope: 'collection', slug: 'posts', type: 'create', ids: [id.toHexString()], origin: 'stream', docs: [{ _id: id, title: 'x' }], resumeToken: token, timestamp: wallTime },
+    });
+  });
+
+  it('reads an update’s id from the full document when the documentKey is not { _id }', () => {
+    const result = normalizeChange(doc({ _id: token, operationType: 'update', fullDocument: { _id: id, b: 2 }, documentKey: { $set: { b: 2 } } }), posts);
+    expect(result).toMatchObject({ kind: 'change', event: { type: 'update', ids: [id.toHexString()], docs: [{ _id: id, b: 2 }] } });
+  });
+
+  it('names the changed fields of an update, and maps replace to update', () => {
+    const result = normalizeChange(
+      doc({ _id: token, operationType: 'update', documentKey: { _id: id }, fullDocument: null, updateDescription: { updatedFields: { 'a.b': 1, c: 2 }, removedFields: ['d'] } }),
+      posts,
+    );
+    expect(result).toMatchObject({ kind: 'change', event: { type: 'update', ids: [id.toHexString()], fields: ['a', 'c', 'd'] } });
+    expect(result.kind === 'change' && result.event.docs).toBeUndefined();
+    expect(normalizeChange(doc({ _id: token, operationType: 'replace', documentKey: { _id: id }, fullDocument: { _id: id } }), posts)).toMatchObject({ event: { type: 'update' } });
+  });
+
+  it('keeps ids empty and leaves out a partial document when no id can be told', () => {
+    const result = normalizeChange(doc({ _id: token, operationType: 'update', documentKey: { $set: { a: 2 } }, fullDocument: { a: 2 } }), posts);
+    expect(result).toMatchObject({ kind: 'change', event: { type: 'update', ids: [] } });
+    expect(result.kind === 'change' && result.event.docs).toBeUndefined();
+  });
+
+  it('maps a delete without documents', () => {
+    expect(normalizeChange(doc({ _id: token, operationType: 'delete', documentKey: { _id: id } }), posts)).toMatchObject({
+      kind: 'change',
+      event: { type: 'delete', ids: [id.toHexString()] },
+    });
+  });
+
+  it('reports globals by slug and ignores documents of unconfigured globals', () => {
+    expect(normalizeChange(doc({ _id: token, operationType: 'update', documentKey: { _id: 'site' }, fullDocument: { _id: 'site', title: 't' } }), globals)).toMatchObject({
+      kind: 'change',
+      event: { scope: 'global', slug: 'site', ids: ['site'], docs: [{ _id: 'site', title: 't' }] },
+    });
+    expect(normalizeChange(doc({ _id: token, operationType: 'insert', documentKey: { _id: 'other' }, fullDocument: { _id: 'other' } }), globals)).toEqual({ kind: 'ignore' });
+  });
+
+  it('turns drop, rename and invalidate into a reset, and ignores other operations', () => {
+    for (const operationType of ['drop', 'rename', 'dropDatabase', 'invalidate']) {
+      expect(normalizeChange(doc({ _id: token, operationType }), posts).kind).toBe('reset');
+    }
+    expect(normalizeChange(doc({ _id: token, operationType: 'createIndexes' }), posts)).toEqual({ kind: 'ignore' });
+  });
+});
