@@ -47,6 +47,7 @@ export {
   NotFoundError,
   PayloadTooLargeError,
   QueryError,
+  QueryTooComplexError,
   ServiceUnavailableError,
   TooManyRequestsError,
   UnauthorizedError,
