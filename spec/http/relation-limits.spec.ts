@@ -2,16 +2,16 @@
 // hops per path (both refused before any query runs) and ids per condition, with defaults and configured.
 import request from 'supertest';
 import { Types } from 'mongoose';
-import { QueryTooComplexError } from '../../lib';
+import { type CollectionConfig, QueryTooComplexError } from '../../lib';
 import { type TestApp, asUser, createTestApp } from '../helpers/create-test-app';
 import { PROBLEM_TYPE, USER_ID, expectOkList, idsOf, whereJson } from '../helpers/list-assertions';
 
 const user = asUser({ id: USER_ID });
 const PEOPLE = 2000;
 const hops = (count: number) => `${'friend.'.repeat(count)}name`;
-const collections = [
-  { slug: 'people', fields: { name: { type: 'text' as const }, friend: { type: 'relationship' as const, relationTo: 'people' } } },
-  { slug: 'posts', fields: { title: { type: 'text' as const }, author: { type: 'relationship' as const, relationTo: 'people' } } },
+const collections: CollectionConfig[] = [
+  { slug: 'people', fields: { name: { type: 'text' }, friend: { type: 'relationship', relationTo: 'people' } } },
+  { slug: 'posts', fields: { title: { type: 'text' }, author: { type: 'relationship', relationTo: 'people' } } },
 ];
 
 /** Person i is named `person <i>` and befriends person i-1: a chain through the self-relation. */
