@@ -44,6 +44,8 @@ export type WhereNode =
       where: WhereNode;
       /** The whole dotted path as the client wrote it (`where.author.company.name`), for error messages. */
       path: string;
+      /** Present on conditions written by server code (access rules), which no client limit bounds. */
+      trusted?: true;
     }
   | { kind: 'ids'; field: FieldDescriptor; ids: Types.ObjectId[] }
   | { kind: 'const'; value: boolean };

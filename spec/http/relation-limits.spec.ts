@@ -117,8 +117,18 @@ describe('with configured limits', () => {
   let seeded: Awaited<ReturnType<typeof seed>>;
 
   beforeAll(async () => {
-    t = await createTestApp({ core: { api: { maxRelationConditions: 2, maxRelationDepth: 2, maxRelationIds: 5 } }, collections });
+    const guarded: CollectionConfig = {
+      // An access rule whose own relation condition matches all 30 people: the host's cost, not bounded.
+      slug: 'guarded',
+      fields: { title: { type: 'text' }, author: { type: 'relationship', relationTo: 'people' } },
+      access: { read: () => ({ 'author.name': { like: 'person%' } }) },
+    };
+    t = await createTestApp({
+      core: { api: { maxRelationConditions: 2, maxRelationDepth: 2, maxRelationIds: 5 } },
+      collections: [...collections, guarded],
+    });
     seeded = await seed(t, 30);
+    await t.connection.collection('guarded').insertMany(seeded.people.map((author, i) => ({ title: `g ${i}`, author })));
   });
   afterAll(async () => {
     expect(t.hostErrors).toEqual([]);
@@ -154,5 +164,11 @@ describe('with configured limits', () => {
     expect(expectTooComplex(await posts('where[author.friend.friend.name]=a'), 'where.author.friend.friend.name')).toBe(
       'a relation path of 3 hops; at most 2 hops per path (core.api.maxRelationDepth)',
     );
+  });
+
+  it("does not bound an access rule's own relation condition, which no client could narrow", async () => {
+    const res = await request(t.app).get('/api/guarded?limit=50').set(...user);
+    expectOkList(res);
+    expect(res.body.totalDocs).toBe(30);
   });
 });

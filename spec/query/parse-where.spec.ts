@@ -271,10 +271,16 @@ describe('parseWhere: relationship paths', () => {
     });
   });
 
-  it('lets a trusted where reach hidden fields of related collections', () => {
-    expect(where({ 'author.passwordHash': { exists: true } }, true)).toEqual(
-      relation('author', 'authors', leaf('passwordHash', 'exists', true, authors)),
-    );
+  it('lets a trusted where reach hidden fields of related collections, and marks its relation nodes trusted', () => {
+    expect(where({ 'author.passwordHash': { exists: true } }, true)).toEqual({
+      ...relation('author', 'authors', leaf('passwordHash', 'exists', true, authors)),
+      trusted: true,
+    });
+    expect(where({ 'author.company.name': 'Acme' }, true)).toEqual({
+      ...relation('author', 'authors', { ...relation('company', 'companies', leaf('name', 'eq', 'Acme', companies), authors), trusted: true } as WhereNode),
+      trusted: true,
+    });
+    expect(where({ 'author.name': 'x' })).not.toHaveProperty('trusted');
   });
 });
 
