@@ -2,6 +2,7 @@
 import mongoose from 'mongoose';
 import { ConfigError, contentRouter } from '../../lib';
 import type { ContentConfig } from '../../lib';
+import { resolveConfig } from '../../lib/config/resolve-config';
 import { validateConfig } from '../../lib/config/validate-config';
 
 const db = { uri: 'mongodb://127.0.0.1:1/never-used' };
@@ -75,6 +76,12 @@ describe('validateConfig', () => {
       expect(problemsOf({ maxRelationConditions: 0, maxRelationDepth: 1, maxRelationIds: 1 })).toEqual([]);
       expect(problemsOf({ maxRelationConditions: 50, maxRelationDepth: 10, maxRelationIds: 10_000 })).toEqual([]);
       expect(problemsOf({ maxRelationConditions: 1, maxRelationIds: 500_000 })).toEqual([]);
+    });
+
+    it('resolves to 10 conditions, 3 hops and 10,000 ids unless configured', () => {
+      expect(resolveConfig({ db }).query).toMatchObject({ maxRelationConditions: 10, maxRelationDepth: 3, maxRelationIds: 10_000 });
+      const api = { maxRelationConditions: 0, maxRelationDepth: 1, maxRelationIds: 50 };
+      expect(resolveConfig({ db, core: { api } }).query).toMatchObject(api);
     });
 
     it.each<[string, Record<string, unknown>, string]>([
