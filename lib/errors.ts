@@ -43,8 +43,18 @@ export class ValidationError extends ContentError {
 
 /** 400: a URL query the router cannot honour (bad where, unknown field, bad page, bad cursor). */
 export class QueryError extends ContentError {
+  constructor(detail: string, errors?: ErrorDetail[], kind: { code: string; title: string } = { code: 'invalid_query', title: 'Invalid query' }) {
+    super(400, kind.code, kind.title, detail, { errors });
+  }
+}
+
+/**
+ * 400: a valid query over a configured cost limit (relation conditions per request, hops per relation
+ * path, ids one relation condition may match). The detail names the limit and its `core.api` option.
+ */
+export class QueryTooComplexError extends QueryError {
   constructor(detail: string, errors?: ErrorDetail[]) {
-    super(400, 'invalid_query', 'Invalid query', detail, { errors });
+    super(detail, errors, { code: 'query_too_complex', title: 'Query too complex' });
   }
 }
 

@@ -51,6 +51,7 @@ export {
   NotFoundError,
   PayloadTooLargeError,
   QueryError,
+  QueryTooComplexError,
   ServiceUnavailableError,
   TooManyRequestsError,
   UnauthorizedError,

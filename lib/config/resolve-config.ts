@@ -3,7 +3,7 @@
 import type { Request } from 'express';
 import { ConfigError } from '../errors';
 import type { AuthUser, CollectionConfig, ContentConfig, GlobalConfig, Logger } from './types';
-import { type ConfigValidator, validateConfig } from './validate-config';
+import { type ConfigValidator, RELATION_LIMIT_DEFAULTS, validateConfig } from './validate-config';
 
 /** Knobs the query parser needs beyond the schema; resolved from `core.api` once. */
 export interface QueryOptions {
@@ -13,6 +13,12 @@ export interface QueryOptions {
   readonly maxDepth: number;
   /** Over maxLimit: 400 or clamp. */
   readonly overLimit: 'reject' | 'clamp';
+  /** Most relation conditions (dotted paths such as `author.name`) in one request's where and filter. */
+  readonly maxRelationConditions: number;
+  /** Most relationship hops in one dotted path (`author.company.name` is 2). */
+  readonly maxRelationDepth: number;
+  /** Most ids one relation condition may match before the request is a 400. */
+  readonly maxRelationIds: number;
 }
 
 export interface ResolvedConfig {
@@ -59,6 +65,9 @@ export function resolveConfig(config: ContentConfig, featureValidators: readonly
       listFormat: api.listFormat ?? 'data',
       maxDepth: api.maxDepth ?? 2,
       overLimit: api.overLimit ?? 'reject',
+      maxRelationConditions: api.maxRelationConditions ?? RELATION_LIMIT_DEFAULTS.maxRelationConditions,
+      maxRelationDepth: api.maxRelationDepth ?? RELATION_LIMIT_DEFAULTS.maxRelationDepth,
+      maxRelationIds: api.maxRelationIds ?? RELATION_LIMIT_DEFAULTS.maxRelationIds,
     }),
     collections: Object.freeze([...(config.collections ?? [])]),
     globals: Object.freeze([...(config.globals ?? [])]),

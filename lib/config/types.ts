@@ -406,6 +406,23 @@ export interface ContentConfig {
       maxDepth?: number;
       /** Above maxLimit a page size is a 400 (`reject`, default) or clamped (`clamp`). */
       overLimit?: 'reject' | 'clamp';
+      /**
+       * Most relation conditions (dotted paths through a relationship, `author.name`) one list request's
+       * `where` and `filter` may hold together; each runs a query on the related collection. 0 turns
+       * relation filters off. More is a 400 `query_too_complex`. Default 10.
+       */
+      maxRelationConditions?: number;
+      /**
+       * Most relationship hops in one dotted path (`author.company.name` is 2), from 1 to 10; each hop
+       * is one more query. Population depth is `maxDepth`. More is a 400 `query_too_complex`. Default 3.
+       */
+      maxRelationDepth?: number;
+      /**
+       * Most related records one relation condition may match: their ids are sent back to MongoDB in the
+       * filter, which must stay under its 16 MB command limit. More is a 400 `query_too_complex` asking to
+       * narrow the filter (never a silently truncated result). At most 500,000 / maxRelationConditions. Default 10,000.
+       */
+      maxRelationIds?: number;
     };
   };
   /** The router uses `connection` when given (the host's), else opens its own from `uri`. */

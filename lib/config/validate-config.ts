@@ -40,7 +40,15 @@ const FIELD_KEYS: Record<string, readonly string[]> = {
 const TOP_KEYS = ['core', 'db', 'collections', 'globals', 'auth', 'security', 'uploads', 'realtime', 'docs', 'endpoints', 'email', 'logger'];
 const COLLECTION_KEYS = ['slug', 'fields', 'auth', 'softDelete', 'cache', 'access', 'search', 'pagination', 'maxBatchSize'];
 const GLOBAL_KEYS = ['slug', 'fields', 'access'];
-const API_KEYS = ['prefix', 'listFormat', 'bodyLimit', 'maxDepth', 'overLimit'];
+const API_KEYS = ['prefix', 'listFormat', 'bodyLimit', 'maxDepth', 'overLimit', 'maxRelationConditions', 'maxRelationDepth', 'maxRelationIds'];
+/**
+ * Most ids all relation conditions of one request may carry together (maxRelationIds x
+ * maxRelationConditions): about 10 MB of filter, safely under MongoDB's 16 MB command limit.
+ */
+const MAX_RELATION_IDS_PER_REQUEST = 500_000;
+
+/** Defaults of the relation-filter cost limits in `core.api` (resolveConfig applies them). */
+export const RELATION_LIMIT_DEFAULTS = Object.freeze({ maxRelationConditions: 10, maxRelationDepth: 3, maxRelationIds: 10_000 });
 
 /** Reports every key of `value` that is not in `known`, by path. */
 function checkKnownKeys(path: string, value: Record<string, unknown>, known: readonly string[], problems: Problems): void {
@@ -51,6 +59,29 @@ function checkKnownKeys(path: string, value: Record<string, unknown>, known: rea
 
 function isPositiveInt(value: unknown): boolean {
   return typeof value === 'number' && Number.isInteger(value) && value >= 1;
+}
+
+function isIntegerIn(value: unknown, min: number, max: number): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
+}
+
+/** The relation-filter cost limits of `core.api`, alone and together. */
+function checkRelationLimits(api: NonNullable<NonNullable<ContentConfig['core']>['api']>, problems: Problems): void {
+  const { maxRelationConditions: conditions, maxRelationDepth: depth, maxRelationIds: ids } = api;
+  if (conditions !== undefined && !isIntegerIn(conditions, 0, 200)) {
+    problems.push('core.api.maxRelationConditions: must be an integer from 0 (no relation filters) to 200');
+  }
+  if (depth !== undefined && !isIntegerIn(depth, 1, 10)) problems.push('core.api.maxRelationDepth: must be an integer from 1 to 10');
+  if (ids !== undefined && !isIntegerIn(ids, 1, MAX_RELATION_IDS_PER_REQUEST)) {
+    problems.push(`core.api.maxRelationIds: must be an integer from 1 to ${MAX_RELATION_IDS_PER_REQUEST}`);
+    return;
+  }
+  const total = (ids ?? RELATION_LIMIT_DEFAULTS.maxRelationIds) * (isIntegerIn(conditions, 0, 200) ? conditions : RELATION_LIMIT_DEFAULTS.maxRelationConditions);
+  if (total > MAX_RELATION_IDS_PER_REQUEST) {
+    problems.push(
+      `core.api.maxRelationIds: times maxRelationConditions must be at most ${MAX_RELATION_IDS_PER_REQUEST} (the ids of one request must fit in a MongoDB command); got ${total}`,
+    );
+  }
 }
 
 function checkField(path: string, name: string, field: FieldConfig, slugs: ReadonlySet<string>, problems: Problems): void {
@@ -213,6 +244,7 @@ export function validateConfig(config: ContentConfig, featureValidators: readonl
   if (api?.maxDepth !== undefined && !(Number.isInteger(api.maxDepth) && api.maxDepth >= 0 && api.maxDepth <= 10)) {
     problems.push('core.api.maxDepth: must be an integer from 0 to 10');
   }
+  if (api) checkRelationLimits(api, problems);
   if (api?.overLimit !== undefined && !['reject', 'clamp'].includes(api.overLimit)) {
     problems.push('core.api.overLimit: must be "reject" or "clamp"');
   }

@@ -1,7 +1,7 @@
 // Turns query and access conditions into one Mongo filter: ANDs them, resolves dotted relationship
-// conditions through the related collection (under its read access, never truncated), adds soft delete.
+// conditions through the related collection (under its read access, bounded, never truncated), adds soft delete.
 import type { Types } from 'mongoose';
-import { combineAnd, combineWhere, mapRelationNodes, toMongoFilter } from '../query';
+import { combineAnd, combineWhere, mapRelationNodes, rejectTooManyRelationIds, toMongoFilter } from '../query';
 import type { WhereNode } from '../query/types';
 import { checkAccess, readConstraintOrNull } from './access';
 import type { OperationArgs } from './operation-args';
@@ -49,7 +49,11 @@ export async function buildFilter(args: FilterArgs): Promise<Record<string, unkn
 
 type RelationNode = Extract<WhereNode, { kind: 'relation' }>;
 
-/** Runs the inner condition on the related collection and returns the matching ids as an `ids` node. */
+/**
+ * Runs the inner condition on the related collection and returns the matching ids as an `ids` node.
+ * For a client's condition more than `maxRelationIds` matches is a 400 (read as far as one past the
+ * limit, never truncated); an access rule's condition is not bounded.
+ */
 async function resolveRelation(args: FilterArgs, relation: RelationNode): Promise<WhereNode> {
   const related = args.runtime.collections.get(relation.relationTo);
   if (!related) return { kind: 'const', value: false };
@@ -57,6 +61,11 @@ async function resolveRelation(args: FilterArgs, relation: RelationNode): Promis
   // Filtering through a collection the caller may not read would be an oracle: it matches nothing.
   if (!access) return { kind: 'const', value: false };
   const filter = await buildFilter({ ...args, collection: related, nodes: [relation.where, access.constraint], deleted: false });
-  const rows = await related.model.find(filter, { _id: 1 }).lean<Array<{ _id: Types.ObjectId }>>();
+  // An access rule's own condition is the host's cost to choose: a client could not narrow it.
+  const most = relation.trusted ? undefined : args.runtime.config.query.maxRelationIds;
+  const query = related.model.find(filter, { _id: 1 });
+  if (most !== undefined) query.limit(most + 1);
+  const rows = await query.lean<Array<{ _id: Types.ObjectId }>>();
+  if (most !== undefined && rows.length > most) rejectTooManyRelationIds(relation, most);
   return { kind: 'ids', field: relation.field, ids: rows.map((r) => r._id) };
 }

@@ -24,6 +24,7 @@ export { parsePopulate, parseDepth, parseInclude, expandDepth, mergePopulate } f
 export { parseSelect } from './parse-select';
 export { combineWhere, combineAnd } from './combine-where';
 export { mapRelationNodes, type RelationNode } from './map-relation-nodes';
+export { assertRelationLimits, listRelationPaths, rejectTooManyRelationIds, type RelationLimits, type RelationPath } from './relation-limits';
 export { toMongoFilter, matchNothing } from './to-mongo-filter';
 export { encodeCursor, decodeCursor, signCursor, MAX_CURSOR_LENGTH } from './cursor';
 export { cursorFilter, reverseSort } from './cursor-filter';

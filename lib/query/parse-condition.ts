@@ -57,7 +57,8 @@ export function parseFieldCondition(name: string, raw: unknown, path: string, ct
   if (!field || !related) rejectQuery(path, 'unknown field', 'unknown_field');
   if (depth + 1 > MAX_WHERE_DEPTH) rejectQuery(path, `nesting deeper than ${MAX_WHERE_DEPTH} levels`, 'too_deep');
   const where = parseFieldCondition(name.slice(dot + 1), raw, path, { ...ctx, collection: related }, depth + 1);
-  return { kind: 'relation', field, relationTo: related.slug, where };
+  const node: WhereNode = { kind: 'relation', field, relationTo: related.slug, where, path };
+  return ctx.trusted ? { ...node, trusted: true } : node;
 }
 
 /** The [operator, value] pairs of a field's condition. */

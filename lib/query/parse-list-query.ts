@@ -12,12 +12,14 @@ import { parseSelect } from './parse-select';
 import { parseSort } from './parse-sort';
 import { parseWhere } from './parse-where';
 import { readBooleanParam } from './read-param';
+import { assertRelationLimits } from './relation-limits';
 import type { ListQuery, QueryOptions } from './types';
 
 /**
  * Parses a list request's query: `raw` is `qs.parse(queryString, { depth: 10, arrayLimit: 100,
  * parameterLimit: 200 })`, or a local API object whose values may be numbers, booleans or objects.
- * Throws a 400 QueryError on the first parameter it cannot honour.
+ * Throws a 400 QueryError on the first parameter it cannot honour, and a 400 QueryTooComplexError when
+ * where and filter together exceed the relation-condition limits of `options`.
  *
  * In cursor mode `page` is 1 and `count` is false (the cursor envelope carries no totals).
  */
@@ -29,11 +31,11 @@ export function parseListQuery(
 ): ListQuery {
   const envelope = chooseEnvelope(raw, options);
   const sort = parseSort(raw.sort, collection);
-  const where = combineAnd(
-    parseWhere(raw.where, collection, registry),
-    parseFilter(raw.filter, collection, registry),
-    parseSearch(raw.search, collection),
-  );
+  const clientWhere = parseWhere(raw.where, collection, registry);
+  const filter = parseFilter(raw.filter, collection, registry);
+  // Counted before any query runs: each relation hop costs one on the related collection.
+  assertRelationLimits([['where', clientWhere], ['filter', filter]], options);
+  const where = combineAnd(clientWhere, filter, parseSearch(raw.search, collection));
   const query: ListQuery = {
     sort,
     page: envelope === 'cursor' ? 1 : parsePage(raw),

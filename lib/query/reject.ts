@@ -1,6 +1,6 @@
 // The one way the query layer rejects client input: a 400 QueryError naming the parameter path.
 // Every message has the shape `<path>: <what is wrong>`, with one matching errors[] entry.
-import { QueryError } from '../errors';
+import { QueryError, QueryTooComplexError } from '../errors';
 
 /** Stable machine codes carried in `errors[].code` of a rejected query. */
 export type QueryErrorCode =
@@ -26,7 +26,8 @@ export type QueryErrorCode =
   | 'invalid_depth'
   | 'invalid_include'
   | 'invalid_fields'
-  | 'too_many_parameters';
+  | 'too_many_parameters'
+  | 'query_too_complex';
 
 /**
  * Throws a QueryError whose detail is `<path>: <message>` and whose single errors[] entry
@@ -34,6 +35,14 @@ export type QueryErrorCode =
  */
 export function rejectQuery(path: string, message: string, code: QueryErrorCode): never {
   throw new QueryError(`${path}: ${message}`, [{ field: path, message, code }]);
+}
+
+/**
+ * Throws a 400 QueryTooComplexError (`code: query_too_complex`) shaped like rejectQuery's: a valid
+ * query over a configured cost limit, `message` naming the limit and its option.
+ */
+export function rejectTooComplex(path: string, message: string): never {
+  throw new QueryTooComplexError(`${path}: ${message}`, [{ field: path, message, code: 'query_too_complex' }]);
 }
 
 const MAX_SHOWN = 60;

@@ -1,10 +1,19 @@
 // Case-insensitive text matching built from client text: every regex metacharacter escaped,
 // only the LIKE wildcards `%` and `_` given a meaning. No client text ever reaches Mongo as regex syntax.
 const METACHARACTERS = /[.*+?^${}()|[\]\\/]/g;
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/g;
 
-/** `text` with every regex metacharacter escaped. */
+/** `\xHH`, which JavaScript, PCRE (MongoDB) and Java regexes all read as that one character. */
+function hexEscape(character: string): string {
+  return `\\x${character.charCodeAt(0).toString(16).padStart(2, '0')}`;
+}
+
+/**
+ * `text` with every regex metacharacter escaped, and control characters written as `\xHH`: a BSON
+ * regex pattern is a C string, so a raw NUL could not be sent at all, while `\x00` matches a stored NUL.
+ */
 function escapeRegExp(text: string): string {
-  return text.replace(METACHARACTERS, '\\$&');
+  return text.replace(METACHARACTERS, '\\$&').replace(CONTROL_CHARACTERS, hexEscape);
 }
 
 /** Matches values containing `text` anywhere, ignoring case. */

@@ -37,7 +37,16 @@ export type WhereNode =
   | { kind: 'and'; nodes: WhereNode[] }
   | { kind: 'or'; nodes: WhereNode[] }
   | { kind: 'field'; field: FieldDescriptor; op: Operator; value: unknown }
-  | { kind: 'relation'; field: FieldDescriptor; relationTo: string; where: WhereNode }
+  | {
+      kind: 'relation';
+      field: FieldDescriptor;
+      relationTo: string;
+      where: WhereNode;
+      /** The whole dotted path as the client wrote it (`where.author.company.name`), for error messages. */
+      path: string;
+      /** Present on conditions written by server code (access rules), which no client limit bounds. */
+      trusted?: true;
+    }
   | { kind: 'ids'; field: FieldDescriptor; ids: Types.ObjectId[] }
   | { kind: 'const'; value: boolean };
 

@@ -22,12 +22,18 @@ export interface ValidateOptions {
   readOnly?: ReadonlySet<string>;
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+// No whitespace and no control characters: an address is mailed and logged in with, never a place for them.
+const EMAIL = /^[^\s@\u0000-\u001f\u007f]+@[^\s@\u0000-\u001f\u007f]+\.[^\s@\u0000-\u001f\u007f]+$/;
 /** RFC 5321's limit on a deliverable address; longer ones could be stored but never mailed or logged in with. */
 const MAX_EMAIL_LENGTH = 254;
 const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+const JSON_KEY_RULE = 'keys may not start with "$", contain "." or NUL, or be __proto__, constructor or prototype';
 
-/** Rejects `$`-prefixed and prototype keys anywhere inside a json value: they would reach Mongo or a prototype. */
+/**
+ * Rejects `$`-prefixed, dotted and prototype keys anywhere inside a json value (they would reach Mongo
+ * or a prototype), and keys with a NUL, which MongoDB cannot store (a key is a C string in BSON).
+ */
 function findUnsafeKey(value: unknown, depth = 0): string | undefined {
   if (depth > 32) return '(nesting deeper than 32)';
   if (Array.isArray(value)) {
@@ -37,7 +43,7 @@ function findUnsafeKey(value: unknown, depth = 0): string | undefined {
     }
   } else if (isRecord(value)) {
     for (const [key, inner] of Object.entries(value)) {
-      if (key.startsWith('$') || key.includes('.') || UNSAFE_KEYS.has(key)) return key;
+      if (key.startsWith('$') || key.includes('.') || key.includes('\u0000') || UNSAFE_KEYS.has(key)) return key;
       const bad = findUnsafeKey(inner, depth + 1);
       if (bad) return bad;
     }
@@ -74,7 +80,9 @@ function castScalar(field: FieldDescriptor, valueType: ValueType, value: unknown
     case 'boolean':
       return typeof value === 'boolean' ? { ok: true, value } : { ok: false, message: 'must be a boolean', code: 'invalid_type' };
     case 'date': {
-      const date = typeof value === 'string' || typeof value === 'number' ? new Date(value) : undefined;
+      // Date() skips a trailing NUL and other junk it does not understand; an ISO date has no control characters.
+      const text = typeof value === 'string' && !CONTROL_CHARACTER.test(value);
+      const date = text || typeof value === 'number' ? new Date(value) : undefined;
       if (!date || Number.isNaN(date.getTime())) return { ok: false, message: 'must be an ISO-8601 date', code: 'invalid_date' };
       return { ok: true, value: date };
     }
@@ -83,7 +91,8 @@ function castScalar(field: FieldDescriptor, valueType: ValueType, value: unknown
       return { ok: true, value: new Types.ObjectId(value) };
     case 'json': {
       const bad = findUnsafeKey(value);
-      if (bad) return { ok: false, message: `key "${bad}" is not allowed in a json value`, code: 'invalid_key' };
+      // The key is JSON-quoted: it may hold a NUL or other control characters.
+      if (bad) return { ok: false, message: `key ${JSON.stringify(bad)} is not allowed in a json value (${JSON_KEY_RULE})`, code: 'invalid_key' };
       return { ok: true, value };
     }
   }

@@ -2,6 +2,7 @@
 import mongoose from 'mongoose';
 import { ConfigError, contentRouter } from '../../lib';
 import type { ContentConfig } from '../../lib';
+import { resolveConfig } from '../../lib/config/resolve-config';
 import { validateConfig } from '../../lib/config/validate-config';
 import { validateCacheOptions } from '../../lib/cache/cache-options';
 
@@ -65,6 +66,39 @@ describe('validateConfig', () => {
   ])('reports %s', (_name, patch, expected) => {
     const problems = validateConfig({ db, ...patch } as ContentConfig);
     expect(problems.some((p) => p.includes(expected))).toBe(true);
+  });
+
+  describe('relation-filter cost limits (core.api)', () => {
+    const problemsOf = (api: Record<string, unknown>) => validateConfig({ db, core: { api } } as ContentConfig);
+
+    it('accepts integers in range, 0 relation conditions included', () => {
+      expect(problemsOf({ maxRelationConditions: 0, maxRelationDepth: 1, maxRelationIds: 1 })).toEqual([]);
+      expect(problemsOf({ maxRelationConditions: 50, maxRelationDepth: 10, maxRelationIds: 10_000 })).toEqual([]);
+      expect(problemsOf({ maxRelationConditions: 1, maxRelationIds: 500_000 })).toEqual([]);
+    });
+
+    it('resolves to 10 conditions, 3 hops and 10,000 ids unless configured', () => {
+      expect(resolveConfig({ db }).query).toMatchObject({ maxRelationConditions: 10, maxRelationDepth: 3, maxRelationIds: 10_000 });
+      const api = { maxRelationConditions: 0, maxRelationDepth: 1, maxRelationIds: 50 };
+      expect(resolveConfig({ db, core: { api } }).query).toMatchObject(api);
+    });
+
+    it.each<[string, Record<string, unknown>, string]>([
+      ['negative conditions', { maxRelationConditions: -1 }, 'core.api.maxRelationConditions: must be an integer from 0 (no relation filters) to 200'],
+      ['fractional conditions', { maxRelationConditions: 2.5 }, 'core.api.maxRelationConditions: must be an integer from 0 (no relation filters) to 200'],
+      ['text conditions', { maxRelationConditions: '10' }, 'core.api.maxRelationConditions: must be an integer from 0 (no relation filters) to 200'],
+      ['depth 0', { maxRelationDepth: 0 }, 'core.api.maxRelationDepth: must be an integer from 1 to 10'],
+      ['depth 11', { maxRelationDepth: 11 }, 'core.api.maxRelationDepth: must be an integer from 1 to 10'],
+      ['ids 0', { maxRelationIds: 0 }, 'core.api.maxRelationIds: must be an integer from 1 to 500000'],
+      ['ids Infinity', { maxRelationIds: Infinity }, 'core.api.maxRelationIds: must be an integer from 1 to 500000'],
+      [
+        'ids times conditions over 500000',
+        { maxRelationIds: 100_000 },
+        'core.api.maxRelationIds: times maxRelationConditions must be at most 500000 (the ids of one request must fit in a MongoDB command); got 1000000',
+      ],
+    ])('reports %s', (_name, api, expected) => {
+      expect(problemsOf(api)).toEqual([expected]);
+    });
   });
 
   it('throws one ConfigError listing every problem, before touching any database', () => {

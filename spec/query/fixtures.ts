@@ -57,7 +57,14 @@ export const authors = collectionOf(registry, 'authors');
 export const categories = collectionOf(registry, 'categories');
 export const companies = collectionOf(registry, 'companies');
 
-export const OPTIONS: QueryOptions = { listFormat: 'data', maxDepth: 2, overLimit: 'reject' };
+export const OPTIONS: QueryOptions = {
+  listFormat: 'data',
+  maxDepth: 2,
+  overLimit: 'reject',
+  maxRelationConditions: 10,
+  maxRelationDepth: 3,
+  maxRelationIds: 10_000,
+};
 
 /** Parses a query string exactly as the router does. */
 export function parseQs(query: string): Record<string, unknown> {

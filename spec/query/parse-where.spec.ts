@@ -200,11 +200,20 @@ describe('parseWhere: structure', () => {
 });
 
 describe('parseWhere: relationship paths', () => {
+  // Every hop of a path carries the whole path as the client wrote it (checked in its own test below).
   const relation = (fieldName: string, relationTo: string, inner: WhereNode, collection = posts): WhereNode => ({
     kind: 'relation',
     field: collection.fields[fieldName],
     relationTo,
     where: inner,
+    path: expect.any(String) as string,
+  });
+
+  it('records the client path on every hop, for error messages', () => {
+    const node = where({ or: [{ 'author.company.name': 'Acme' }, { title: 'x' }] }) as Extract<WhereNode, { kind: 'or' }>;
+    expect(node.nodes[0]).toMatchObject({ path: 'where.or.0.author.company.name', where: { path: 'where.or.0.author.company.name' } });
+    expect(bracket('where[author.name][eq]=Ann')).toMatchObject({ path: 'where.author.name' });
+    expect(filter('filter=author.name:Ann')).toMatchObject({ path: 'filter.author.name' });
   });
 
   it('turns author.name into a relation node parsed against authors', () => {
@@ -251,14 +260,27 @@ describe('parseWhere: relationship paths', () => {
       kind: 'relation',
       field: posts.fields.author,
       relationTo: 'authors',
-      where: { kind: 'relation', field: authors.fields.avatar, relationTo: '_uploads', where: leaf('filename', 'eq', 'a.png', uploads) },
+      where: {
+        kind: 'relation',
+        field: authors.fields.avatar,
+        relationTo: '_uploads',
+        where: leaf('filename', 'eq', 'a.png', uploads),
+        path: 'where.author.avatar.filename',
+      },
+      path: 'where.author.avatar.filename',
     });
   });
 
-  it('lets a trusted where reach hidden fields of related collections', () => {
-    expect(where({ 'author.passwordHash': { exists: true } }, true)).toEqual(
-      relation('author', 'authors', leaf('passwordHash', 'exists', true, authors)),
-    );
+  it('lets a trusted where reach hidden fields of related collections, and marks its relation nodes trusted', () => {
+    expect(where({ 'author.passwordHash': { exists: true } }, true)).toEqual({
+      ...relation('author', 'authors', leaf('passwordHash', 'exists', true, authors)),
+      trusted: true,
+    });
+    expect(where({ 'author.company.name': 'Acme' }, true)).toEqual({
+      ...relation('author', 'authors', { ...relation('company', 'companies', leaf('name', 'eq', 'Acme', companies), authors), trusted: true } as WhereNode),
+      trusted: true,
+    });
+    expect(where({ 'author.name': 'x' })).not.toHaveProperty('trusted');
   });
 });
 

@@ -45,6 +45,8 @@ describe('validateInput', () => {
     ['too long', { title: 'x'.repeat(21) }, 'title', 'too_long'],
     ['boolean as string', { title: 'x', published: 'true' }, 'published', 'invalid_type'],
     ['bad date', { title: 'x', publishedAt: 'yesterday' }, 'publishedAt', 'invalid_date'],
+    ['date with a trailing NUL (Date() would skip it)', { title: 'x', publishedAt: '2024-05-01\u0000' }, 'publishedAt', 'invalid_date'],
+    ['date with a control character', { title: 'x', publishedAt: '2024-05-01T10:00\u001fZ' }, 'publishedAt', 'invalid_date'],
     ['option not allowed', { title: 'x', status: 'archived' }, 'status', 'invalid_option'],
     ['hasMany option not allowed', { title: 'x', labels: ['a', 'z'] }, 'labels', 'invalid_option'],
     ['array expected', { title: 'x', tags: 'one' }, 'tags', 'invalid_type'],
@@ -65,6 +67,31 @@ describe('validateInput', () => {
     const result = validateInput(body, posts, { mode: 'create' });
     expect(result.errors).toContainEqual(expect.objectContaining({ field, code }));
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it.each<[string, unknown]>([
+    ['a top-level key', { 'a\u0000b': 1 }],
+    ['a nested key', { a: { '\u0000': 1 } }],
+    ['a key inside an array', { list: [{ x: 1 }, { 'y\u0000': 2 }] }],
+  ])('rejects a NUL in %s of a json value (MongoDB cannot store it), naming the key escaped', (_name, meta) => {
+    const result = validateInput({ title: 'x', meta }, posts, { mode: 'create' });
+    expect(result.errors).toEqual([{ field: 'meta', message: expect.stringContaining('\\u0000'), code: 'invalid_key' }]);
+    expect(result.errors[0].message).not.toContain('\u0000');
+    expect(result.errors[0].message).toMatch(/NUL/);
+  });
+
+  it('keeps other control characters in json keys and every control character in text values', () => {
+    const text = `a${Array.from({ length: 0x20 }, (_, code) => String.fromCharCode(code)).join('')}\u007fz`;
+    const result = validateInput({ title: 'x', tags: [text], meta: { 'tab\there': text, line: 'a\u0000b' }, status: 'draft' }, posts, { mode: 'create' });
+    expect(result.errors).toEqual([]);
+    expect(result.set.meta).toEqual({ 'tab\there': text, line: 'a\u0000b' });
+    expect(validateInput({ title: text.slice(0, 20) }, posts, { mode: 'create' }).set.title).toBe(text.slice(0, 20));
+  });
+
+  it.each(['\u0000', '\u0001', '\u001f', '\u007f'])('rejects an e-mail address with the control character %j', (character) => {
+    expect(validateInput({ title: 'x', contact: `a${character}b@example.com` }, posts, { mode: 'create' }).errors).toEqual([
+      { field: 'contact', message: 'contact must be a valid e-mail address', code: 'invalid_email' },
+    ]);
   });
 
   it('bounds e-mail addresses at 254 characters (RFC 5321)', () => {
