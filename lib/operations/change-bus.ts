@@ -32,6 +32,14 @@ export interface ChangeBus {
   emitChange(event: ChangeEvent): void;
   /** Subscribes; returns the unsubscribe function. */
   onChange(listener: ChangeListener): () => void;
+  /**
+   * The change feed says whether the database's change stream currently delivers the writes of a
+   * collection (or global) as `stream` events. While it does, consumers that need each write once
+   * (realtime) ignore the `local` duplicates of that slug; when the stream stops, local events lead again.
+   */
+  setStreamed(slug: string, streamed: boolean): void;
+  /** True while the change feed delivers this slug's writes as `stream` events. */
+  isStreamed(slug: string): boolean;
   /** Drops every listener (api.close). */
   close(): void;
 }
@@ -39,6 +47,7 @@ export interface ChangeBus {
 /** Creates the bus of one router. */
 export function createChangeBus(logger: Required<Logger>): ChangeBus {
   const listeners = new Set<ChangeListener>();
+  const streamed = new Set<string>();
   return {
     emitChange(event) {
       for (const listener of listeners) {
@@ -54,8 +63,16 @@ export function createChangeBus(logger: Required<Logger>): ChangeBus {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    setStreamed(slug, on) {
+      if (on) streamed.add(slug);
+      else streamed.delete(slug);
+    },
+    isStreamed(slug) {
+      return streamed.has(slug);
+    },
     close() {
       listeners.clear();
+      streamed.clear();
     },
   };
 }

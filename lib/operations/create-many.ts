@@ -77,7 +77,8 @@ export async function createMany(args: CreateManyArgs): Promise<ApiRecord[]> {
     rethrowWriteError(error, index);
   }
   await assertCreatedWithin(args, docs.map((doc, index) => ({ _id: doc._id as Types.ObjectId, constraint: constraints[index] })));
-  const records = docs.map((doc) => collection.serialize(doc.toObject() as RawDoc));
-  publishWrite(runtime, collection, 'create', records.map((r) => r.id));
+  const rows = docs.map((doc) => doc.toObject() as RawDoc);
+  const records = rows.map((row) => collection.serialize(row));
+  publishWrite(runtime, collection, 'create', records.map((r) => r.id), undefined, rows);
   return records;
 }

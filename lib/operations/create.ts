@@ -29,6 +29,6 @@ export async function create(args: CreateArgs): Promise<ApiRecord> {
   }
   await assertCreatedWithin(args, [{ _id: row._id as Types.ObjectId, constraint }]);
   const record = collection.serialize(row);
-  publishWrite(runtime, collection, 'create', [record.id]);
+  publishWrite(runtime, collection, 'create', [record.id], undefined, [row]);
   return record;
 }

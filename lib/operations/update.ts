@@ -28,8 +28,10 @@ export async function update(args: UpdateArgs): Promise<ApiRecord> {
   if (input.unset.length) change.$unset = Object.fromEntries(input.unset.map((name) => [name, 1]));
   let row: RawDoc | null;
   try {
+    // The whole row, hidden fields included: subscribers' access constraints may name them (an owner id);
+    // serialize() keeps them out of the answer.
     row = await collection.model
-      .findOneAndUpdate(filter, change, { returnDocument: 'after', runValidators: true, projection: collection.projection })
+      .findOneAndUpdate(filter, change, { returnDocument: 'after', runValidators: true })
       .lean<RawDoc>();
   } catch (error) {
     rethrowWriteError(error);
@@ -37,6 +39,6 @@ export async function update(args: UpdateArgs): Promise<ApiRecord> {
   if (!row) throw new NotFoundError('No record with this id.');
   const record = collection.serialize(row);
   const fields = [...Object.keys(input.set), ...input.unset];
-  publishWrite(runtime, collection, 'update', [record.id], fields);
+  publishWrite(runtime, collection, 'update', [record.id], fields, [row]);
   return record;
 }
