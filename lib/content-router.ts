@@ -12,6 +12,7 @@ import { createErrorHandler } from './http/error-handler';
 import { type Feature, type FeatureInstance, addHooks } from './http/feature';
 import { jsonBodyFor } from './http/json-body';
 import { restFeature } from './http/rest-feature';
+import { type RealtimeApi, realtimeFeature } from './realtime/realtime-feature';
 import { type LocalApi, createLocalApi } from './local/local-api';
 import { createChangeBus } from './operations/change-bus';
 import { type Runtime, createCollectionRuntime, createRuntimeHooks } from './operations/runtime';
@@ -19,7 +20,7 @@ import { buildCollectionModels, buildGlobalModels } from './schema/build-models'
 import { describeCollections, describeGlobal } from './schema/describe-collection';
 
 /** The features of every router, in hook order: auth first, so its authenticator and access defaults lead. */
-const FEATURES: readonly Feature[] = [authFeature, restFeature];
+const FEATURES: readonly Feature[] = [authFeature, restFeature, realtimeFeature];
 
 /** The router contentRouter() returns: mount it with app.use(prefix, api). */
 export interface ContentRouter extends Router {
@@ -27,6 +28,8 @@ export interface ContentRouter extends Router {
   readonly local: LocalApi;
   /** Server-side auth operations (register, login, logout, ...) of the first auth collection (docs/auth.md). */
   readonly auth: LocalAuthApi;
+  /** Realtime monitoring (docs/realtime.md); present only when `realtime` is enabled. */
+  readonly realtime?: RealtimeApi;
   /** Resolves when the connection is open and every index is built; rejects if that fails. */
   readonly ready: Promise<void>;
   /** Hooks WebSocket upgrades onto the host's HTTP server (realtime). Idempotent. */

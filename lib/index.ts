@@ -51,5 +51,9 @@ export {
   TooManyRequestsError,
   UnauthorizedError,
   UnsupportedMediaTypeError,
+  UpgradeRequiredError,
   ValidationError,
 } from './errors';
+/** Realtime options and the event clients receive (docs/realtime.md). */
+export type { RealtimeOptions } from './config/types';
+export type { RealtimeEvent } from './realtime/realtime-event';
