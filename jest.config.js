@@ -17,6 +17,9 @@ const UNIT = [
   'http/to-problem.spec.ts',
   'http/dispatch.spec.ts',
   'util/',
+  'realtime/event-hub.spec.ts',
+  'realtime/sse-frame.spec.ts',
+  'realtime/realtime-options.spec.ts',
 ];
 
 const escapeRegExp = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

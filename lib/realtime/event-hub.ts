@@ -79,6 +79,7 @@ export function createEventHub<T extends HubItem>(replay: number, onError: (erro
           if (!open) return;
           open = false;
           for (const slug of slugs) unindex(sub, slug);
+          slugs.clear();
           all.delete(sub);
           onClose?.();
         },
