@@ -20,6 +20,7 @@ const UNIT = [
   'realtime/event-hub.spec.ts',
   'realtime/sse-frame.spec.ts',
   'realtime/realtime-options.spec.ts',
+  'realtime/hub-feed.spec.ts',
 ];
 
 const escapeRegExp = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -16,6 +16,8 @@ import type { ResolvedRealtimeOptions } from './realtime-options';
 
 /** Largest client message; subscribe messages are small. */
 const MAX_MESSAGE_BYTES = 64 * 1024;
+/** Bytes queued on a socket past which it counts as not reading (Node's default stream high-water mark). */
+const SOCKET_HIGH_WATER = 16 * 1024;
 /** Client messages waiting to be handled (each subscribe checks access) before the socket is closed. */
 const MAX_PENDING_MESSAGES = 32;
 
@@ -93,7 +95,7 @@ export function createWsTransport(ctx: {
   }, options.heartbeatMs);
   pinger.unref();
 
-  function onConnection(ws: WebSocket, client: RealtimeClient, state: { inflight: number }): void {
+  function onConnection(ws: WebSocket, client: RealtimeClient, state: { backlog: number }): void {
     alive.set(ws, true);
     clients.add(client);
     ws.on('pong', () => alive.set(ws, true));
@@ -134,22 +136,23 @@ export function createWsTransport(ctx: {
     }
   }
 
-  /** Sends unless the client has more than maxBufferedEvents messages unsent: then it is dropped. */
-  function sendText(ws: WebSocket, state: { inflight: number }, text: string): void {
+  /**
+   * Sends one message. Behind a full socket (bufferedAmount past the high-water mark) messages are counted,
+   * and a client with more than maxBufferedEvents piled up is dropped: a burst to a reading client is not.
+   */
+  function sendText(ws: WebSocket, state: { backlog: number }, text: string): void {
     if (ws.readyState !== WebSocket.OPEN) return;
-    if (state.inflight >= options.maxBufferedEvents) {
+    if (ws.bufferedAmount <= SOCKET_HIGH_WATER) state.backlog = 0;
+    else if (++state.backlog > options.maxBufferedEvents) {
       ws.terminate();
       return;
     }
-    state.inflight++;
-    ws.send(text, () => {
-      state.inflight--;
-    });
+    ws.send(text);
   }
 
   function upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, user: Awaited<ReturnType<typeof authenticateClient>>): void {
     wss.handleUpgrade(req, socket, head, (ws) => {
-      const state = { inflight: 0 };
+      const state = { backlog: 0 };
       const client = createRealtimeClient({
         runtime,
         hub,
