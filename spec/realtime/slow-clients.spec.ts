@@ -62,7 +62,7 @@ describe('a client that stops reading', () => {
     expect(t.api.realtime!.stats().sse).toBe(0);
     socket.resume();
     await closed;
-  });
+  }, 60_000);
 
   it('is dropped over WebSocket', async () => {
     const socket = await connect();
@@ -81,7 +81,7 @@ describe('a client that stops reading', () => {
     expect(t.api.realtime!.stats().ws).toBe(0);
     socket.resume();
     await closed;
-  });
+  }, 60_000);
 
   it('is not confused with a reading client that gets a burst larger than maxBufferedEvents', async () => {
     const stream = await openSse(t.server, '/api/sse?collections=open');
