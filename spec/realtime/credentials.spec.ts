@@ -27,7 +27,7 @@ describe('credential re-checks', () => {
     const error = await client.next((e) => e.event === 'error', 10_000);
     expect(JSON.parse(error.data)).toMatchObject({ code: 'token_expired' });
     await client.ended;
-  });
+  }, 20_000);
 
   it('ends an SSE stream when its API key is revoked', async () => {
     const user = await registerUser(t);
