@@ -127,6 +127,12 @@ export function createSseTransport(ctx: {
       throw error;
     }
     if (req.destroyed) return client.close();
+    // HEAD gets the stream's headers and no stream.
+    if (req.method === 'HEAD') {
+      client.close();
+      res.status(200).type('text/event-stream').end();
+      return;
+    }
 
     opened = true;
     res.status(200);

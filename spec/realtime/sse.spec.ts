@@ -52,6 +52,13 @@ describe('GET /sse', () => {
     expect(client.headers.connection).toBe('keep-alive');
   });
 
+  it('answers HEAD with the headers and no stream', async () => {
+    const res = await request(t.app).head('/api/sse?collections=open');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/event-stream/);
+    expect(t.api.realtime?.stats().sse).toBe(0);
+  });
+
   it('sends create, update and delete events with the record exactly as REST shows it, hidden fields stripped', async () => {
     const client = await sse('/api/sse?collections=notes', hostUser(admin));
     const id = await createNote('hello', ann.id);
