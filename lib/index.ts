@@ -57,3 +57,4 @@ export {
 /** Realtime options and the event clients receive (docs/realtime.md). */
 export type { RealtimeOptions } from './config/types';
 export type { RealtimeEvent } from './realtime/realtime-event';
+export type { RealtimeApi } from './realtime/realtime-feature';

@@ -1,7 +1,7 @@
 // GET /sse?collections=a,b: a Server-Sent Events stream of the collections' events. Access is checked
 // before the stream opens (400/401/403 as problem+json); afterwards it is a long response watched for backpressure.
 import type { Request, Response } from 'express';
-import { type ContentError, QueryError } from '../errors';
+import { type ContentError, QueryError, ServiceUnavailableError } from '../errors';
 import type { Runtime } from '../operations/runtime';
 import type { RouteDef } from '../http/route-table';
 import { authenticateClient } from './credential-request';
@@ -56,6 +56,7 @@ export function createSseTransport(ctx: {
 }): SseTransport {
   const { runtime, hub, options, clients } = ctx;
   const connections = new Set<SseConnection>();
+  let closed = false;
   const heartbeat = setInterval(() => {
     const comment = formatSseComment('heartbeat');
     for (const connection of connections) connection.write(comment);
@@ -127,6 +128,10 @@ export function createSseTransport(ctx: {
       throw error;
     }
     if (req.destroyed) return client.close();
+    if (closed) {
+      client.close();
+      throw new ServiceUnavailableError('The server is shutting down.');
+    }
     // HEAD gets the stream's headers and no stream.
     if (req.method === 'HEAD') {
       client.close();
@@ -184,6 +189,7 @@ export function createSseTransport(ctx: {
       return connections.size;
     },
     close() {
+      closed = true;
       clearInterval(heartbeat);
       for (const connection of [...connections]) connection.client.close();
     },
