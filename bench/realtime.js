@@ -1,8 +1,9 @@
 'use strict';
-// `npm run bench` (after bench/run.js): realtime fan-out. One server process (bench/realtime-server.js)
-// with N concurrent SSE clients, then M WebSocket clients, held by this process; for each of W writes
-// (POST through the router), the time from sending the write to each client receiving its event.
-// Reports p50/p99 write-to-receive latency and the server's memory per client (RSS and heap, after GC).
+// `npm run bench` (after bench/run.js): realtime fan-out. For each transport and side (the router, and a
+// hand-written Express baseline speaking the same protocol), a fresh server process (bench/realtime-server.js)
+// holds N SSE or M WebSocket clients of this process; for each of W writes (a POST), the time from sending it
+// to each client parsing its event. Reports p50/p99 write-to-receive latency, the server's CPU per delivered
+// event, and its memory per client (RSS and heap after GC, over a warmed-up baseline).
 //
 // Knobs (env): BENCH_SSE_CLIENTS=1000  BENCH_WS_CLIENTS=500  BENCH_REALTIME_WRITES=20
 // Goals: p99 < 50 ms, RSS per client < 20 KB. Writes bench/realtime-results.json.
@@ -36,10 +37,10 @@ const settings = {
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function startServer(uri, dbName) {
+function startServer(uri, dbName, side) {
   const child = fork(path.join(__dirname, 'realtime-server.js'), [], {
     execArgv: ['--expose-gc'],
-    env: { ...process.env, BENCH_MONGODB_URI: uri, BENCH_DB_NAME: dbName },
+    env: { ...process.env, BENCH_MONGODB_URI: uri, BENCH_DB_NAME: dbName, BENCH_SIDE: side },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const pending = new Map();
@@ -133,8 +134,18 @@ async function write(port, name) {
 }
 
 /** One transport: connect `count` clients, measure memory, then time `settings.writes` writes. */
-async function measure(server, port, kind, count) {
+async function measure(server, port, kind, count, side) {
   const arrivals = createArrivals();
+  // Warm-up: connect a fifth of the clients, write once, disconnect, so the memory baseline already
+  // includes what any busy server has (grown young generation, parser pools), not only per-client state.
+  {
+    const warm = [];
+    for (let i = 0; i < Math.ceil(count / 5); i++) warm.push(await (kind === 'sse' ? openSse : openWs)(port, arrivals));
+    const id = await write(port, `${kind} warm-up`);
+    await until(() => arrivals.count(id) >= warm.length, 30_000, `the warm-up ${kind} clients`);
+    for (const client of warm) client.close();
+    await until(async () => (await server.ask('stats'))[kind] === 0, 30_000, `warm-up ${kind} clients to go`);
+  }
   const before = await server.ask('memory');
   const clients = [];
   const open = kind === 'sse' ? openSse : openWs;
@@ -147,6 +158,7 @@ async function measure(server, port, kind, count) {
 
   const latencies = [];
   const writeTimes = [];
+  const cpuBefore = await server.ask('cpu');
   // Write 0 warms up (JIT, the collection's first insert) and is not counted.
   for (let i = 0; i <= settings.writes; i++) {
     const started = performance.now();
@@ -159,6 +171,9 @@ async function measure(server, port, kind, count) {
     }
     await sleep(50);
   }
+  const cpuAfter = await server.ask('cpu');
+  // Server CPU per delivered event: the fan-out's own cost, which a busy machine slows but does not inflate.
+  const cpuMicros = cpuAfter.user + cpuAfter.system - cpuBefore.user - cpuBefore.system;
   writeTimes.sort((a, b) => a - b);
   for (const client of clients) client.close();
   await until(async () => (await server.ask('stats'))[kind] === 0, 30_000, `${kind} clients to go`);
@@ -169,6 +184,7 @@ async function measure(server, port, kind, count) {
   const heapPerClient = (after.heapUsed - before.heapUsed) / count;
   return {
     transport: kind,
+    side,
     clients: count,
     writes: settings.writes,
     samples: latencies.length,
@@ -176,6 +192,9 @@ async function measure(server, port, kind, count) {
     p99Ms: round2(percentile(latencies, 99)),
     maxMs: round2(latencies[latencies.length - 1]),
     writeP50Ms: round2(percentile(writeTimes, 50)),
+    serverCpuMicrosPerEvent: Math.round((cpuMicros / ((settings.writes + 1) * count)) * 10) / 10,
+    memoryBefore: before,
+    memoryAfter: after,
     rssBytesPerClient: Math.round(rssPerClient),
     heapBytesPerClient: Math.round(heapPerClient),
     latencyOk: percentile(latencies, 99) < GOAL_P99_MS,
@@ -197,33 +216,51 @@ async function main() {
     return;
   }
   console.log(`realtime bench: MongoDB ${mongo.source === 'MONGODB_URI' ? redact(mongo.uri) : 'mongodb-memory-server'}, database ${dbName}`);
-  const server = startServer(mongo.uri, dbName);
+  const rows = [];
   try {
-    const port = await server.ready;
-    const rows = [await measure(server, port, 'sse', settings.sseClients), await measure(server, port, 'ws', settings.wsClients)];
+    for (const [kind, count] of [['sse', settings.sseClients], ['ws', settings.wsClients]]) {
+      for (const side of ['router', 'baseline']) {
+        const server = startServer(mongo.uri, dbName, side);
+        try {
+          rows.push(await measure(server, await server.ready, kind, count, side));
+        } finally {
+          if (server.child.connected) await server.ask('close');
+        }
+      }
+    }
     console.log('');
-    console.log('transport  clients  p50 ms  p99 ms  max ms  write alone p50  RSS/client  heap/client  goals (p99 < 50 ms, RSS < 20 KB)');
+    console.log('transport  side      clients  p50 ms  p99 ms  max ms  write alone p50  server CPU/event  RSS/client  heap/client  goals (p99 < 50 ms, RSS < 20 KB)');
     for (const r of rows) {
       console.log(
         [
           r.transport.padEnd(9),
+          r.side.padEnd(8),
           String(r.clients).padStart(7),
           r.p50Ms.toFixed(2).padStart(6),
           r.p99Ms.toFixed(2).padStart(6),
           r.maxMs.toFixed(2).padStart(6),
           `${r.writeP50Ms.toFixed(2)} ms`.padStart(15),
+          `${r.serverCpuMicrosPerEvent.toFixed(1)} µs`.padStart(16),
           `${(r.rssBytesPerClient / 1024).toFixed(1)} KB`.padStart(10),
           `${(r.heapBytesPerClient / 1024).toFixed(1)} KB`.padStart(11),
-          `  ${r.latencyOk ? 'ok' : 'SLOW'} / ${r.memoryOk ? 'ok' : 'HEAVY'}`,
+          r.side === 'router' ? `  ${r.latencyOk ? 'ok' : 'SLOW'} / ${r.memoryOk ? 'ok' : 'HEAVY'}` : '',
         ].join('  '),
       );
     }
+    for (const kind of ['sse', 'ws']) {
+      const [router, baseline] = ['router', 'baseline'].map((side) => rows.find((r) => r.transport === kind && r.side === side));
+      console.log(
+        `${kind}: router/baseline p50 ${(router.p50Ms / baseline.p50Ms).toFixed(2)}x, p99 ${(router.p99Ms / baseline.p99Ms).toFixed(2)}x, ` +
+          `CPU/event ${(router.serverCpuMicrosPerEvent / baseline.serverCpuMicrosPerEvent).toFixed(2)}x, heap/client ${(router.heapBytesPerClient / baseline.heapBytesPerClient).toFixed(2)}x`,
+      );
+    }
+    const load = require('node:os').loadavg()[0];
+    console.log(`load average at the end: ${load.toFixed(1)} on ${require('node:os').availableParallelism()} cores (a busy machine inflates every latency; compare the ratios).`);
     console.log(`\n${settings.writes} writes per transport (after one warm-up); latency = POST sent -> event parsed by each client (clients in this process); write alone = POST sent -> its 201.`);
     const file = path.join(__dirname, 'realtime-results.json');
     fs.writeFileSync(file, `${JSON.stringify({ date: new Date().toISOString(), node: process.version, settings, rows }, null, 2)}\n`);
     console.log(`wrote ${path.relative(process.cwd(), file)}`);
   } finally {
-    if (server.child.connected) await server.ask('close');
     await connection.dropDatabase().catch(() => undefined);
     await connection.close();
     await mongo.stop();

@@ -25,15 +25,15 @@ export interface HubEntry {
   readonly event: RealtimeEvent;
   /** Absent when the publisher had no row (then only readers without a constraint receive it). */
   readonly row?: RawDoc;
-  /** JSON.stringify(event), computed by the first transport that sends it and shared by the rest. */
-  json?: string;
-  /** The SSE frame, likewise built once. */
-  sse?: string;
+  /** The event as UTF-8 JSON, encoded by the first transport that sends it and shared by every client. */
+  json?: Buffer;
+  /** The SSE frame, likewise encoded once. */
+  sse?: Buffer;
 }
 
-/** Serializes an entry's event once for every client. */
-export function eventJson(entry: HubEntry): string {
-  entry.json ??= JSON.stringify(entry.event);
+/** The entry's event as UTF-8 JSON, encoded once for every client (not once per socket). */
+export function eventJson(entry: HubEntry): Buffer {
+  entry.json ??= Buffer.from(JSON.stringify(entry.event));
   return entry.json;
 }
 

@@ -7,7 +7,7 @@ import type { RouteDef } from '../http/route-table';
 import { authenticateClient } from './credential-request';
 import type { EventHub } from './event-hub';
 import { type RealtimeClient, createRealtimeClient } from './realtime-client';
-import { type HubEntry, eventJson } from './realtime-event';
+import type { HubEntry } from './realtime-event';
 import type { ResolvedRealtimeOptions } from './realtime-options';
 import { formatSseComment, formatSseMessage } from './sse-frame';
 
@@ -16,7 +16,7 @@ const MAX_EVENT_ID_LENGTH = 512;
 
 interface SseConnection {
   client: RealtimeClient;
-  write(chunk: string): void;
+  write(chunk: string | Buffer): void;
   end(): void;
 }
 
@@ -28,8 +28,8 @@ export interface SseTransport {
   close(): void;
 }
 
-function frameOf(entry: HubEntry): string {
-  entry.sse ??= formatSseMessage({ event: entry.event.type, id: entry.event.id, data: eventJson(entry) });
+function frameOf(entry: HubEntry): Buffer {
+  entry.sse ??= Buffer.from(formatSseMessage({ event: entry.event.type, id: entry.event.id, data: JSON.stringify(entry.event) }));
   return entry.sse;
 }
 
@@ -57,8 +57,8 @@ export function createSseTransport(ctx: {
   const { runtime, hub, options, clients } = ctx;
   const connections = new Set<SseConnection>();
   let closed = false;
+  const comment = Buffer.from(formatSseComment('heartbeat'));
   const heartbeat = setInterval(() => {
-    const comment = formatSseComment('heartbeat');
     for (const connection of connections) connection.write(comment);
   }, options.heartbeatMs);
   heartbeat.unref();

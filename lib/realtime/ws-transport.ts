@@ -140,14 +140,15 @@ export function createWsTransport(ctx: {
    * Sends one message. Behind a full socket (bufferedAmount past the high-water mark) messages are counted,
    * and a client with more than maxBufferedEvents piled up is dropped: a burst to a reading client is not.
    */
-  function sendText(ws: WebSocket, state: { backlog: number }, text: string): void {
+  function sendText(ws: WebSocket, state: { backlog: number }, text: string | Buffer): void {
     if (ws.readyState !== WebSocket.OPEN) return;
     if (ws.bufferedAmount <= SOCKET_HIGH_WATER) state.backlog = 0;
     else if (++state.backlog > options.maxBufferedEvents) {
       ws.terminate();
       return;
     }
-    ws.send(text);
+    // A Buffer is sent as it is (already UTF-8), still as a text message.
+    ws.send(text, { binary: false });
   }
 
   function upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, user: Awaited<ReturnType<typeof authenticateClient>>): void {
