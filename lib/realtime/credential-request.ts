@@ -32,7 +32,10 @@ export function credentialRequest(req: IncomingMessage): Request {
   return standIn;
 }
 
-/** Resolves the client's user now (every authenticator, then the host's req.user); throws 401 for a bad credential. */
-export function authenticateClient(runtime: Runtime, req: IncomingMessage): Promise<AuthUser | null> {
+/**
+ * Resolves the client's user now (every authenticator, then the host's req.user); rejects with a 401 for a
+ * bad credential. Async, so even a refusal while reading the request is a rejection, never a throw.
+ */
+export async function authenticateClient(runtime: Runtime, req: IncomingMessage): Promise<AuthUser | null> {
   return requestUser(runtime, credentialRequest(req));
 }

@@ -92,6 +92,10 @@ describe('WebSocket /ws', () => {
     const { headers, body } = refused as { headers: Record<string, string>; body: string };
     expect(headers['content-type']).toMatch(PROBLEM);
     expect(JSON.parse(body)).toMatchObject({ status: 401, code: 'invalid_token' });
+    const user = await registerUser(t);
+    await expect(openWs(t.server, `/api/ws?token=${user.accessToken}`, { headers: { 'X-API-Key': 'ck_x' } })).rejects.toMatchObject({ status: 401 });
+    // The server is still up.
+    expect((await request(t.app).get('/api/ws')).status).toBe(426);
   });
 
   it('answers a plain GET with 426 Upgrade Required', async () => {
