@@ -58,6 +58,15 @@ function codeOf(error: ContentError): string {
   return error.errors?.[0]?.code ?? error.code;
 }
 
+/** The path of a request target; undefined when it does not parse (then it is not ours). */
+function pathOf(url: string | undefined): string | undefined {
+  try {
+    return new URL(url ?? '/', 'http://localhost').pathname;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Answers a refused upgrade with its problem+json, then closes the socket. */
 function rejectUpgrade(socket: Duplex, error: unknown, runtime: Runtime): void {
   const problem = toProblem(error, { development: false });
@@ -181,7 +190,7 @@ export function createWsTransport(ctx: {
   }
 
   function onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    if (closed || new URL(req.url ?? '/', 'http://localhost').pathname !== path) return;
+    if (closed || pathOf(req.url) !== path) return;
     socket.on('error', () => socket.destroy());
     authenticateClient(runtime, req).then(
       (user) => {
