@@ -9,8 +9,12 @@ import type { Runtime } from '../operations/runtime';
 
 /** The `token` query parameter, or undefined. */
 function queryToken(req: IncomingMessage): string | undefined {
-  const url = new URL(req.url ?? '/', 'http://localhost');
-  const token = url.searchParams.get('token');
+  let token: string | null;
+  try {
+    token = new URL(req.url ?? '/', 'http://localhost').searchParams.get('token');
+  } catch {
+    return undefined;
+  }
   return token === null ? undefined : token;
 }
 

@@ -39,7 +39,12 @@ function errorFrame(error: ContentError, collection?: string): string {
 
 /** The slugs of `?collections=a,b` (repeatable), deduplicated; 400 when none is named. */
 export function parseCollectionsParam(url: string): string[] {
-  const params = new URL(url, 'http://localhost').searchParams.getAll('collections');
+  let params: string[];
+  try {
+    params = new URL(url, 'http://localhost').searchParams.getAll('collections');
+  } catch {
+    throw new QueryError('The request URL cannot be read.', [{ field: 'collections', message: 'unreadable URL', code: 'malformed_query' }]);
+  }
   const slugs = [...new Set(params.flatMap((value) => value.split(',')).map((slug) => slug.trim()).filter(Boolean))];
   if (!slugs.length) {
     throw new QueryError('Name the collections to follow: ?collections=a,b.', [{ field: 'collections', message: 'required', code: 'required' }]);
