@@ -5,6 +5,9 @@ import { bearer, registerAdmin, registerUser } from '../auth/auth-test-app';
 import { type SseClient, type WsClient, openSse, openWs } from './realtime-clients';
 import { type RealtimeTestApp, createRealtimeTestApp } from './realtime-test-app';
 
+// Real sockets and a shared, busy machine: more than jest's default 5 s per test.
+jest.setTimeout(30_000);
+
 let t: RealtimeTestApp;
 const sse: SseClient[] = [];
 const ws: WsClient[] = [];

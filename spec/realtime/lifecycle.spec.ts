@@ -5,6 +5,9 @@ import { createTestApp } from '../helpers/create-test-app';
 import { closeServer, listen, openSse, openWs } from './realtime-clients';
 import { createRealtimeTestApp } from './realtime-test-app';
 
+// Real sockets and a shared, busy machine: more than jest's default 5 s per test.
+jest.setTimeout(30_000);
+
 describe('realtime lifecycle', () => {
   it('api.close() ends open SSE streams and WebSockets and removes its upgrade listener', async () => {
     const t = await createRealtimeTestApp();

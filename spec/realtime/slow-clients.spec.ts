@@ -6,6 +6,9 @@ import { asUser } from '../helpers/create-test-app';
 import { openSse, openWs } from './realtime-clients';
 import { type RealtimeTestApp, admin, createRealtimeTestApp } from './realtime-test-app';
 
+// Real sockets and a shared, busy machine: more than jest's default 5 s per test.
+jest.setTimeout(30_000);
+
 let t: RealtimeTestApp;
 
 beforeAll(async () => {

@@ -9,6 +9,9 @@ import { PROBLEM, bearer, registerUser } from '../auth/auth-test-app';
 import { type SseClient, closeServer, listen, openSse } from './realtime-clients';
 import { type RealtimeTestApp, admin, ann, bob, createRealtimeTestApp, hostUser } from './realtime-test-app';
 
+// Real sockets and a shared, busy machine: more than jest's default 5 s per test.
+jest.setTimeout(30_000);
+
 let t: RealtimeTestApp;
 const open: SseClient[] = [];
 
