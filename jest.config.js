@@ -20,6 +20,10 @@ const UNIT = [
   'util/',
   'changes/collection-watcher.spec.ts',
   'changes/normalize-change.spec.ts',
+  'realtime/event-hub.spec.ts',
+  'realtime/sse-frame.spec.ts',
+  'realtime/realtime-options.spec.ts',
+  'realtime/hub-feed.spec.ts',
 ];
 
 const escapeRegExp = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -14,6 +14,7 @@ import { createErrorHandler } from './http/error-handler';
 import { type Feature, type FeatureInstance, addHooks } from './http/feature';
 import { jsonBodyFor } from './http/json-body';
 import { restFeature } from './http/rest-feature';
+import { type RealtimeApi, realtimeFeature } from './realtime/realtime-feature';
 import { type LocalApi, createLocalApi } from './local/local-api';
 import { createChangeBus } from './operations/change-bus';
 import { type Runtime, createCollectionRuntime, createRuntimeHooks } from './operations/runtime';
@@ -26,7 +27,7 @@ import { describeCollections, describeGlobal } from './schema/describe-collectio
  * counted before any other work; auth before the rest, so its authenticator and access defaults lead;
  * the change feed before its consumers, so it starts before them and closes after them.
  */
-const FEATURES: readonly Feature[] = [rateLimitFeature, authFeature, restFeature, changeFeedFeature, cacheFeature];
+const FEATURES: readonly Feature[] = [rateLimitFeature, authFeature, restFeature, changeFeedFeature, cacheFeature, realtimeFeature];
 
 /** The router contentRouter() returns: mount it with app.use(prefix, api). */
 export interface ContentRouter extends Router {
@@ -34,6 +35,8 @@ export interface ContentRouter extends Router {
   readonly local: LocalApi;
   /** Server-side auth operations (register, login, logout, ...) of the first auth collection (docs/auth.md). */
   readonly auth: LocalAuthApi;
+  /** Realtime monitoring (docs/realtime.md); present only when `realtime` is enabled. */
+  readonly realtime?: RealtimeApi;
   /** Resolves when the connection is open and every index is built; rejects if that fails. */
   readonly ready: Promise<void>;
   /** Hooks WebSocket upgrades onto the host's HTTP server (realtime). Idempotent. */

@@ -119,6 +119,13 @@ export class UnsupportedMediaTypeError extends ContentError {
   }
 }
 
+/** 426: a plain request to an endpoint that speaks only WebSocket. */
+export class UpgradeRequiredError extends ContentError {
+  constructor(detail = 'This endpoint speaks WebSocket: send an Upgrade: websocket request.') {
+    super(426, 'upgrade_required', 'Upgrade required', detail, { headers: { Upgrade: 'websocket', Connection: 'Upgrade' } });
+  }
+}
+
 /** 429: rate limit exceeded. */
 export class TooManyRequestsError extends ContentError {
   constructor(retryAfterSeconds: number) {

@@ -56,6 +56,11 @@ export {
   TooManyRequestsError,
   UnauthorizedError,
   UnsupportedMediaTypeError,
+  UpgradeRequiredError,
   ValidationError,
   WriteConflictError,
 } from './errors';
+/** Realtime options and the event clients receive (docs/realtime.md). */
+export type { RealtimeOptions } from './config/types';
+export type { RealtimeEvent } from './realtime/realtime-event';
+export type { RealtimeApi } from './realtime/realtime-feature';

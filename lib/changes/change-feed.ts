@@ -24,23 +24,17 @@ export function watchTargets(runtime: Runtime): WatchTarget[] {
 }
 
 /**
- * Creates the feed (nothing runs until start). `runtime.changes.feed.active` is true while every stream is
- * open; where change streams are unavailable it stays false and only this router's own writes reach the bus.
+ * Creates the feed (nothing runs until start). Where change streams are unavailable, only this router's own
+ * writes reach the bus.
  */
 export function createChangeFeed(runtime: Runtime): ChangeFeed {
   const { changes } = runtime;
   const { logger } = runtime.config;
   const targets = watchTargets(runtime);
-  const open = new Set<WatchTarget>();
   const watchers: CollectionWatcher[] = [];
   let unsupportedLogged = false;
   let closed = false;
 
-  const setOpen = (target: WatchTarget, isOpen: boolean): void => {
-    if (isOpen) open.add(target);
-    else open.delete(target);
-    changes.feed.active = open.size === targets.length;
-  };
 
   return {
     async start() {
@@ -53,9 +47,7 @@ export function createChangeFeed(runtime: Runtime): ChangeFeed {
             db,
             target,
             {
-              onOpen: () => setOpen(target, true),
               onDown(error, unsupported) {
-                setOpen(target, false);
                 if (!unsupported || unsupportedLogged) return;
                 unsupportedLogged = true;
                 logger.warn(
@@ -80,8 +72,6 @@ export function createChangeFeed(runtime: Runtime): ChangeFeed {
     async close() {
       closed = true;
       await Promise.all(watchers.splice(0).map((w) => w.close()));
-      open.clear();
-      changes.feed.active = false;
     },
   };
 }

@@ -27,7 +27,7 @@ export interface WatcherCallbacks {
   /** A normalised change or a reset of this target. */
   onChange(change: NormalizedChange): void;
   /** The stream is open on the server (first time, or again after an error). */
-  onOpen(): void;
+  onOpen?(): void;
   /** The stream failed and is being retried, or cannot run at all (`unsupported`). */
   onDown(error: unknown, unsupported: boolean): void;
 }
@@ -90,7 +90,7 @@ export function createCollectionWatcher(db: mongo.Db, target: WatchTarget, callb
         missable = true;
         attemptsWithToken = 0;
         retryMs = RETRY_MIN_MS;
-        callbacks.onOpen();
+        callbacks.onOpen?.();
         markStarted();
         for (;;) {
           if (change) {

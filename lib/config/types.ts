@@ -291,6 +291,14 @@ export interface RealtimeOptions {
   maxBufferedEvents?: number;
   /** Most collections one client may subscribe to. Default 50. */
   maxSubscriptions?: number;
+  /**
+   * Milliseconds between re-checks of each client's credential and read access: an expired or revoked
+   * credential ends the subscription. Changes to the client's own user record trigger a re-check at once.
+   * Default 30000.
+   */
+  credentialCheckMs?: number;
+  /** Events kept in memory for clients resuming with `Last-Event-ID`. Default 1000. */
+  replayEvents?: number;
 }
 
 /** The OpenAPI document and Swagger UI. */
@@ -434,7 +442,7 @@ export interface ContentConfig {
   security?: SecurityOptions;
   /** File uploads (not supported yet: a ConfigError until they land). */
   uploads?: UploadOptions;
-  /** Realtime events (not supported yet: a ConfigError until they land). Default false. */
+  /** Realtime events over `/sse` and `/ws` (docs/realtime.md). Default false. */
   realtime?: boolean | RealtimeOptions;
   /** OpenAPI document and Swagger UI (not supported yet: a ConfigError until they land). */
   docs?: false | DocsOptions;

@@ -42,11 +42,6 @@ export interface ChangeReset {
 
 export type ResetListener = (reset: ChangeReset) => void;
 
-/** Whether writes made outside this router reach the bus: true while a change feed is streaming every collection. */
-export interface FeedState {
-  active: boolean;
-}
-
 export interface ChangeBus {
   /** Publishes to every listener, in subscription order; a listener that throws is logged and skipped. */
   emitChange(event: ChangeEvent): void;
@@ -56,8 +51,6 @@ export interface ChangeBus {
   emitReset(reset: ChangeReset): void;
   /** Subscribes to resets; returns the unsubscribe function. */
   onReset(listener: ResetListener): () => void;
-  /** Set by the change feed (lib/changes): false when no feed runs, or change streams are unavailable. */
-  readonly feed: FeedState;
   /** Drops every listener (api.close). */
   close(): void;
 }
@@ -91,7 +84,6 @@ export function createChangeBus(logger: Required<Logger>): ChangeBus {
       resetListeners.add(listener);
       return () => resetListeners.delete(listener);
     },
-    feed: { active: false },
     close() {
       listeners.clear();
       resetListeners.clear();

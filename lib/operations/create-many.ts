@@ -86,7 +86,8 @@ export async function createMany(args: CreateManyArgs): Promise<ApiRecord[]> {
     const index = isDuplicateKeyError(error) ? (error.writeErrors?.[0]?.index ?? error.index) : undefined;
     rethrowWriteError(error, index);
   }
-  const records = docs.map((doc) => collection.serialize(doc.toObject() as RawDoc));
-  publishWrite(runtime, collection, 'create', records.map((r) => r.id));
+  const rows = docs.map((doc) => doc.toObject() as RawDoc);
+  const records = rows.map((row) => collection.serialize(row));
+  publishWrite(runtime, collection, 'create', records.map((r) => r.id), undefined, rows);
   return records;
 }

@@ -30,6 +30,6 @@ export async function create(args: CreateArgs): Promise<ApiRecord> {
     rethrowWriteError(error);
   }
   const record = collection.serialize(row);
-  publishWrite(runtime, collection, 'create', [record.id]);
+  publishWrite(runtime, collection, 'create', [record.id], undefined, [row]);
   return record;
 }

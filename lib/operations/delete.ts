@@ -25,11 +25,12 @@ export async function deleteRecord(args: DeleteArgs): Promise<{ deleted: true }>
   const { collection, runtime } = args;
   const soft = collection.descriptor.softDelete && !args.permanent;
   const filter = await idFilter(args, 'delete', soft ? false : true);
-  const found = soft
-    ? await collection.model.findOneAndUpdate(filter, { $set: { deletedAt: new Date() } }, { projection: { _id: 1 } }).lean()
-    : (await collection.model.deleteOne(filter)).deletedCount > 0;
-  if (!found) throw new NotFoundError('No record with this id.');
-  publishWrite(runtime, collection, 'delete', [args.id]);
+  // Both return the row as it was before, so a delete event reaches only readers who could read it then.
+  const before = soft
+    ? await collection.model.findOneAndUpdate(filter, { $set: { deletedAt: new Date() } }, { returnDocument: 'before' }).lean<RawDoc>()
+    : await collection.model.findOneAndDelete(filter).lean<RawDoc>();
+  if (!before) throw new NotFoundError('No record with this id.');
+  publishWrite(runtime, collection, 'delete', [args.id], undefined, [before]);
   return { deleted: true };
 }
 
@@ -39,10 +40,11 @@ export async function restoreRecord(args: Omit<DeleteArgs, 'permanent'>): Promis
   if (!collection.descriptor.softDelete) throw new NotFoundError('This collection has no soft delete.');
   const filter = await idFilter(args, 'update', 'only');
   const row = await collection.model
-    .findOneAndUpdate(filter, { $set: { deletedAt: null } }, { returnDocument: 'after', projection: collection.projection })
+    // The whole row (see update.ts): serialize() drops the hidden fields from the answer.
+    .findOneAndUpdate(filter, { $set: { deletedAt: null } }, { returnDocument: 'after' })
     .lean<RawDoc>();
   if (!row) throw new NotFoundError('No deleted record with this id.');
   const record = collection.serialize(row);
-  publishWrite(runtime, collection, 'update', [record.id]);
+  publishWrite(runtime, collection, 'update', [record.id], ['deletedAt'], [row]);
   return record;
 }

@@ -70,13 +70,12 @@ export async function updateGlobal(args: GlobalArgs & { data: unknown }): Promis
         returnDocument: 'after',
         runValidators: true,
         setDefaultsOnInsert: true,
-        projection: global.projection,
       })
       .lean<RawDoc>();
   } catch (error) {
     rethrowWriteError(error);
   }
   if (!row) throw notFound(global);
-  publishWrite(runtime, global, 'update', [global.descriptor.slug], [...Object.keys(input.set), ...input.unset]);
+  publishWrite(runtime, global, 'update', [global.descriptor.slug], [...Object.keys(input.set), ...input.unset], [row]);
   return toGlobalRecord(global, row);
 }

@@ -150,14 +150,28 @@ export function defaultAccessOf(runtime: Runtime, collection: CollectionDescript
   return undefined;
 }
 
-/** Publishes a write this router made to a collection or global (origin `local`) on the change bus. */
+/**
+ * Publishes a write this router made to a collection or global (origin `local`) on the change bus.
+ * `docs` are the stored rows as the write left them (for a delete: as they were before it), raw,
+ * hidden fields included: consumers such as realtime check each reader's access against them.
+ */
 export function publishWrite(
   runtime: Runtime,
   target: CollectionRuntime,
   type: 'create' | 'update' | 'delete',
   ids: string[],
   fields?: string[],
+  docs?: Record<string, unknown>[],
 ): void {
   const { slug, isGlobal } = target.descriptor;
-  runtime.changes.emitChange({ scope: isGlobal ? 'global' : 'collection', slug, type, ids, ...(fields ? { fields } : {}), origin: 'local' });
+  runtime.changes.emitChange({
+    scope: isGlobal ? 'global' : 'collection',
+    slug,
+    type,
+    ids,
+    ...(fields ? { fields } : {}),
+    ...(docs ? { docs } : {}),
+    origin: 'local',
+    timestamp: new Date(),
+  });
 }

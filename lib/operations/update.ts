@@ -30,12 +30,14 @@ function applyInMemory(args: UpdateArgs, before: RawDoc, set: Record<string, unk
   return doc.toObject() as RawDoc;
 }
 
-/** Writes the change where the filter still matches; null when nothing matched. */
+/**
+ * Writes the change where the filter still matches; null when nothing matched. The whole row comes back,
+ * hidden fields included: change subscribers' access constraints may name them (an owner id), and
+ * serialize() keeps them out of every answer.
+ */
 async function write(args: UpdateArgs, filter: Record<string, unknown>, change: Record<string, unknown>): Promise<RawDoc | null> {
   try {
-    return await args.collection.model
-      .findOneAndUpdate(filter, change, { returnDocument: 'after', runValidators: true, projection: args.collection.projection })
-      .lean<RawDoc>();
+    return await args.collection.model.findOneAndUpdate(filter, change, { returnDocument: 'after', runValidators: true }).lean<RawDoc>();
   } catch (error) {
     rethrowWriteError(error);
   }
@@ -73,6 +75,6 @@ export async function update(args: UpdateArgs): Promise<ApiRecord> {
   const row = constraint ? await writeWithin(args, filter, change, constraint, input) : await write(args, filter, change);
   if (!row) throw new NotFoundError('No record with this id.');
   const record = collection.serialize(row);
-  publishWrite(runtime, collection, 'update', [record.id], fields);
+  publishWrite(runtime, collection, 'update', [record.id], fields, [row]);
   return record;
 }

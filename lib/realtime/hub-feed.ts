@@ -1,0 +1,69 @@
+// Feeds the hub from the change bus: each collection change becomes one entry per record. This router's
+// own writes are delivered at once from their local events; the change stream brings everyone else's,
+// and its echoes of our own writes are dropped. Changes to an auth collection also make the affected
+// users' clients re-check at once.
+import type { ChangeEvent } from '../operations/change-bus';
+import type { CollectionRuntime, Runtime } from '../operations/runtime';
+import type { RawDoc } from '../schema/to-record';
+import { createEchoFilter } from './echo-filter';
+import type { EventHub } from './event-hub';
+import type { RealtimeClient } from './realtime-client';
+import { type HubEntry, createEventIds, rowsById, toHubEntries } from './realtime-event';
+
+/** Reads the stored rows a publisher did not send (whole rows: constraints may name hidden fields). */
+async function loadRows(collection: CollectionRuntime, ids: string[], rows: Map<string, RawDoc>): Promise<void> {
+  const found = await collection.model.find({ _id: { $in: ids } }).lean<RawDoc[]>();
+  for (const row of found) rows.set(String(row._id), row);
+}
+
+/** Subscribes the hub to the bus; returns the unsubscribe. */
+export function connectHub(runtime: Runtime, hub: EventHub<HubEntry>, clients: ReadonlySet<RealtimeClient>): () => void {
+  const nextId = createEventIds();
+  const echoes = createEchoFilter();
+  const { changes, config } = runtime;
+  let queue: Promise<void> = Promise.resolve();
+  let waiting = 0;
+  let stopped = false;
+
+  function publish(change: ChangeEvent, collection: CollectionRuntime, rows: ReadonlyMap<string, RawDoc>): void {
+    if (stopped) return;
+    for (const entry of toHubEntries(change, collection, rows, nextId)) hub.publish(entry);
+  }
+
+  const unsubscribe = changes.onChange((event) => {
+    if (event.scope !== 'collection') return;
+    const collection = runtime.collections.get(event.slug);
+    if (!collection) return;
+    const rows = rowsById(event.docs);
+    const { softDelete } = collection.descriptor;
+    let change = event;
+    if (event.origin === 'local') echoes.remember(event, rows, softDelete);
+    else {
+      const ids = echoes.unseen(event, rows, softDelete);
+      if (ids.length === 0) return;
+      change = { ...event, ids };
+    }
+    if (collection.descriptor.isAuth) {
+      for (const client of clients) if (client.user && change.ids.includes(client.user.id)) void client.recheck();
+    }
+    const missing = change.type === 'delete' ? [] : change.ids.filter((id) => !rows.has(id));
+    // The common case publishes at once; a change whose rows must be read waits, and so does every later
+    // one, so clients always see a record's events in order.
+    if (waiting === 0 && missing.length === 0) return publish(change, collection, rows);
+    waiting++;
+    queue = queue
+      .then(async () => {
+        if (missing.length && !stopped) await loadRows(collection, missing, rows);
+        publish(change, collection, rows);
+      })
+      .catch((error: unknown) => config.logger.error('content-router: a realtime event could not be published:', error))
+      .finally(() => {
+        waiting--;
+      });
+  });
+
+  return () => {
+    stopped = true;
+    unsubscribe();
+  };
+}

@@ -1,0 +1,41 @@
+// A reader's read access to one collection as an in-memory test of raw rows: the access rule's where-
+// constraint, mapped to a Mongo filter by the query layer and evaluated with sift, so no event costs a query.
+import type { Request } from 'express';
+import sift from 'sift';
+import type { AuthUser } from '../config/types';
+import { checkAccess } from '../operations/access';
+import type { CollectionRuntime, Runtime } from '../operations/runtime';
+import { mapRelationNodes, toMongoFilter } from '../query';
+import type { WhereNode } from '../query/types';
+import type { RawDoc } from '../schema/to-record';
+
+export interface ReadMatcher {
+  /** True when the reader may read this stored row. */
+  test(row: RawDoc): boolean;
+  /** True when the rule puts no constraint on records: events without a row may go to this reader. */
+  readonly open: boolean;
+}
+
+/** Conditions through a relationship would need queries per event: they count as unmet (deny, never leak). */
+const UNMET: WhereNode = { kind: 'const', value: false };
+
+/**
+ * Checks the reader's read access to `collection` (API-key read scope included) and returns its matcher.
+ * Throws UnauthorizedError or ForbiddenError when the reader may not read the collection at all.
+ */
+export async function createReadMatcher(args: {
+  runtime: Runtime;
+  collection: CollectionRuntime;
+  user: AuthUser | null;
+  req?: Request;
+}): Promise<ReadMatcher> {
+  const constraint = await checkAccess({ ...args, op: 'read' });
+  const softDelete = args.collection.descriptor.softDelete;
+  // Like REST reads, soft-deleted records are not shown (a delete event is checked on the row before it went).
+  const live = (row: RawDoc): boolean => !softDelete || row.deletedAt === null || row.deletedAt === undefined;
+  if (!constraint) return { test: live, open: true };
+  // The tree has no negation, so a condition replaced by "false" can only narrow what matches.
+  const resolved = await mapRelationNodes(constraint, async () => UNMET);
+  const matches = sift(toMongoFilter(resolved));
+  return { test: (row) => live(row) && matches(row), open: false };
+}

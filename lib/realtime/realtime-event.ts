@@ -1,0 +1,77 @@
+// The event a realtime client receives, and how one change on the bus becomes such events: one per
+// record, `doc` serialized like a REST record at depth 0 (hidden fields stripped), ids of their own.
+import { randomBytes } from 'node:crypto';
+import type { ChangeEvent } from '../operations/change-bus';
+import type { CollectionRuntime } from '../operations/runtime';
+import type { ApiRecord, RawDoc } from '../schema/to-record';
+
+/** What SSE sends as `data:` and WebSocket as a message. */
+export interface RealtimeEvent {
+  /** SSE `id:`: the change stream's resume token, or `<router>-<sequence>` for this router's own writes. */
+  id: string;
+  type: 'create' | 'update' | 'delete';
+  collection: string;
+  docId: string;
+  /** Create and update: the record as GET /:slug/:id shows it at depth 0. Never on deletes. */
+  doc?: ApiRecord;
+  /** Updates through the update operation: the fields it set or cleared. */
+  updatedFields?: string[];
+  /** ISO-8601. */
+  timestamp: string;
+}
+
+/** An event as the hub carries it: the public event, the raw row readers' access is checked against, its JSON once. */
+export interface HubEntry {
+  readonly event: RealtimeEvent;
+  /** Absent when the publisher had no row (then only readers without a constraint receive it). */
+  readonly row?: RawDoc;
+  /** The event as UTF-8 JSON, encoded by the first transport that sends it and shared by every client. */
+  json?: Buffer;
+  /** The SSE frame, likewise encoded once. */
+  sse?: Buffer;
+}
+
+/** The entry's event as UTF-8 JSON, encoded once for every client (not once per socket). */
+export function eventJson(entry: HubEntry): Buffer {
+  entry.json ??= Buffer.from(JSON.stringify(entry.event));
+  return entry.json;
+}
+
+/** Ids for this router's own events: unique to this process, so an id from another run never matches. */
+export function createEventIds(): () => string {
+  const run = randomBytes(4).toString('hex');
+  let sequence = 0;
+  return () => `${run}-${++sequence}`;
+}
+
+function tokenText(token: unknown): string {
+  if (token && typeof token === 'object' && typeof (token as { _data?: unknown })._data === 'string') return (token as { _data: string })._data;
+  return JSON.stringify(token);
+}
+
+/**
+ * The hub entries of one collection change. `rows` are the stored documents by id (from the event,
+ * or loaded by the caller when the publisher had none).
+ */
+export function toHubEntries(
+  change: ChangeEvent,
+  collection: CollectionRuntime,
+  rows: ReadonlyMap<string, RawDoc>,
+  nextId: () => string,
+): HubEntry[] {
+  const timestamp = (change.timestamp ?? new Date()).toISOString();
+  const single = change.ids.length === 1;
+  return change.ids.map((docId, index) => {
+    const row = rows.get(docId);
+    const id = change.resumeToken !== undefined ? `${tokenText(change.resumeToken)}${single ? '' : `:${index}`}` : nextId();
+    const event: RealtimeEvent = { id, type: change.type, collection: change.slug, docId, timestamp };
+    if (row && change.type !== 'delete') event.doc = collection.serialize(row);
+    if (change.type === 'update' && change.fields) event.updatedFields = change.fields;
+    return row ? { event, row } : { event };
+  });
+}
+
+/** The event's rows by record id. */
+export function rowsById(docs: readonly RawDoc[] | undefined): Map<string, RawDoc> {
+  return new Map((docs ?? []).map((doc) => [String(doc._id), doc]));
+}
