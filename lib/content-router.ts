@@ -12,6 +12,7 @@ import { createErrorHandler } from './http/error-handler';
 import { type Feature, type FeatureInstance, addHooks } from './http/feature';
 import { jsonBodyFor } from './http/json-body';
 import { restFeature } from './http/rest-feature';
+import { uploadsFeature } from './uploads/uploads-feature';
 import { type LocalApi, createLocalApi } from './local/local-api';
 import { createChangeBus } from './operations/change-bus';
 import { type Runtime, createCollectionRuntime, createRuntimeHooks } from './operations/runtime';
@@ -19,7 +20,7 @@ import { buildCollectionModels, buildGlobalModels } from './schema/build-models'
 import { describeCollections, describeGlobal } from './schema/describe-collection';
 
 /** The features of every router, in hook order: auth first, so its authenticator and access defaults lead. */
-const FEATURES: readonly Feature[] = [authFeature, restFeature];
+const FEATURES: readonly Feature[] = [authFeature, restFeature, uploadsFeature];
 
 /** The router contentRouter() returns: mount it with app.use(prefix, api). */
 export interface ContentRouter extends Router {
@@ -93,7 +94,7 @@ export function contentRouter(config: ContentConfig): ContentRouter {
 
   let closed = false;
   Object.assign(router, ...instances.map((i) => i.expose ?? {}), {
-    local: createLocalApi(runtime),
+    local: Object.assign(createLocalApi(runtime), ...instances.map((i) => i.local ?? {})),
     ready,
     attach(server: Server) {
       for (const instance of instances) instance.attach?.(server);

@@ -391,7 +391,7 @@ export interface ContentConfig {
   auth?: AuthOptions;
   /** Rate limiting (not supported yet: a ConfigError until it lands). */
   security?: { rateLimit?: RateLimitOptions };
-  /** File uploads (not supported yet: a ConfigError until they land). */
+  /** File uploads in GridFS: `POST /upload`, `GET /uploads/:filename` (docs/uploads.md). `{}` for the defaults. */
   uploads?: UploadOptions;
   /** Realtime events (not supported yet: a ConfigError until they land). Default false. */
   realtime?: boolean | RealtimeOptions;

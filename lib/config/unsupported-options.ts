@@ -8,7 +8,6 @@ const NOT_BUILT = 'not supported yet in this version of content-router';
 export function unsupportedOptions(config: ContentConfig): string[] {
   const problems: string[] = [];
   if (config.security !== undefined) problems.push(`security: ${NOT_BUILT} (rate limiting)`);
-  if (config.uploads !== undefined) problems.push(`uploads: ${NOT_BUILT} (file uploads)`);
   if (config.realtime !== undefined && config.realtime !== false) problems.push(`realtime: ${NOT_BUILT} (SSE and WebSocket events)`);
   if (config.docs !== undefined && config.docs !== false) problems.push(`docs: ${NOT_BUILT} (OpenAPI and Swagger UI)`);
   if (config.endpoints !== undefined && !(Array.isArray(config.endpoints) && config.endpoints.length === 0)) {

@@ -43,7 +43,6 @@ describe('validateConfig', () => {
     ['access not a function', { collections: [{ slug: 'a', fields: {}, access: { read: true as never } }] }, 'collections[0].access.read: must be a function'],
     ['unknown access op', { collections: [{ slug: 'a', fields: {}, access: { list: () => true } as never }] }, 'collections[0].access.list: unknown access operation'],
     ['response caching, not built yet', { collections: [{ slug: 'a', fields: {}, cache: { ttl: 30 } }] }, 'collections[0].cache: not supported yet'],
-    ['uploads, not built yet', { uploads: { bucket: 'files' } }, 'uploads: not supported yet'],
     ['rate limiting, not built yet', { security: { rateLimit: { max: 10 } } }, 'security: not supported yet'],
     ['realtime, not built yet', { realtime: true }, 'realtime: not supported yet'],
     ['docs, not built yet', { docs: { public: true } }, 'docs: not supported yet'],
