@@ -55,10 +55,14 @@ function hasSignature(type: string): boolean {
   return detectableTypes.has(type as never) && !isTextual(type) && !CONTAINERS.has(type);
 }
 
-/** Text has no NUL bytes, unless it is UTF-16 (which starts with a byte-order mark). */
+/** A UTF-16 byte-order mark (which file-type would take for an MPEG frame header). */
+function startsWithUtf16Bom(head: Uint8Array): boolean {
+  return head.length >= 2 && ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff));
+}
+
+/** Text has no NUL bytes, unless it is UTF-16. */
 function looksBinary(head: Uint8Array): boolean {
-  const utf16 = head.length >= 2 && ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff));
-  return !utf16 && head.includes(0);
+  return !startsWithUtf16Bom(head) && head.includes(0);
 }
 
 /** The declared type, lowercased and without parameters; anything unparseable counts as undeclared. */
@@ -82,7 +86,8 @@ const lying = (declared: string, detected: string) =>
  */
 export async function detectMimeType(head: Uint8Array, declaredRaw: string | undefined): Promise<DetectedType> {
   const declared = normalizeMimeType(declaredRaw);
-  const found = head.length ? await fromBuffer(head) : undefined;
+  const utf16Text = isTextual(declared) && startsWithUtf16Bom(head);
+  const found = head.length && !utf16Text ? await fromBuffer(head) : undefined;
   if (found) {
     const detected: string = found.mime;
     const claimed = ALIASES[declared] ?? declared;
