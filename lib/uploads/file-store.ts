@@ -1,6 +1,6 @@
 // The GridFS bucket behind the uploads: `<bucket>.files` holds one document per file (metadata included),
 // `<bucket>.chunks` its bytes. Lookups, removal, and the file record the API shows.
-import mongoose, { type Connection, type mongo } from 'mongoose';
+import type { Connection, mongo } from 'mongoose';
 import type { UploadedFile } from '../local/local-api';
 
 /** What an upload keeps in the files document's `metadata`. */
@@ -26,8 +26,8 @@ export interface FileStore {
   readonly bucketName: string;
   /** The database, once the connection is open. */
   db(): Promise<mongo.Db>;
-  bucket(): Promise<mongo.GridFSBucket>;
   files(): Promise<mongo.Collection<StoredFileDoc>>;
+  chunks(): Promise<mongo.Collection>;
   /** At most one file matching `filter` (already in files-document paths). */
   findOne(filter: mongo.Filter<StoredFileDoc>): Promise<StoredFileDoc | null>;
   find(filter: mongo.Filter<StoredFileDoc>): Promise<StoredFileDoc[]>;
@@ -45,15 +45,11 @@ export function createFileStore(connection: Connection, bucketName: string): Fil
   };
   const files = async () => (await db()).collection<StoredFileDoc>(`${bucketName}.files`);
   const chunks = async () => (await db()).collection(`${bucketName}.chunks`);
-  let bucket: mongo.GridFSBucket | undefined;
   return {
     bucketName,
     db,
-    async bucket() {
-      bucket ??= new mongoose.mongo.GridFSBucket(await db(), { bucketName });
-      return bucket;
-    },
     files,
+    chunks,
     async findOne(filter) {
       return (await files()).findOne(filter);
     },

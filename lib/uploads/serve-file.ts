@@ -5,6 +5,7 @@ import type { Request, Response } from 'express';
 import { RangeNotSatisfiableError } from '../errors';
 import type { FileStore, StoredFileDoc } from './file-store';
 import { isActiveType } from './mime-policy';
+import { readChunks } from './read-chunks';
 
 /** The byte range to send: the whole file, or one satisfiable range. */
 function chooseRange(req: Request, size: number, etag: string, lastModified: string): { start: number; end: number } | undefined {
@@ -54,8 +55,7 @@ export async function serveFile(req: Request, res: Response, store: FileStore, d
     res.end();
     return;
   }
-  const bucket = await store.bucket();
-  const download = bucket.openDownloadStream(doc._id, range ? { start: range.start, end: range.end + 1 } : {});
+  const download = readChunks(await store.chunks(), doc, range);
   try {
     await pipeline(download, res);
   } catch (error) {

@@ -32,6 +32,9 @@ interface SettingsCarrier {
   gridfs: { id: mongo.ObjectId; filename: string; bucketName: string; metadata: FileMetadata };
 }
 
+/** Bytes read ahead of GridFS while it writes a chunk (it writes them one at a time). */
+const STREAM_BUFFER = 1024 * 1024;
+
 /** Most time a failed upload waits for its in-flight chunk writes before removing them anyway. */
 const SETTLE_LIMIT_MS = 30_000;
 
@@ -44,6 +47,12 @@ class TrackedGridFsStorage extends GridFsStorage {
     this.open.set(String(options.id), stream);
     return stream;
   }
+}
+
+/** A chunk as a Buffer without copying it (a string chunk of a text-mode stream is encoded). */
+function asBuffer(chunk: Buffer | Uint8Array | string): Buffer {
+  if (Buffer.isBuffer(chunk)) return chunk;
+  return typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
 }
 
 /** The part of a GridFS write stream the cleanup reads (the driver's own bookkeeping of chunk writes in flight). */
@@ -83,7 +92,7 @@ export function createFileWriter(store: FileStore, options: ResolvedUploadOption
     while (size < SNIFF_BYTES) {
       const next = await iterator.next();
       if (next.done) return { head: Buffer.concat(parts), ended: true };
-      const chunk = Buffer.from(next.value);
+      const chunk = asBuffer(next.value);
       parts.push(chunk);
       size += chunk.length;
     }
@@ -103,10 +112,10 @@ export function createFileWriter(store: FileStore, options: ResolvedUploadOption
         if (next.done) return;
         count += next.value.length;
         if (count > options.maxFileSize) throw tooLarge();
-        yield Buffer.from(next.value);
+        yield asBuffer(next.value);
       }
     }
-    return Readable.from(bytes(), { objectMode: false });
+    return Readable.from(bytes(), { objectMode: false, highWaterMark: STREAM_BUFFER });
   }
 
   return {

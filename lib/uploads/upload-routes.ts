@@ -15,6 +15,9 @@ import type { FileWriter } from './store-file';
 import { type UploadCaller, uploadConstraint, withConstraint } from './upload-access';
 import type { ResolvedUploadOptions } from './upload-options';
 
+/** Bytes buffered per upload between the request and GridFS. */
+const STREAM_BUFFER = 1024 * 1024;
+
 /** Longest `alt` text. */
 export const MAX_ALT_LENGTH = 1000;
 
@@ -119,6 +122,8 @@ export function uploadRoutes(args: {
   };
   const parse = multer({
     storage,
+    // Room for the bytes that arrive while a chunk is being written (GridFS writes chunks one at a time).
+    ...({ fileHwm: STREAM_BUFFER } as multer.Options),
     // One file, its alt text, nothing else; busboy stops reading a file at the size limit.
     limits: { fileSize: options.maxFileSize, files: 1, fields: 4, parts: 6, fieldSize: MAX_ALT_LENGTH + 1, headerPairs: 50 },
   }).single('file');
