@@ -157,6 +157,8 @@ export function uploadRoutes(args: {
         // Checked before a byte is read: a refused caller never streams a file into the database.
         const constraint = await uploadConstraint(who, descriptor, 'create');
         if (!req.is('multipart/form-data')) throw new UnsupportedMediaTypeError('Content-Type must be multipart/form-data.');
+        // A client gone while access was checked sends nothing more: multer would wait for it forever.
+        if (req.destroyed) throw new MalformedBodyError('The request was aborted.');
         try {
           await runMulter(parse, req, res);
         } catch (error) {
