@@ -13,6 +13,9 @@ const alice = asUser({ id: '000000000000000000000001' });
 const bob = asUser({ id: '000000000000000000000002' });
 const missing = '0123456789abcdef01234567';
 
+// The machine running the suite may be busy; these tests stream real files.
+jest.setTimeout(60_000);
+
 let t: TestApp;
 let connection: Connection;
 let dbName: string;
