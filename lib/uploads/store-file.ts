@@ -77,11 +77,17 @@ export interface FileWriter {
 export function createFileWriter(store: FileStore, options: ResolvedUploadOptions): FileWriter {
   let engine: Promise<TrackedGridFsStorage> | undefined;
   const getEngine = () => {
-    engine ??= store.db().then((db) => {
-      const file = (_req: Request, carrier: unknown) => (carrier as SettingsCarrier).gridfs;
-      // The same driver at run time; its type declarations are two copies (mongoose's and the top-level one).
-      return new TrackedGridFsStorage({ db, file } as unknown as ConstructorParameters<typeof GridFsStorage>[0]);
-    });
+    engine ??= store.db().then(
+      (db) => {
+        const file = (_req: Request, carrier: unknown) => (carrier as SettingsCarrier).gridfs;
+        // The same driver at run time; its type declarations are two copies (mongoose's and the top-level one).
+        return new TrackedGridFsStorage({ db, file } as unknown as ConstructorParameters<typeof GridFsStorage>[0]);
+      },
+      (error: unknown) => {
+        engine = undefined; // the next upload tries again
+        throw error;
+      },
+    );
     return engine;
   };
 
@@ -110,9 +116,10 @@ export function createFileWriter(store: FileStore, options: ResolvedUploadOption
       for (;;) {
         const next = await iterator.next();
         if (next.done) return;
-        count += next.value.length;
+        const chunk = asBuffer(next.value);
+        count += chunk.length;
         if (count > options.maxFileSize) throw tooLarge();
-        yield asBuffer(next.value);
+        yield chunk;
       }
     }
     return Readable.from(bytes(), { objectMode: false, highWaterMark: STREAM_BUFFER });
@@ -128,10 +135,12 @@ export function createFileWriter(store: FileStore, options: ResolvedUploadOption
       let ended: boolean;
       let mimeType: string;
       let ext: string | undefined;
+      let gridfs: TrackedGridFsStorage;
       try {
         ({ head, ended } = await readHead(iterator));
         ({ mimeType, ext } = await detectMimeType(head, input.declaredType));
         if (options.allowed && !options.allowed(mimeType)) throw new UnsupportedMediaTypeError(`Files of type ${mimeType} are not accepted here.`);
+        gridfs = await getEngine();
       } catch (error) {
         discard();
         throw error;
@@ -144,7 +153,6 @@ export function createFileWriter(store: FileStore, options: ResolvedUploadOption
       const carrier: SettingsCarrier = {
         gridfs: { id, filename: createStoredName(chooseExtension(originalName, ext)), bucketName: store.bucketName, metadata },
       };
-      const gridfs = await getEngine();
       try {
         const stored = await gridfs.fromStream(limited(head, ended, iterator), input.req as Request, carrier as unknown as Express.Multer.File);
         return {
@@ -158,7 +166,8 @@ export function createFileWriter(store: FileStore, options: ResolvedUploadOption
       } catch (error) {
         discard();
         await settle(gridfs.open.get(String(id)));
-        await store.remove(id);
+        // The upload's own error is the answer; a removal that fails too (database gone) must not hide it.
+        await store.remove(id).catch(() => undefined);
         throw error;
       } finally {
         gridfs.open.delete(String(id));
