@@ -154,3 +154,20 @@ describe('api.local.upload', () => {
     }
   });
 });
+
+describe('uploads.access.create returning a where', () => {
+  it('keeps a file that matches it and removes one that does not (403)', async () => {
+    const app = await createTestApp({ uploads: { bucket: 'pngs', access: { create: () => ({ mimeType: { eq: 'image/png' } }) } } });
+    try {
+      const png = await request(app.app).post('/api/upload').set(...alice).attach('file', pngBytes(), { filename: 'a.png', contentType: 'image/png' });
+      expect(png.status).toBe(201);
+      const text = await request(app.app).post('/api/upload').set(...alice).attach('file', Buffer.from('hi'), { filename: 'a.txt', contentType: 'text/plain' });
+      expect(text.status).toBe(403);
+      expect(await countStored(app.connection, 'pngs')).toEqual({ files: 1, chunks: 1 });
+      await expect(app.api.local.upload(Buffer.from('hi'), { filename: 'b.txt', mimeType: 'text/plain', user: { id: '000000000000000000000001' } })).rejects.toBeInstanceOf(ForbiddenError);
+      expect(await countStored(app.connection, 'pngs')).toEqual({ files: 1, chunks: 1 });
+    } finally {
+      await app.close();
+    }
+  });
+});
