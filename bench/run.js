@@ -4,7 +4,7 @@
 //
 //   MONGODB_URI=mongodb://127.0.0.1:27017/?directConnection=true npm run bench
 //
-// Knobs (env): BENCH_CASES=list,get  BENCH_POSTS=10000  BENCH_ROUNDS=2  BENCH_DURATION=3 (s)
+// Knobs (env): BENCH_CASES=list,get,uploads  BENCH_POSTS=10000  BENCH_UPLOAD_MB=200 (bench/uploads.js)  BENCH_ROUNDS=2  BENCH_DURATION=3 (s)
 //              BENCH_WARMUP=1 (s)  BENCH_CONNECTIONS=10
 //              BENCH_STUB_READS=1: reads answer from memory after their first real run (bench/stub-reads.js),
 //              so list/get measure only the Node side: the router's own overhead, without the database.
@@ -23,6 +23,7 @@ const { seed } = require('./seed');
 const { createRouterApp } = require('./router-app');
 const { createBaselineApp } = require('./baseline-app');
 const { stubReads } = require('./stub-reads');
+const { runUploadsBench } = require('./uploads');
 
 const SIDES = ['router', 'baseline'];
 
@@ -43,11 +44,18 @@ const settings = {
   stubReads: ['1', 'true'].includes(process.env.BENCH_STUB_READS || ''),
 };
 
+/** The large-file upload/download measurement (bench/uploads.js) runs after the request cases. */
+const UPLOADS_CASE = 'uploads';
+
+function wantedCaseNames() {
+  return (process.env.BENCH_CASES || '').split(',').map((s) => s.trim()).filter(Boolean);
+}
+
 function selectedCases() {
-  const wanted = (process.env.BENCH_CASES || '').split(',').map((s) => s.trim()).filter(Boolean);
-  if (!wanted.length) return allCases;
+  const wanted = wantedCaseNames().filter((name) => name !== UPLOADS_CASE);
+  if (!wantedCaseNames().length) return allCases;
   const unknown = wanted.filter((name) => !allCases.some((c) => c.name === name));
-  if (unknown.length) throw new Error(`BENCH_CASES: unknown case(s) ${unknown.join(', ')}; known: ${allCases.map((c) => c.name).join(', ')}`);
+  if (unknown.length) throw new Error(`BENCH_CASES: unknown case(s) ${unknown.join(', ')}; known: ${[...allCases.map((c) => c.name), UPLOADS_CASE].join(', ')}`);
   return allCases.filter((c) => wanted.includes(c.name));
 }
 
@@ -317,6 +325,12 @@ async function main() {
     console.log('Absolute numbers depend on the machine and the MongoDB server (an emulation such as mongo-java-server is far slower); compare ratios.');
     if (busyAtStart) console.log(`warning: ${busyAtStart}; expect noisy ratios, rerun on a quiet machine (or raise BENCH_ROUNDS).`);
 
+    let uploads;
+    if (!wantedCaseNames().length || wantedCaseNames().includes(UPLOADS_CASE)) {
+      console.log('');
+      uploads = await runUploadsBench(connection);
+    }
+
     const results = {
       date: new Date().toISOString(),
       node: process.version,
@@ -325,6 +339,7 @@ async function main() {
       settings,
       durationSeconds: Math.round((Date.now() - started) / 100) / 10,
       cases: rows,
+      ...(uploads ? { uploads } : {}),
     };
     const file = path.join(__dirname, 'results.json');
     fs.writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);

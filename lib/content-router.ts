@@ -15,6 +15,7 @@ import { type Feature, type FeatureInstance, addHooks } from './http/feature';
 import { jsonBodyFor } from './http/json-body';
 import { restFeature } from './http/rest-feature';
 import { type RealtimeApi, realtimeFeature } from './realtime/realtime-feature';
+import { uploadsFeature } from './uploads/uploads-feature';
 import { type LocalApi, createLocalApi } from './local/local-api';
 import { createChangeBus } from './operations/change-bus';
 import { type Runtime, createCollectionRuntime, createRuntimeHooks } from './operations/runtime';
@@ -27,7 +28,7 @@ import { describeCollections, describeGlobal } from './schema/describe-collectio
  * counted before any other work; auth before the rest, so its authenticator and access defaults lead;
  * the change feed before its consumers, so it starts before them and closes after them.
  */
-const FEATURES: readonly Feature[] = [rateLimitFeature, authFeature, restFeature, changeFeedFeature, cacheFeature, realtimeFeature];
+const FEATURES: readonly Feature[] = [rateLimitFeature, authFeature, restFeature, changeFeedFeature, cacheFeature, realtimeFeature, uploadsFeature];
 
 /** The router contentRouter() returns: mount it with app.use(prefix, api). */
 export interface ContentRouter extends Router {
@@ -103,7 +104,7 @@ export function contentRouter(config: ContentConfig): ContentRouter {
 
   let closed = false;
   Object.assign(router, ...instances.map((i) => i.expose ?? {}), {
-    local: createLocalApi(runtime),
+    local: Object.assign(createLocalApi(runtime), ...instances.map((i) => i.local ?? {})),
     ready,
     attach(server: Server) {
       for (const instance of instances) instance.attach?.(server);

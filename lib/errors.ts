@@ -126,6 +126,15 @@ export class UpgradeRequiredError extends ContentError {
   }
 }
 
+/** 416: a Range outside the file; its Content-Range header gives the file size. */
+export class RangeNotSatisfiableError extends ContentError {
+  constructor(size: number) {
+    super(416, 'range_not_satisfiable', 'Range not satisfiable', `The requested range is outside the file (${size} bytes).`, {
+      headers: { 'Content-Range': `bytes */${size}` },
+    });
+  }
+}
+
 /** 429: rate limit exceeded. */
 export class TooManyRequestsError extends ContentError {
   constructor(retryAfterSeconds: number) {

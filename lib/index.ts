@@ -22,6 +22,7 @@ export type {
   Fields,
   GlobalConfig,
   Scope,
+  UploadOptions,
   Where,
 } from './config/types';
 /** Auth options and the local auth API (docs/auth.md). */
@@ -37,7 +38,7 @@ export type { SessionTokens } from './auth/session-tokens';
 /** Shapes returned by the local API and the REST list. */
 export type { ApiRecord } from './schema/to-record';
 export type { FindResult } from './operations/find';
-export type { LocalApi, LocalFindOptions, LocalOptions } from './local/local-api';
+export type { LocalApi, LocalFindOptions, LocalOptions, LocalUploadOptions, UploadedFile } from './local/local-api';
 /** Errors: throw one from an access function or endpoint to answer with its status. */
 export {
   ConfigError,
@@ -52,6 +53,7 @@ export {
   PayloadTooLargeError,
   QueryError,
   QueryTooComplexError,
+  RangeNotSatisfiableError,
   ServiceUnavailableError,
   TooManyRequestsError,
   UnauthorizedError,

@@ -440,7 +440,7 @@ export interface ContentConfig {
   auth?: AuthOptions;
   /** Security options: rate limiting (docs/rate-limit.md). */
   security?: SecurityOptions;
-  /** File uploads (not supported yet: a ConfigError until they land). */
+  /** File uploads in GridFS: `POST /upload`, `GET /uploads/:filename` (docs/uploads.md). `{}` for the defaults. */
   uploads?: UploadOptions;
   /** Realtime events over `/sse` and `/ws` (docs/realtime.md). Default false. */
   realtime?: boolean | RealtimeOptions;

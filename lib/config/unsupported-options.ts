@@ -7,7 +7,6 @@ const NOT_BUILT = 'not supported yet in this version of content-router';
 /** One problem for every configured option that names a feature not built yet. */
 export function unsupportedOptions(config: ContentConfig): string[] {
   const problems: string[] = [];
-  if (config.uploads !== undefined) problems.push(`uploads: ${NOT_BUILT} (file uploads)`);
   if (config.docs !== undefined && config.docs !== false) problems.push(`docs: ${NOT_BUILT} (OpenAPI and Swagger UI)`);
   if (config.endpoints !== undefined && !(Array.isArray(config.endpoints) && config.endpoints.length === 0)) {
     problems.push(`endpoints: ${NOT_BUILT} (custom endpoints)`);

@@ -2,6 +2,7 @@
 // it checks its own options, then, given the runtime, contributes routes, hooks and lifecycle steps.
 import type { Server } from 'node:http';
 import type { ContentConfig } from '../config/types';
+import type { LocalApi } from '../local/local-api';
 import type { Runtime, RuntimeHooks } from '../operations/runtime';
 import type { RouteMiddleware } from './dispatch';
 import type { RouteDef } from './route-table';
@@ -14,6 +15,8 @@ export interface FeatureInstance {
   hooks?: { [K in keyof RuntimeHooks]?: RuntimeHooks[K] };
   /** Handlers run before a route's own (body parsing is the table's job; this is for limits and the like). */
   middleware?: RouteMiddleware;
+  /** Members added to api.local (`upload` from the uploads feature), replacing the base's placeholders. */
+  local?: Partial<LocalApi>;
   /** Members added to the router contentRouter() returns (`auth` for api.auth). */
   expose?: Record<string, unknown>;
   /** Part of api.ready: runs after the connection is open and the models' indexes are built. */

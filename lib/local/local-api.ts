@@ -30,6 +30,30 @@ export interface LocalFindOptions extends LocalOptions {
   count?: boolean;
 }
 
+/** What `upload()` is told about the bytes it stores. */
+export interface LocalUploadOptions extends LocalOptions {
+  /** The original file name; kept (path parts and control characters removed) as `originalName`. */
+  filename: string;
+  /** The declared type; checked against the bytes as for HTTP uploads. Default `application/octet-stream`. */
+  mimeType?: string;
+  /** Alternative text for images. */
+  alt?: string;
+}
+
+/** A stored file as the API shows it (docs/uploads.md). */
+export interface UploadedFile {
+  id: string;
+  /** The stored, unique name: the last segment of `url`. */
+  filename: string;
+  originalName: string;
+  mimeType: string;
+  size: number;
+  /** Where the file is served, under the router's mount path. */
+  url: string;
+  alt: string | null;
+  createdAt: string;
+}
+
 export interface LocalApi {
   find(collection: string, options?: LocalFindOptions): Promise<FindResult>;
   findById(
@@ -44,9 +68,12 @@ export interface LocalApi {
   restore(collection: string, id: string, options?: LocalOptions): Promise<ApiRecord>;
   findGlobal(slug: string, options?: LocalOptions): Promise<Record<string, unknown>>;
   updateGlobal(slug: string, data: Record<string, unknown>, options?: LocalOptions): Promise<Record<string, unknown>>;
+  /** Stores a file (a stream or its bytes) as `POST /upload` does; needs the `uploads` option. */
+  upload(source: NodeJS.ReadableStream | Uint8Array, options: LocalUploadOptions): Promise<UploadedFile>;
 }
 
-function actor(options: LocalOptions | undefined) {
+/** Who is acting, as every operation takes it: the local API's rule for `user`, shared with the features' local members. */
+export function actor(options: LocalOptions | undefined) {
   // Only an omitted `user` key overrides: `{ user: req.user }` of an anonymous request must not.
   const overrideAccess = options === undefined || !Object.hasOwn(options, 'user');
   // Server code acting without a user may also write hidden fields; a named caller may not.
@@ -83,5 +110,9 @@ export function createLocalApi(runtime: Runtime): LocalApi {
     restore: (slug, id, options) => restoreRecord({ runtime, collection: getCollection(runtime, slug), id, ...actor(options) }),
     findGlobal: async (slug, options) => findGlobal({ runtime, global: globalOf(slug), ...actor(options) }),
     updateGlobal: async (slug, data, options) => updateGlobal({ runtime, global: globalOf(slug), data, ...actor(options) }),
+    // Replaced by the uploads feature when it is configured.
+    upload: async () => {
+      throw new Error('content-router: uploads are not configured; set the `uploads` option (docs/uploads.md) to store files');
+    },
   };
 }

@@ -5,11 +5,13 @@ import { ForbiddenError, QueryError, UnauthorizedError } from '../errors';
 import { parseWhere } from '../query';
 import type { WhereNode } from '../query/types';
 import type { OperationArgs } from './operation-args';
-import { defaultAccessOf } from './runtime';
+import { type CollectionRuntime, defaultAccessOf } from './runtime';
 
 export type AccessOperation = 'read' | 'create' | 'update' | 'delete';
 
-export interface AccessCheck extends OperationArgs {
+/** Only the descriptor is read, so records kept outside the collections (files) are checked the same way. */
+export interface AccessCheck extends Omit<OperationArgs, 'collection'> {
+  collection: Pick<CollectionRuntime, 'descriptor'>;
   op: AccessOperation;
   id?: string;
   data?: Record<string, unknown>;

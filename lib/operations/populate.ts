@@ -31,10 +31,26 @@ function replaceIds(value: unknown, byId: ReadonlyMap<string, unknown>): unknown
   return Array.isArray(value) ? value.map(swap) : swap(value);
 }
 
+function replaceField(rows: RawDoc[], fieldName: string, byId: ReadonlyMap<string, unknown>): void {
+  for (const row of rows) {
+    if (row[fieldName] !== undefined && row[fieldName] !== null) row[fieldName] = replaceIds(row[fieldName], byId);
+  }
+}
+
+/** A relation to records a feature keeps outside the collections (files): one load, no deeper levels. */
+async function populateFromSource(args: PopulateArgs, fieldName: string, relationTo: string): Promise<void> {
+  const source = args.runtime.hooks.relationSources.find((s) => s.slug === relationTo);
+  if (!source) return;
+  const ids = collectIds(args.rows, fieldName);
+  if (ids.length === 0) return;
+  replaceField(args.rows, fieldName, await source.load(args, ids));
+}
+
 async function populateField(args: PopulateArgs, fieldName: string, subtree: PopulateTree): Promise<void> {
   const field = args.collection.descriptor.fields[fieldName];
-  const related = field?.relationTo ? args.runtime.collections.get(field.relationTo) : undefined;
-  if (!related) return;
+  if (!field?.relationTo) return;
+  const related = args.runtime.collections.get(field.relationTo);
+  if (!related) return populateFromSource(args, fieldName, field.relationTo);
   const ids = collectIds(args.rows, fieldName);
   if (ids.length === 0) return;
   const access = await readConstraintOrNull({ ...args, collection: related });
@@ -42,10 +58,7 @@ async function populateField(args: PopulateArgs, fieldName: string, subtree: Pop
   const filter = await buildFilter({ ...args, collection: related, nodes: [idCondition(related, ids), access.constraint], deleted: false });
   const relatedRows = await related.model.find(filter, related.projection).lean<RawDoc[]>();
   if (Object.keys(subtree).length) await populateRows({ ...args, collection: related, rows: relatedRows, tree: subtree });
-  const byId = new Map(relatedRows.map((row) => [String(row._id), related.serialize(row)]));
-  for (const row of args.rows) {
-    if (row[fieldName] !== undefined && row[fieldName] !== null) row[fieldName] = replaceIds(row[fieldName], byId);
-  }
+  replaceField(args.rows, fieldName, new Map(relatedRows.map((row) => [String(row._id), related.serialize(row)])));
 }
 
 /** Populates every field of the tree on the rows (fields of one level in parallel). */

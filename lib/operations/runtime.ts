@@ -1,6 +1,6 @@
 // The router's live state that every operation reads: resolved config, schema registry, models,
 // serializers, the change bus, and the hooks features add to. Built once by contentRouter().
-import type { Connection, Model } from 'mongoose';
+import type { Connection, Model, Types } from 'mongoose';
 import type { Request } from 'express';
 import type { ResolvedConfig } from '../config/resolve-config';
 import type { AccessFn, AuthUser } from '../config/types';
@@ -80,6 +80,19 @@ export interface ResolvedRead {
 /** Answers a resolved read, from a cache or by calling `load` (the database read). */
 export type ReadThrough = <T>(read: ResolvedRead, load: () => Promise<T>) => Promise<T>;
 
+/**
+ * Records that live outside the collections (the uploads feature's files): population resolves a field
+ * whose `relationTo` is `slug` through `load`, so operations need not know the feature.
+ */
+export interface RelationSource {
+  readonly slug: string;
+  /**
+   * The records among `ids` this caller may read, serialized, keyed by id hex; one query however many ids.
+   * Ids it leaves out stay ids in the parent, as a relationship to an unreadable record does.
+   */
+  load(args: { runtime: Runtime; user: AuthUser | null; req?: Request; overrideAccess?: boolean }, ids: Types.ObjectId[]): Promise<ReadonlyMap<string, unknown>>;
+}
+
 /** What features plug into the operations: ordered lists, each feature adding its own entries. */
 export interface RuntimeHooks {
   /** Tried in order until one returns a user or null; without an answer, the host's req.user counts. */
@@ -92,6 +105,8 @@ export interface RuntimeHooks {
   readonly transformInput: InputTransformer[];
   /** Wrap every collection read once its access is resolved, the first listed outermost (the response cache). */
   readonly readThrough: ReadThrough[];
+  /** Where population looks up a relationTo that is not a collection. */
+  readonly relationSources: RelationSource[];
 }
 
 export interface Runtime {
@@ -108,7 +123,7 @@ export interface Runtime {
 
 /** Empty hook lists for a new runtime. */
 export function createRuntimeHooks(): RuntimeHooks {
-  return { authenticate: [], defaultAccess: [], readOnlyFields: [], transformInput: [], readThrough: [] };
+  return { authenticate: [], defaultAccess: [], readOnlyFields: [], transformInput: [], readThrough: [], relationSources: [] };
 }
 
 /** Pairs a descriptor with its model and precomputed serializer and projection. */

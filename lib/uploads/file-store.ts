@@ -1,0 +1,84 @@
+// The GridFS bucket behind the uploads: `<bucket>.files` holds one document per file (metadata included),
+// `<bucket>.chunks` its bytes. Lookups, removal, and the file record the API shows.
+import type { Connection, mongo } from 'mongoose';
+import type { UploadedFile } from '../local/local-api';
+
+/** What an upload keeps in the files document's `metadata`. */
+export interface FileMetadata {
+  originalName: string;
+  mimeType: string;
+  alt?: string;
+  /** The uploader's id, for access rules such as "only the uploader deletes". */
+  uploadedBy?: string;
+}
+
+/** A `<bucket>.files` document. */
+export interface StoredFileDoc {
+  _id: mongo.ObjectId;
+  filename: string;
+  length: number;
+  chunkSize: number;
+  uploadDate: Date;
+  metadata?: FileMetadata;
+}
+
+export interface FileStore {
+  readonly bucketName: string;
+  /** The database, once the connection is open. */
+  db(): Promise<mongo.Db>;
+  files(): Promise<mongo.Collection<StoredFileDoc>>;
+  chunks(): Promise<mongo.Collection>;
+  /** At most one file matching `filter` (already in files-document paths). */
+  findOne(filter: mongo.Filter<StoredFileDoc>): Promise<StoredFileDoc | null>;
+  find(filter: mongo.Filter<StoredFileDoc>): Promise<StoredFileDoc[]>;
+  /** Removes the file document and every chunk of `id`; true when there was a file document. */
+  remove(id: mongo.ObjectId): Promise<boolean>;
+  /** Unique stored names, checked by the database too. */
+  ensureIndexes(): Promise<void>;
+}
+
+/** The store of one bucket on the router's connection. */
+export function createFileStore(connection: Connection, bucketName: string): FileStore {
+  const db = async () => {
+    await connection.asPromise();
+    return connection.db!;
+  };
+  const files = async () => (await db()).collection<StoredFileDoc>(`${bucketName}.files`);
+  const chunks = async () => (await db()).collection(`${bucketName}.chunks`);
+  return {
+    bucketName,
+    db,
+    files,
+    chunks,
+    async findOne(filter) {
+      return (await files()).findOne(filter);
+    },
+    async find(filter) {
+      return (await files()).find(filter).toArray();
+    },
+    async remove(id) {
+      // The document first: from then on no reader finds the file, even while its chunks go.
+      const { deletedCount } = await (await files()).deleteOne({ _id: id });
+      await (await chunks()).deleteMany({ files_id: id });
+      return deletedCount > 0;
+    },
+    async ensureIndexes() {
+      await (await files()).createIndex({ filename: 1 }, { unique: true });
+      await (await chunks()).createIndex({ files_id: 1, n: 1 }, { unique: true });
+    },
+  };
+}
+
+/** The file as the API shows it; `base` is the router's mount path (req.baseUrl, or the prefix). */
+export function toUploadedFile(doc: StoredFileDoc, base: string): UploadedFile {
+  return {
+    id: doc._id.toHexString(),
+    filename: doc.filename,
+    originalName: doc.metadata?.originalName ?? doc.filename,
+    mimeType: doc.metadata?.mimeType ?? 'application/octet-stream',
+    size: doc.length,
+    url: `${base}/uploads/${encodeURIComponent(doc.filename)}`,
+    alt: doc.metadata?.alt ?? null,
+    createdAt: doc.uploadDate.toISOString(),
+  };
+}
