@@ -4,6 +4,7 @@ import type { Server } from 'node:http';
 import express, { type Router } from 'express';
 import mongoose, { type Connection } from 'mongoose';
 import { authFeature } from './auth/auth-feature';
+import { endpointsFeature } from './endpoints/endpoints-feature';
 import type { LocalAuthApi } from './auth/local-auth';
 import { type ResolvedConfig, resolveConfig } from './config/resolve-config';
 import type { ContentConfig } from './config/types';
@@ -18,8 +19,11 @@ import { type Runtime, createCollectionRuntime, createRuntimeHooks } from './ope
 import { buildCollectionModels, buildGlobalModels } from './schema/build-models';
 import { describeCollections, describeGlobal } from './schema/describe-collection';
 
-/** The features of every router, in hook order: auth first, so its authenticator and access defaults lead. */
-const FEATURES: readonly Feature[] = [authFeature, restFeature];
+/**
+ * The features of every router, in hook order: auth first, so its authenticator and access defaults lead;
+ * custom endpoints last, so a collision names the generated route they collide with.
+ */
+const FEATURES: readonly Feature[] = [authFeature, restFeature, endpointsFeature];
 
 /** The router contentRouter() returns: mount it with app.use(prefix, api). */
 export interface ContentRouter extends Router {
@@ -73,16 +77,24 @@ export function contentRouter(config: ContentConfig): ContentRouter {
   const runtime = createRuntime(resolved, connection);
 
   const instances: FeatureInstance[] = [];
-  for (const feature of FEATURES) {
-    const instance = feature.create(runtime);
-    if (!instance) continue;
-    addHooks(runtime, instance.hooks);
-    instances.push(instance);
-  }
-
   const router = express.Router() as ContentRouter;
-  const middleware = [...instances.flatMap((i) => (i.middleware ? [i.middleware] : [])), jsonBodyFor(resolved.bodyLimit)];
-  router.use(createDispatcher(instances.flatMap((i) => i.routes ?? []), middleware));
+  try {
+    for (const feature of FEATURES) {
+      const instance = feature.create(runtime);
+      if (!instance) continue;
+      addHooks(runtime, instance.hooks);
+      instances.push(instance);
+    }
+    const middleware = [...instances.flatMap((i) => (i.middleware ? [i.middleware] : [])), jsonBodyFor(resolved.bodyLimit)];
+    router.use(createDispatcher(instances.flatMap((i) => i.routes ?? []), middleware));
+  } catch (error) {
+    // A route problem found while building (a custom route colliding with a generated one) must not leave
+    // behind the connection the router opened, nor the timers of features already built.
+    for (const instance of [...instances].reverse()) void Promise.resolve(instance.close?.()).catch(() => undefined);
+    runtime.changes.close();
+    if (owned) void connection.close().catch(() => undefined);
+    throw error;
+  }
   router.use(createErrorHandler(resolved.logger));
 
   const ready = buildIndexes(runtime).then(async () => {

@@ -11,9 +11,6 @@ export function unsupportedOptions(config: ContentConfig): string[] {
   if (config.uploads !== undefined) problems.push(`uploads: ${NOT_BUILT} (file uploads)`);
   if (config.realtime !== undefined && config.realtime !== false) problems.push(`realtime: ${NOT_BUILT} (SSE and WebSocket events)`);
   if (config.docs !== undefined && config.docs !== false) problems.push(`docs: ${NOT_BUILT} (OpenAPI and Swagger UI)`);
-  if (config.endpoints !== undefined && !(Array.isArray(config.endpoints) && config.endpoints.length === 0)) {
-    problems.push(`endpoints: ${NOT_BUILT} (custom endpoints)`);
-  }
   (Array.isArray(config.collections) ? config.collections : []).forEach((c, i) => {
     if (c && typeof c === 'object' && c.cache !== undefined) problems.push(`collections[${i}].cache: ${NOT_BUILT} (response caching)`);
   });
