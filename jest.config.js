@@ -17,6 +17,10 @@ const UNIT = [
   'http/to-problem.spec.ts',
   'http/dispatch.spec.ts',
   'util/',
+  'types-gen/',
+  'endpoints/validate-endpoints.spec.ts',
+  'endpoints/validate-body.spec.ts',
+  'endpoints/endpoint-routes.spec.ts',
 ];
 
 const escapeRegExp = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
