@@ -12,13 +12,35 @@ import { setRequestContext } from './request-context';
 const METHODS: readonly EndpointMethod[] = ['get', 'post', 'put', 'patch', 'delete'];
 const JSON_TYPES = ['application/json', 'application/*+json'];
 
+type Handle = (this: unknown, ...args: unknown[]) => unknown;
+
 /** The parts of an Express 4 or 5 router layer this reads. */
 interface Layer {
-  route?: { path: unknown; methods: Record<string, boolean> };
+  handle: Handle;
+  route?: { path: unknown; methods: Record<string, boolean>; stack: Layer[] };
   /** Express 5: a `use` layer without a path. */
   slash?: boolean;
-  /** Express 4: the same. */
+  /** Express 4 only (Express 5 layers have matchers): `fast_slash` marks a `use` layer without a path. */
   regexp?: { fast_slash?: boolean };
+}
+
+/**
+ * Express 4 ignores the promise an async handler returns: a rejection would leave the request hanging and
+ * could end the host process. Its handlers are wrapped to pass a rejection to next(), as Express 5 does.
+ */
+function forwardRejections(layers: Layer[]): void {
+  for (const layer of layers) {
+    if (!('regexp' in layer)) return;
+    if (layer.route) forwardRejections(layer.route.stack);
+    const handle = layer.handle;
+    // Four-argument handlers are error handlers; Express tells them apart by their arity.
+    if (handle.length > 3) continue;
+    layer.handle = function (this: unknown, req: unknown, res: unknown, next: unknown) {
+      const result = handle.call(this, req, res, next);
+      if (result && typeof (result as Promise<unknown>).then === 'function') (result as Promise<unknown>).then(undefined, next as (e: unknown) => void);
+      return result;
+    };
+  }
 }
 
 /** A route the function registered, or why it cannot be listed. */
@@ -66,6 +88,7 @@ export function functionEndpointRoutes(runtime: Runtime, endpoint: EndpointFunct
     }
   }
   if (seen.size === 0 && problems.length === 0) runtime.config.logger.warn(`content-router: ${source} registered no routes`);
+  forwardRejections(router.stack as unknown as Layer[]);
 
   // Bodies as a plain Express app would have them: JSON parsed (bounded), any other type left to the handler.
   const parseJson = express.json({ limit: runtime.config.bodyLimit, type: JSON_TYPES });
