@@ -39,6 +39,8 @@ export type { RegisterResult } from './auth/register';
 export type { SessionTokens } from './auth/session-tokens';
 /** `req.context` inside custom endpoint handlers (docs/endpoints.md); importing it declares `req.context` on Express requests. */
 export type { EndpointRequestContext } from './endpoints/request-context';
+/** The TypeScript generator behind `content-router generate:types` (docs/types.md): config in, source text out. */
+export { generateTypes, type GenerateTypesOptions, TypeNameConflictError } from './types-gen/generate-types';
 /** Shapes returned by the local API and the REST list. */
 export type { ApiRecord } from './schema/to-record';
 export type { FindResult } from './operations/find';
