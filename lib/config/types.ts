@@ -317,16 +317,19 @@ export interface EndpointSchema {
   response?: Record<string, unknown>;
 }
 
-/** What an object endpoint's handler receives. */
-export interface EndpointHandlerArgs {
+/**
+ * What an object endpoint's handler receives. `Body` is the body's type: annotate the handler with the
+ * generated interface of its schema (`({ body }: EndpointHandlerArgs<ContactForm>) => ...`, docs/types.md).
+ */
+export interface EndpointHandlerArgs<Body = unknown> {
   /** The router's Mongoose connection. */
   db: Connection;
   /** The URL query, parsed with qs (`a[b]=1` -> `{ a: { b: '1' } }`). */
   query: Record<string, unknown>;
   /** The path parameters (`/posts/:id` -> `{ id }`). */
   params: Record<string, string>;
-  /** The body: validated against `schema.body` when given (files as EndpointFile), else the parsed JSON or undefined. */
-  body: Record<string, unknown> | undefined;
+  /** With `schema.body`: the validated object (files as EndpointFile). Without: the parsed JSON on post/put/patch, else undefined. */
+  body: Body;
   /** The authenticated caller, or null. */
   user: AuthUser | null;
   req: Request;
@@ -342,7 +345,8 @@ export interface EndpointObject {
   /** Relative to the mount path; literal and `:param` segments, starting with a literal one (`/posts/:id/related`). */
   path: string;
   method: EndpointMethod;
-  handler: (args: EndpointHandlerArgs) => unknown;
+  /** May be async. Declared as a method so a handler annotated with a narrower body type is accepted. */
+  handler(args: EndpointHandlerArgs): unknown;
   /** Body and response schemas: the body is validated, both go into the OpenAPI document and the generated types. */
   schema?: EndpointSchema;
   /** OpenAPI metadata. Default summary `<METHOD> <path>`, default tags `["endpoints"]`. */

@@ -56,7 +56,7 @@ export function objectEndpointRoute(runtime: Runtime, endpoint: EndpointObject, 
       const user = await requestUser(runtime, req);
       setRequestContext(req, local, user);
       const raw = req.body as unknown;
-      const body = bodySchema ? validateEndpointBody(bodySchema, raw, multipart) : (raw as Record<string, unknown> | undefined);
+      const body = bodySchema ? validateEndpointBody(bodySchema, raw, multipart) : raw;
       const result = await endpoint.handler({
         db: runtime.connection,
         query: readQuery(req),

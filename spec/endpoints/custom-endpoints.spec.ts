@@ -3,7 +3,7 @@
 // every failure answered as problem+json and start-up collisions refused.
 import express4 from 'express4';
 import request from 'supertest';
-import { ConfigError, NotFoundError, contentRouter, type EndpointObject } from '../../lib';
+import { ConfigError, NotFoundError, contentRouter, type EndpointFile, type EndpointHandlerArgs, type EndpointObject } from '../../lib';
 import { type TestApp, asUser, createTestApp } from '../helpers/create-test-app';
 import { closeTestConnection, openTestConnection } from '../helpers/test-db';
 
@@ -45,12 +45,13 @@ const uploadForm: EndpointObject = {
       required: ['title', 'file'],
     },
   },
-  handler: ({ body }) => {
-    const file = body!.file as { originalName: string; mimeType: string; size: number; buffer: Buffer };
+  // Annotated with the body's type, as with a generated interface.
+  handler: ({ body }: EndpointHandlerArgs<{ title: string; count?: number; urgent?: boolean; file: EndpointFile }>) => {
+    const { file } = body;
     return {
-      title: body!.title,
-      count: body!.count,
-      urgent: body!.urgent,
+      title: body.title,
+      count: body.count,
+      urgent: body.urgent,
       file: { originalName: file.originalName, mimeType: file.mimeType, size: file.size, text: file.buffer.toString('utf8') },
     };
   },
@@ -284,6 +285,17 @@ describe('object endpoints', () => {
       const textForFile = await request(t.app).post('/api/attachments').field('title', 'x').field('file', 'not a file');
       expect(textForFile.status).toBe(400);
       expect(textForFile.body.errors).toEqual([expect.objectContaining({ field: 'file', code: 'invalid_type' })]);
+    });
+
+    it('is a 400 for a form that does not parse', async () => {
+      const garbage = await request(t.app)
+        .post('/api/attachments')
+        .set('Content-Type', 'multipart/form-data; boundary=xyz')
+        .send('--xyz\r\nContent-Disposition: form-data; name="title"\r\n\r\nunterminated');
+      expect(garbage.status).toBe(400);
+      expect(garbage.headers['content-type']).toMatch(PROBLEM);
+      const noBoundary = await request(t.app).post('/api/attachments').set('Content-Type', 'multipart/form-data').send('x');
+      expect(noBoundary.status).toBe(400);
     });
 
     it('is a 413 for a file over its maxSize and a 415 for a JSON body', async () => {
