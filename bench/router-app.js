@@ -8,6 +8,8 @@ const express = require('express');
 const { contentRouter } = require('content-router');
 
 const open = { read: () => true, create: () => true };
+/** What the custom-endpoint cases answer, from the router and from a plain host route alike. */
+const PONG = { pong: true };
 
 /** The collections the benchmark seeds, described for the router. */
 function benchConfig(connection) {
@@ -15,6 +17,11 @@ function benchConfig(connection) {
     db: { connection },
     // A throwaway secret per run: the bench's tokens must not outlive it.
     auth: { jwtSecret: randomBytes(32).toString('hex'), jwtExpiry: '1h' },
+    // Custom endpoints answering a constant, for the custom-endpoint cases (bench/cases.js).
+    endpoints: [
+      (router) => router.get('/bench/ping-function', (_req, res) => { res.json(PONG); }),
+      { path: '/bench/ping-object', method: 'get', handler: () => PONG },
+    ],
     collections: [
       { slug: 'users', auth: true, fields: {} },
       {
@@ -48,6 +55,8 @@ async function createRouterApp(connection) {
   const api = contentRouter({ ...benchConfig(connection), logger: { error: console.error, warn: console.warn, info: () => undefined } });
   const app = express();
   app.disable('x-powered-by');
+  // A plain host route beside the router: the custom-endpoint cases' baseline, in the same app.
+  app.get('/host/ping', (_req, res) => { res.json(PONG); });
   app.use('/api', api);
   await api.ready;
   const password = `Bench-${randomBytes(12).toString('hex')}`;
