@@ -5,7 +5,8 @@ import express4 from 'express4';
 import request from 'supertest';
 import { ConfigError, NotFoundError, contentRouter, type EndpointFile, type EndpointHandlerArgs, type EndpointObject } from '../../lib';
 import { type TestApp, asUser, createTestApp } from '../helpers/create-test-app';
-import { closeTestConnection, openTestConnection } from '../helpers/test-db';
+import mongoose from 'mongoose';
+import { closeTestConnection, openTestConnection, testDbUri, uniqueDbName } from '../helpers/test-db';
 
 const admin = asUser({ id: '000000000000000000000001', role: 'admin' });
 const PROBLEM = /application\/problem\+json/;
@@ -350,6 +351,19 @@ describe('start-up checks', () => {
       expect.stringMatching(/^endpoints\[0\]: route path an array of paths must start with/),
       expect.stringMatching(/^endpoints\[0\]: router\.use\(\) with a path cannot be listed/),
     ]);
+  });
+
+  it('closes the connection it opened when a collision stops the start', async () => {
+    const dbName = uniqueDbName();
+    const before = new Set(mongoose.connections);
+    expect(() =>
+      contentRouter({ db: { uri: testDbUri(), options: { dbName } }, collections, endpoints: [{ path: '/posts/:x', method: 'get', handler: () => 1 }] }),
+    ).toThrow(/endpoints\[0\][\s\S]*posts\.get/);
+    // Taken at once: the close that started is asynchronous.
+    const opened = mongoose.connections.find((c) => !before.has(c));
+    expect(opened).toBeDefined();
+    for (let i = 0; i < 100 && opened!.readyState !== mongoose.ConnectionStates.disconnected; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(opened!.readyState).toBe(mongoose.ConnectionStates.disconnected);
   });
 
   it('refuses a malformed object endpoint before touching the database', () => {
