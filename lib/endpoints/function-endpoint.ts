@@ -73,10 +73,16 @@ function readLayer(layer: Layer, source: string): Found[] {
 export function functionEndpointRoutes(runtime: Runtime, endpoint: EndpointFunction, index: number, local: LocalApi): { routes: RouteDef[]; problems: string[] } {
   const source = `endpoints[${index}]`;
   const router: Router = express.Router();
+  let returned: unknown;
   try {
-    endpoint(router, { logger: runtime.config.logger });
+    returned = endpoint(router, { logger: runtime.config.logger });
   } catch (error) {
     return { routes: [], problems: [`${source}: the function threw while registering routes: ${error instanceof Error ? error.message : String(error)}`] };
+  }
+  if (returned && typeof (returned as Promise<unknown>).then === 'function') {
+    // Its rejection is reported here, not left unhandled.
+    (returned as Promise<unknown>).then(undefined, () => undefined);
+    return { routes: [], problems: [`${source}: the function must register its routes synchronously (it returned a promise; routes added after an await would be missed)`] };
   }
   const problems: string[] = [];
   const seen = new Map<string, { method: EndpointMethod; path: string }>();

@@ -122,6 +122,8 @@ describe('function endpoint routes', () => {
     ]);
     const threw = functionEndpointRoutes(runtime, () => { throw new Error('oops'); }, 4, local);
     expect(threw.problems).toEqual(['endpoints[4]: the function threw while registering routes: oops']);
+    const asynchronous = functionEndpointRoutes(runtime, (async (router: express.Router) => { router.get('/late', handler); }) as never, 6, local);
+    expect(asynchronous.problems).toEqual([expect.stringMatching(/^endpoints\[6\]: the function must register its routes synchronously/)]);
   });
 
   it('warn about a function that registers nothing', () => {
