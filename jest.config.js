@@ -25,6 +25,10 @@ const UNIT = [
   'realtime/realtime-options.spec.ts',
   'realtime/hub-feed.spec.ts',
   'uploads/upload-options.spec.ts',
+  'types-gen/',
+  'endpoints/validate-endpoints.spec.ts',
+  'endpoints/validate-body.spec.ts',
+  'endpoints/endpoint-routes.spec.ts',
 ];
 
 const escapeRegExp = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

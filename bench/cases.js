@@ -183,6 +183,30 @@ function rateLimitCase(name, description, prefix, goal) {
   };
 }
 
+/**
+ * A custom endpoint against a plain Express route of the same host app answering the same constant:
+ * the router's cost around a custom handler (dispatch, resolving the caller, req.context, the query).
+ * Both sides hit the router app. No database work, so this is the Node-side overhead only.
+ */
+function customEndpointCase(name, path, goal) {
+  return {
+    name,
+    goal,
+    description: `GET ${path} (a constant) vs the host's own GET /host/ping route in the same app`,
+    target: () => 'router',
+    sideLabels: { router: 'endpoint', baseline: 'host route' },
+    request(_ctx, side) {
+      return { method: 'GET', paths: [side === 'router' ? path : '/host/ping'] };
+    },
+    async verify(ctx) {
+      const [endpoint, host] = await Promise.all(['router', 'baseline'].map((side) => ctx.call(side, this.request(ctx, side), this)));
+      expectStatus(endpoint, 200, `${name} (endpoint)`);
+      expectStatus(host, 200, `${name} (host route)`);
+      sameBody(endpoint.body, host.body, name);
+    },
+  };
+}
+
 const rateLimitMemoryCase = rateLimitCase(
   'list: limited/unlimited (memory)',
   'the list case through a router with security.rateLimit (memory store) vs without',
@@ -230,4 +254,7 @@ const cacheCase = {
   },
 };
 
-module.exports = [listCase, getCase, createCase, authListCase, authSmallListCase, rateLimitMemoryCase, rateLimitMongoCase, cacheCase];
+const customObjectCase = customEndpointCase('endpoint: object', '/api/bench/ping-object', null);
+const customFunctionCase = customEndpointCase('endpoint: function', '/api/bench/ping-function', null);
+
+module.exports = [listCase, getCase, createCase, authListCase, authSmallListCase, rateLimitMemoryCase, rateLimitMongoCase, cacheCase, customObjectCase, customFunctionCase];

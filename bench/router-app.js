@@ -8,6 +8,8 @@ const express = require('express');
 const { contentRouter } = require('content-router');
 
 const open = { read: () => true, create: () => true };
+/** What the custom-endpoint cases answer, from the router and from a plain host route alike. */
+const PONG = { pong: true };
 
 /** The collections the benchmark seeds, described for the router; `cache` turns on the posts' response cache. */
 function benchConfig(connection, { cache = false } = {}) {
@@ -15,6 +17,11 @@ function benchConfig(connection, { cache = false } = {}) {
     db: { connection },
     // A throwaway secret per run: the bench's tokens must not outlive it.
     auth: { jwtSecret: randomBytes(32).toString('hex'), jwtExpiry: '1h' },
+    // Custom endpoints answering a constant, for the custom-endpoint cases (bench/cases.js).
+    endpoints: [
+      (router) => router.get('/bench/ping-function', (_req, res) => { res.json(PONG); }),
+      { path: '/bench/ping-object', method: 'get', handler: () => PONG },
+    ],
     collections: [
       { slug: 'users', auth: true, fields: {} },
       {
@@ -65,6 +72,8 @@ async function createRouterApp(connection, options = {}) {
   const app = express();
   app.disable('x-powered-by');
   for (const [prefix, limited] of limiters) app.use(prefix, limited);
+  // A plain host route beside the router: the custom-endpoint cases' baseline, in the same app.
+  app.get('/host/ping', (_req, res) => { res.json(PONG); });
   app.use('/api', api);
   await Promise.all([...limiters.map(([, limited]) => limited.ready), api.ready]);
   const password = `Bench-${randomBytes(12).toString('hex')}`;

@@ -78,8 +78,13 @@ function exampleConfig(db) {
   return defineConfig({
     core: { api: { prefix: '/api' } },
     db,
-    // Users of the package's own auth: register, login, refresh, API keys (docs/auth.md).
-    auth: { jwtSecret: jwtSecret() },
+    // Users of the package's own auth: register, login, refresh, API keys (docs/auth.md). A getter, so
+    // generating types from this config (which never reads the secret) does not warn about it.
+    auth: {
+      get jwtSecret() {
+        return jwtSecret();
+      },
+    },
     email: { send: sendDemoMail },
     collections: [
       { slug: 'users', auth: true, fields: {} },
@@ -117,6 +122,35 @@ function exampleConfig(db) {
           featured: { type: 'boolean' },
           owner: { type: 'relationship', relationTo: 'users' },
         },
+      },
+    ],
+    // Custom endpoints (docs/endpoints.md): a function given a router, and an object with a typed body.
+    endpoints: [
+      (router) => {
+        // Beats the generated GET /posts/:id (literal segments win); req.context reads as the caller.
+        router.get('/posts/published', async (req, res) => {
+          const result = await req.context.find('posts', { where: { status: 'published' }, sort: '-publishedAt', limit: 5 });
+          res.json({ docs: result.docs });
+        });
+      },
+      {
+        path: '/contact',
+        method: 'post',
+        schema: {
+          name: 'ContactForm',
+          body: {
+            properties: {
+              name: { type: 'string', minLength: 1, maxLength: 100 },
+              email: { type: 'string', maxLength: 254 },
+              message: { type: 'string', minLength: 1, maxLength: 5000 },
+            },
+            required: ['name', 'message'],
+          },
+          response: { type: 'object', properties: { received: { type: 'boolean' } }, required: ['received'] },
+        },
+        detail: { summary: 'Send a message to the site owners', tags: ['contact'] },
+        // A real app would store or mail the message; the demo only says it arrived.
+        handler: () => ({ received: true }),
       },
     ],
     globals: [

@@ -39,6 +39,9 @@ async function main() {
   console.log(`  ${base}/api/authors`);
   console.log(`  ${base}/api/categories`);
   console.log(`  ${base}/api/globals/site`);
+  console.log(`Custom endpoints (types in example-app/generated/content-types.ts):`);
+  console.log(`  ${base}/api/posts/published`);
+  console.log(`  curl -X POST ${base}/api/contact -H 'Content-Type: application/json' -d '{"name":"Ann","message":"Hello"}'`);
   console.log(`Writes need a user: add the header "X-Demo-User: alice" (a stand-in for the host's own auth),`);
   console.log(`  or register: curl -X POST ${base}/api/users/register -H 'Content-Type: application/json' -d '{"email":"you@example.com","password":"a long passphrase"}'`);
 

@@ -6,6 +6,7 @@ import mongoose, { type Connection } from 'mongoose';
 import { authFeature } from './auth/auth-feature';
 import { cacheFeature } from './cache/cache-feature';
 import { changeFeedFeature } from './changes/change-feed-feature';
+import { endpointsFeature } from './endpoints/endpoints-feature';
 import type { LocalAuthApi } from './auth/local-auth';
 import { type ResolvedConfig, resolveConfig } from './config/resolve-config';
 import type { ContentConfig } from './config/types';
@@ -26,9 +27,10 @@ import { describeCollections, describeGlobal } from './schema/describe-collectio
 /**
  * The features of every router, in hook and middleware order: the rate limit first, so a request is
  * counted before any other work; auth before the rest, so its authenticator and access defaults lead;
- * the change feed before its consumers, so it starts before them and closes after them.
+ * the change feed before its consumers, so it starts before them and closes after them; custom
+ * endpoints last, so a collision names the generated route they collide with.
  */
-const FEATURES: readonly Feature[] = [rateLimitFeature, authFeature, restFeature, changeFeedFeature, cacheFeature, realtimeFeature, uploadsFeature];
+const FEATURES: readonly Feature[] = [rateLimitFeature, authFeature, restFeature, changeFeedFeature, cacheFeature, realtimeFeature, uploadsFeature, endpointsFeature];
 
 /** The router contentRouter() returns: mount it with app.use(prefix, api). */
 export interface ContentRouter extends Router {
@@ -84,16 +86,24 @@ export function contentRouter(config: ContentConfig): ContentRouter {
   const runtime = createRuntime(resolved, connection);
 
   const instances: FeatureInstance[] = [];
-  for (const feature of FEATURES) {
-    const instance = feature.create(runtime);
-    if (!instance) continue;
-    addHooks(runtime, instance.hooks);
-    instances.push(instance);
-  }
-
   const router = express.Router() as ContentRouter;
-  const middleware = [...instances.flatMap((i) => (i.middleware ? [i.middleware] : [])), jsonBodyFor(resolved.bodyLimit)];
-  router.use(createDispatcher(instances.flatMap((i) => i.routes ?? []), middleware));
+  try {
+    for (const feature of FEATURES) {
+      const instance = feature.create(runtime);
+      if (!instance) continue;
+      addHooks(runtime, instance.hooks);
+      instances.push(instance);
+    }
+    const middleware = [...instances.flatMap((i) => (i.middleware ? [i.middleware] : [])), jsonBodyFor(resolved.bodyLimit)];
+    router.use(createDispatcher(instances.flatMap((i) => i.routes ?? []), middleware));
+  } catch (error) {
+    // A route problem found while building (a custom route colliding with a generated one) must not leave
+    // behind the connection the router opened, nor the timers of features already built.
+    for (const instance of [...instances].reverse()) void Promise.resolve(instance.close?.()).catch(() => undefined);
+    runtime.changes.close();
+    if (owned) void connection.close().catch(() => undefined);
+    throw error;
+  }
   router.use(createErrorHandler(resolved.logger));
 
   const ready = buildIndexes(runtime).then(async () => {

@@ -15,8 +15,15 @@ export type {
   CollectionAccess,
   CollectionConfig,
   ContentConfig,
+  EndpointBodyProperty,
+  EndpointBodySchema,
+  EndpointFile,
   EndpointFunction,
+  EndpointHandlerArgs,
+  EndpointMethod,
   EndpointObject,
+  EndpointSchema,
+  EndpointSetupContext,
   FieldConfig,
   FieldType,
   Fields,
@@ -35,6 +42,10 @@ export type { LocalAuthApi } from './auth/local-auth';
 export type { LoginResult } from './auth/login';
 export type { RegisterResult } from './auth/register';
 export type { SessionTokens } from './auth/session-tokens';
+/** `req.context` inside custom endpoint handlers (docs/endpoints.md); importing it declares `req.context` on Express requests. */
+export type { EndpointRequestContext } from './endpoints/request-context';
+/** The TypeScript generator behind `content-router generate:types` (docs/types.md): config in, source text out. */
+export { generateTypes, type GenerateTypesOptions, TypeNameConflictError } from './types-gen/generate-types';
 /** Shapes returned by the local API and the REST list. */
 export type { ApiRecord } from './schema/to-record';
 export type { FindResult } from './operations/find';

@@ -1,7 +1,7 @@
 // Public configuration types: the one object a host passes to contentRouter().
 // Every default is stated in JSDoc; resolve-config.ts turns this into a complete, frozen internal config.
 import type { Connection } from 'mongoose';
-import type { Request, Router } from 'express';
+import type { Request, Response, Router } from 'express';
 
 /** A scope an API key may carry. JWT/session users carry none and are unrestricted by scopes. */
 export type Scope = 'read' | 'write' | 'admin';
@@ -224,17 +224,132 @@ export interface CacheOptions {
   max?: number;
 }
 
-/** A custom endpoint registered as a function given a router scoped under the mount path. */
-export type EndpointFunction = (router: Router, context: { logger: Logger }) => void;
+/** What a function endpoint (`endpoints: [(router, context) => ...]`) receives besides its router. */
+export interface EndpointSetupContext {
+  /** The router's logger (the config's `logger`, default console). */
+  logger: Required<Logger>;
+}
 
-/** A custom endpoint declared as an object; its handler's return value is sent as JSON. */
+/**
+ * A custom endpoint as a function: it registers routes on a fresh Express router whose paths are relative
+ * to the mount path (`router.get('/posts/published', handler)`). Each route joins the route table; inside a
+ * handler `req.context` holds the caller and the local API bound to the caller's access (docs/endpoints.md).
+ * Paths are literal and `:param` segments, starting with a literal one; `router.use(fn)` without a path
+ * runs before the routes.
+ */
+export type EndpointFunction = (router: Router, context: EndpointSetupContext) => void;
+
+/** The HTTP methods a custom endpoint may answer. */
+export type EndpointMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** A string property of an endpoint body. */
+export interface EndpointStringProperty {
+  type: 'string';
+  description?: string;
+  /** Fewest characters. Default: no bound. */
+  minLength?: number;
+  /** Most characters. Default: no bound. */
+  maxLength?: number;
+  /** The allowed values. Default: any string. */
+  enum?: readonly string[];
+}
+
+/** A finite number property of an endpoint body (in multipart bodies, a decimal text). */
+export interface EndpointNumberProperty {
+  type: 'number';
+  description?: string;
+  /** Smallest value. Default: no bound. */
+  minimum?: number;
+  /** Largest value. Default: no bound. */
+  maximum?: number;
+  /** Whole numbers only. Default false. */
+  integer?: boolean;
+}
+
+/** A boolean property of an endpoint body (in multipart bodies, the text `true` or `false`). */
+export interface EndpointBooleanProperty {
+  type: 'boolean';
+  description?: string;
+}
+
+/** A file property: the body is then multipart/form-data, and the handler gets an {@link EndpointFile}. */
+export interface EndpointFileProperty {
+  type: 'file';
+  description?: string;
+  /** Largest file in bytes; a bigger one is a 413. Default 10 MiB (10485760); at most 100 MiB. */
+  maxSize?: number;
+}
+
+/** One property of an endpoint body schema, discriminated by `type`. */
+export type EndpointBodyProperty = EndpointStringProperty | EndpointNumberProperty | EndpointBooleanProperty | EndpointFileProperty;
+
+/** The body an endpoint accepts: an object of typed properties. Unknown properties are a 400. */
+export interface EndpointBodySchema {
+  /** Optional; an endpoint body is always an object. */
+  type?: 'object';
+  /** Property name -> type; names are letters, digits and `_`, starting with a letter. */
+  properties: Record<string, EndpointBodyProperty>;
+  /** Properties that must be present. Default: none. */
+  required?: readonly string[];
+}
+
+/** An uploaded file as an endpoint handler receives it (held in memory, bounded by `maxSize`). */
+export interface EndpointFile {
+  /** The file name the client sent (untrusted). */
+  originalName: string;
+  /** The MIME type the client declared (untrusted). */
+  mimeType: string;
+  /** Size in bytes. */
+  size: number;
+  buffer: Buffer;
+}
+
+/** Request and response schemas of an object endpoint. */
+export interface EndpointSchema {
+  /**
+   * Export name of the body's generated TypeScript interface (`ContactForm`), and its name in the OpenAPI
+   * document. Required with `body`; a PascalCase identifier, unique among the generated type names.
+   */
+  name?: string;
+  /** Validates the request body (400 naming each bad field) before the handler runs. */
+  body?: EndpointBodySchema;
+  /** A JSON Schema of the 200 answer, for the OpenAPI document only (not enforced). */
+  response?: Record<string, unknown>;
+}
+
+/**
+ * What an object endpoint's handler receives. `Body` is the body's type: annotate the handler with the
+ * generated interface of its schema (`({ body }: EndpointHandlerArgs<ContactForm>) => ...`, docs/types.md).
+ */
+export interface EndpointHandlerArgs<Body = unknown> {
+  /** The router's Mongoose connection. */
+  db: Connection;
+  /** The URL query, parsed with qs (`a[b]=1` -> `{ a: { b: '1' } }`). */
+  query: Record<string, unknown>;
+  /** The path parameters (`/posts/:id` -> `{ id }`). */
+  params: Record<string, string>;
+  /** With `schema.body`: the validated object (files as EndpointFile). Without: the parsed JSON on post/put/patch, else undefined. */
+  body: Body;
+  /** The authenticated caller, or null. */
+  user: AuthUser | null;
+  req: Request;
+  res: Response;
+}
+
+/**
+ * A custom endpoint declared as an object. The handler's return value is sent as JSON (status 200 unless
+ * the handler set another); `undefined` answers 204, or nothing more when the handler already answered
+ * through `res`. A thrown ContentError keeps its status; any other error is a 500 problem.
+ */
 export interface EndpointObject {
+  /** Relative to the mount path; literal and `:param` segments, starting with a literal one (`/posts/:id/related`). */
   path: string;
-  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
-  handler: (args: Record<string, unknown>) => unknown;
-  /** Body and response schemas: the body is validated, both go into the OpenAPI document. */
-  schema?: Record<string, unknown>;
-  /** OpenAPI summary, description and tags. */
+  method: EndpointMethod;
+  /** May be async. Declared as a method so a handler annotated with a narrower body type is accepted. */
+  handler(args: EndpointHandlerArgs): unknown;
+  /** Body and response schemas: the body is validated, both go into the OpenAPI document and the generated types. */
+  schema?: EndpointSchema;
+  /** OpenAPI metadata. Default summary `<METHOD> <path>`, default tags `["endpoints"]`. */
   detail?: { summary?: string; description?: string; tags?: string[] };
 }
 
@@ -446,7 +561,7 @@ export interface ContentConfig {
   realtime?: boolean | RealtimeOptions;
   /** OpenAPI document and Swagger UI (not supported yet: a ConfigError until they land). */
   docs?: false | DocsOptions;
-  /** Custom endpoints (not supported yet: a ConfigError until they land). */
+  /** Custom endpoints, functions or objects (docs/endpoints.md). Default none. */
   endpoints?: Array<EndpointFunction | EndpointObject>;
   email?: {
     /**

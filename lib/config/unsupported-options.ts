@@ -8,8 +8,5 @@ const NOT_BUILT = 'not supported yet in this version of content-router';
 export function unsupportedOptions(config: ContentConfig): string[] {
   const problems: string[] = [];
   if (config.docs !== undefined && config.docs !== false) problems.push(`docs: ${NOT_BUILT} (OpenAPI and Swagger UI)`);
-  if (config.endpoints !== undefined && !(Array.isArray(config.endpoints) && config.endpoints.length === 0)) {
-    problems.push(`endpoints: ${NOT_BUILT} (custom endpoints)`);
-  }
   return problems;
 }

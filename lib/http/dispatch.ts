@@ -92,9 +92,10 @@ export function createDispatcher(routes: readonly RouteDef[], middleware: readon
     // `/posts/:id` and `/posts/:slug` are one path: key on the shape, not the names.
     const key = segments.map((s) => ('literal' in s ? s.literal : ':')).join('/');
     const method = route.method.toUpperCase();
+    const name = `${method} ${route.path} (${route.source ? `${route.source}, ` : ''}${route.operationId})`;
     const owner = owners.get(`${method} ${key}`);
-    if (owner) problems.push(`route ${method} ${route.path} (${route.operationId}) collides with ${owner}`);
-    owners.set(`${method} ${key}`, `${method} ${route.path} (${route.operationId})`);
+    if (owner) problems.push(`route ${name} collides with ${owner}`);
+    owners.set(`${method} ${key}`, name);
     let pattern = patterns.get(key);
     if (!pattern) {
       pattern = { path: route.path, segments, methods: new Map(), allow: '' };

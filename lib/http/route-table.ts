@@ -1,6 +1,6 @@
 // The route table: every route the router serves, declared once with its method, path, auth
 // requirement and request/response shapes. Mounting reads it, and so will the OpenAPI generator.
-import type { Request, Response } from 'express';
+import type { NextFunction, Request, Response } from 'express';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -34,8 +34,11 @@ export interface RouteResponse {
   shape?: BodyShape;
 }
 
-/** A route handler: answers through `res`, or throws (async) an error the router maps to problem+json. */
-export type RouteHandler = (req: Request, res: Response) => void | Promise<void>;
+/**
+ * A route handler: answers through `res`, or throws (async) an error the router maps to problem+json.
+ * The dispatcher also passes `next`: calling it without an error hands the request on to the host.
+ */
+export type RouteHandler = (req: Request, res: Response, next?: NextFunction) => void | Promise<void>;
 
 export interface RouteDef {
   method: HttpMethod;
@@ -44,6 +47,8 @@ export interface RouteDef {
   /** Stable and unique: `<slug>.<action>` (`posts.list`, `users.login`, `globals.site.update`). */
   operationId: string;
   summary: string;
+  /** Longer text for the OpenAPI document. Default: none. */
+  description?: string;
   tags: string[];
   /**
    * `none`: credentials are ignored; `optional`: access rules decide with or without a user;
@@ -59,4 +64,6 @@ export interface RouteDef {
   /** Answers by status; 4xx/5xx entries are problem+json. */
   responses: Record<number, RouteResponse>;
   handler: RouteHandler;
+  /** Where the route was declared when that is config the host wrote (`endpoints[2]`), for start-up errors. */
+  source?: string;
 }

@@ -3,6 +3,7 @@
 import request from 'supertest';
 import type { Connection } from 'mongoose';
 import { closeTestConnection, openTestConnection } from '../helpers/test-db';
+import { generateTypes } from '../../lib/types-gen/generate-types';
 
 // Plain CommonJS, required the way start.js does.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -74,6 +75,26 @@ it('keeps the mails it would send at /dev/mail, so a newcomer can use the tokens
   const reset = await request(example.app).post('/api/users/reset-password').send({ token: mail.body.token, password: 'a newer passphrase' });
   expect(reset.status).toBe(200);
   expect((await request(example.app).get('/dev/mail?to=nobody@example.com')).status).toBe(404);
+});
+
+it('serves its custom endpoints: published posts as the caller sees them, and a validated contact form', async () => {
+  const published = await request(example.app).get('/api/posts/published');
+  expect(published.status).toBe(200);
+  expect(published.body.docs).toHaveLength(5);
+  expect(published.body.docs.every((p: { status: string }) => p.status === 'published')).toBe(true);
+  const bad = await request(example.app).post('/api/contact').send({ name: 'Ann' });
+  expect(bad.status).toBe(400);
+  expect(bad.body.errors).toEqual([expect.objectContaining({ field: 'message', code: 'required' })]);
+  const sent = await request(example.app).post('/api/contact').send({ name: 'Ann', message: 'Hello' });
+  expect(sent.status).toBe(200);
+  expect(sent.body).toEqual({ received: true });
+});
+
+it('has a config module the types command reads without a database', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const types = generateTypes(require('../../example-app/content.config.js'));
+  expect(types).toContain('export interface Post {');
+  expect(types).toContain('export interface ContactForm {\n  name: string;\n  email?: string;\n  message: string;\n}');
 });
 
 it('does not seed again on the next start', async () => {

@@ -1,0 +1,37 @@
+// Custom endpoints as a feature: every entry of `endpoints[]`, a function or an object, becomes entries of
+// the one route table, so they are dispatched, collision-checked and documented like the generated routes.
+import type { RequestHandler } from 'express';
+import { ConfigError } from '../errors';
+import type { Feature } from '../http/feature';
+import type { RouteDef } from '../http/route-table';
+import { createLocalApi } from '../local/local-api';
+import { functionEndpointRoutes } from './function-endpoint';
+import { objectEndpointRoute } from './object-endpoint';
+import { validateEndpoints } from './validate-endpoints';
+
+/** `endpoints: [(router, context) => ..., { path, method, handler, schema?, detail? }]` (docs/endpoints.md). */
+export const endpointsFeature: Feature = {
+  name: 'endpoints',
+  validate: validateEndpoints,
+  create(runtime) {
+    const endpoints = runtime.config.source.endpoints ?? [];
+    if (endpoints.length === 0) return undefined;
+    const local = createLocalApi(runtime);
+    const routes: RouteDef[] = [];
+    const readers = new Map<RouteDef, RequestHandler>();
+    const problems: string[] = [];
+    endpoints.forEach((endpoint, index) => {
+      if (typeof endpoint === 'function') {
+        const found = functionEndpointRoutes(runtime, endpoint, index, local);
+        routes.push(...found.routes);
+        problems.push(...found.problems);
+      } else {
+        const { route, reader } = objectEndpointRoute(runtime, endpoint, index, local);
+        routes.push(route);
+        if (reader) readers.set(route, reader);
+      }
+    });
+    if (problems.length) throw new ConfigError(problems);
+    return { routes, middleware: (route) => readers.get(route) };
+  },
+};

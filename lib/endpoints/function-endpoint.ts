@@ -1,0 +1,128 @@
+// Function endpoints: the host's function registers routes on a fresh Express router; each route it
+// registered becomes a route-table entry whose handler runs that router, with `req.context` set.
+import express, { type RequestHandler, type Router } from 'express';
+import type { EndpointFunction, EndpointMethod } from '../config/types';
+import { requestUser } from '../http/request-user';
+import type { RouteDef } from '../http/route-table';
+import type { LocalApi } from '../local/local-api';
+import type { Runtime } from '../operations/runtime';
+import { checkEndpointPath, pathToOperationPart } from './endpoint-path';
+import { setRequestContext } from './request-context';
+
+const METHODS: readonly EndpointMethod[] = ['get', 'post', 'put', 'patch', 'delete'];
+const JSON_TYPES = ['application/json', 'application/*+json'];
+
+type Handle = (this: unknown, ...args: unknown[]) => unknown;
+
+/** The parts of an Express 4 or 5 router layer this reads. */
+interface Layer {
+  handle: Handle;
+  route?: { path: unknown; methods: Record<string, boolean>; stack: Layer[] };
+  /** Express 5: a `use` layer without a path. */
+  slash?: boolean;
+  /** Express 4 only (Express 5 layers have matchers): `fast_slash` marks a `use` layer without a path. */
+  regexp?: { fast_slash?: boolean };
+}
+
+/**
+ * Express 4 ignores the promise an async handler returns: a rejection would leave the request hanging and
+ * could end the host process. Its handlers are wrapped to pass a rejection to next(), as Express 5 does.
+ */
+function forwardRejections(layers: Layer[]): void {
+  for (const layer of layers) {
+    if (!('regexp' in layer)) return;
+    if (layer.route) forwardRejections(layer.route.stack);
+    const handle = layer.handle;
+    // Four-argument handlers are error handlers; Express tells them apart by their arity.
+    if (handle.length > 3) continue;
+    layer.handle = function (this: unknown, req: unknown, res: unknown, next: unknown) {
+      const result = handle.call(this, req, res, next);
+      if (result && typeof (result as Promise<unknown>).then === 'function') (result as Promise<unknown>).then(undefined, next as (e: unknown) => void);
+      return result;
+    };
+  }
+}
+
+/** A route the function registered, or why it cannot be listed. */
+type Found = { method: EndpointMethod; path: string } | { problem: string };
+
+function describePath(path: unknown): string {
+  return typeof path === 'string' ? `"${path}"` : Array.isArray(path) ? 'an array of paths' : String(path);
+}
+
+function readLayer(layer: Layer, source: string): Found[] {
+  if (!layer.route) {
+    if (layer.slash === true || layer.regexp?.fast_slash === true) return [];
+    return [{ problem: `${source}: router.use() with a path cannot be listed as routes; register each route with router.get/post/... or use router.use() without a path` }];
+  }
+  const { path, methods } = layer.route;
+  const why = checkEndpointPath(path);
+  if (why) return [{ problem: `${source}: route path ${describePath(path)} ${why}` }];
+  const names = Object.keys(methods).filter((m) => methods[m]);
+  return names.flatMap((name): Found[] => {
+    if (name === '_all') return METHODS.map((method) => ({ method, path: path as string }));
+    if ((METHODS as readonly string[]).includes(name)) return [{ method: name as EndpointMethod, path: path as string }];
+    return [{ problem: `${source}: method ${name.toUpperCase()} of route "${String(path)}" is not supported (use get, post, put, patch, delete or all)` }];
+  });
+}
+
+/**
+ * Calls the host's function and lists its routes. Problems (wildcard or pattern paths, `use` with a path,
+ * other methods) are returned, not thrown, so they are reported with every other config problem.
+ */
+export function functionEndpointRoutes(runtime: Runtime, endpoint: EndpointFunction, index: number, local: LocalApi): { routes: RouteDef[]; problems: string[] } {
+  const source = `endpoints[${index}]`;
+  const router: Router = express.Router();
+  let returned: unknown;
+  try {
+    returned = endpoint(router, { logger: runtime.config.logger });
+  } catch (error) {
+    return { routes: [], problems: [`${source}: the function threw while registering routes: ${error instanceof Error ? error.message : String(error)}`] };
+  }
+  if (returned && typeof (returned as Promise<unknown>).then === 'function') {
+    // Its rejection is reported here, not left unhandled.
+    (returned as Promise<unknown>).then(undefined, () => undefined);
+    return { routes: [], problems: [`${source}: the function must register its routes synchronously (it returned a promise; routes added after an await would be missed)`] };
+  }
+  const problems: string[] = [];
+  const seen = new Map<string, { method: EndpointMethod; path: string }>();
+  for (const layer of router.stack as unknown as Layer[]) {
+    for (const found of readLayer(layer, source)) {
+      if ('problem' in found) problems.push(found.problem);
+      // A path registered twice (two router.get('/x') layers) is one table entry: the router runs both.
+      else seen.set(`${found.method} ${found.path}`, found);
+    }
+  }
+  if (seen.size === 0 && problems.length === 0) runtime.config.logger.warn(`content-router: ${source} registered no routes`);
+  forwardRejections(router.stack as unknown as Layer[]);
+
+  // Bodies as a plain Express app would have them: JSON parsed (bounded), any other type left to the handler.
+  const parseJson = express.json({ limit: runtime.config.bodyLimit, type: JSON_TYPES });
+  const run: RequestHandler = (req, res, next) => {
+    parseJson(req, res, (error?: unknown) => {
+      if (error) return next(error);
+      requestUser(runtime, req).then((user) => {
+        setRequestContext(req, local, user);
+        router(req, res, next);
+      }, next);
+    });
+  };
+
+  const routes = [...seen.values()].map(({ method, path }): RouteDef => ({
+    method,
+    path,
+    operationId: `endpoints.${method}.${pathToOperationPart(path)}`,
+    summary: `${method.toUpperCase()} ${path}`,
+    tags: ['endpoints'],
+    auth: 'optional',
+    responses: { 200: { description: 'Answered by the custom endpoint', shape: { kind: 'schema', schema: {} } } },
+    source,
+    // Runs the whole router, so its router.use() middleware and error handlers apply as in plain Express;
+    // an error it passes on reaches the router's problem+json handler, a plain next() the host.
+    handler: (req, res, next) => {
+      if (!next) throw new TypeError(`${source}: function endpoint routes run only under the route dispatcher`);
+      run(req, res, next);
+    },
+  }));
+  return { routes, problems };
+}

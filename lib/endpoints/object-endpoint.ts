@@ -1,0 +1,79 @@
+// Object endpoints: `{ path, method, handler, schema?, detail? }` as one route-table entry. The body is
+// read (JSON, or multipart when the schema has files) and validated before the handler; its return is the answer.
+import type { RequestHandler } from 'express';
+import type { EndpointObject } from '../config/types';
+import { readQuery } from '../http/read-query';
+import { requestUser } from '../http/request-user';
+import type { RouteDef, RouteResponse } from '../http/route-table';
+import type { LocalApi } from '../local/local-api';
+import type { Runtime } from '../operations/runtime';
+import { bodyJsonSchema, hasFileProperty } from './body-schema';
+import { pathToOperationPart } from './endpoint-path';
+import { createMultipartReader } from './multipart-body';
+import { setRequestContext } from './request-context';
+import { validateEndpointBody } from './validate-body';
+
+const BODY_METHODS = new Set(['post', 'put', 'patch']);
+
+/** The route of one object endpoint, and the multipart reader it needs (run before its handler). */
+export function objectEndpointRoute(runtime: Runtime, endpoint: EndpointObject, index: number, local: LocalApi): { route: RouteDef; reader?: RequestHandler } {
+  const { path, method, schema, detail } = endpoint;
+  const bodySchema = schema?.body;
+  const multipart = bodySchema !== undefined && hasFileProperty(bodySchema);
+  const takesBody = BODY_METHODS.has(method);
+
+  const responses: Record<number, RouteResponse> = {
+    200: { description: 'The endpoint\'s answer', shape: { kind: 'schema', schema: schema?.response ?? {} } },
+    204: { description: 'The endpoint answered nothing' },
+  };
+  if (takesBody) {
+    responses[400] = { description: bodySchema ? 'The body does not match the schema' : 'The body is not valid JSON' };
+    responses[413] = { description: 'Body or file too large' };
+    responses[415] = { description: multipart ? 'Not multipart/form-data' : 'Not JSON' };
+  }
+
+  const route: RouteDef = {
+    method,
+    path,
+    operationId: `endpoints.${method}.${pathToOperationPart(path)}`,
+    summary: detail?.summary ?? `${method.toUpperCase()} ${path}`,
+    ...(detail?.description === undefined ? {} : { description: detail.description }),
+    tags: detail?.tags ?? ['endpoints'],
+    auth: 'optional',
+    // Without a schema a JSON body is still read (any JSON), as the handler's `body`.
+    ...(takesBody
+      ? {
+          body: {
+            type: multipart ? ('multipart' as const) : ('json' as const),
+            shape: { kind: 'schema' as const, schema: bodySchema ? bodyJsonSchema(bodySchema, schema?.name) : {} },
+            required: (bodySchema?.required?.length ?? 0) > 0,
+          },
+        }
+      : {}),
+    responses,
+    source: `endpoints[${index}]`,
+    async handler(req, res) {
+      const user = await requestUser(runtime, req);
+      setRequestContext(req, local, user);
+      const raw = req.body as unknown;
+      const body = bodySchema ? validateEndpointBody(bodySchema, raw, multipart) : raw;
+      const result = await endpoint.handler({
+        db: runtime.connection,
+        query: readQuery(req),
+        params: { ...req.params } as Record<string, string>,
+        body,
+        user,
+        req,
+        res,
+      });
+      if (res.headersSent) return;
+      if (result === undefined) {
+        if (res.statusCode === 200) res.status(204);
+        res.end();
+        return;
+      }
+      res.json(result);
+    },
+  };
+  return { route, reader: multipart ? createMultipartReader(bodySchema) : undefined };
+}

@@ -1,0 +1,61 @@
+// `req.context` of custom endpoint handlers: the caller, and the local API bound to the caller's access,
+// so a handler reads and writes exactly what the same user could through the REST routes.
+import type { Request } from 'express';
+import type { AuthUser } from '../config/types';
+import type { LocalApi, LocalFindOptions, LocalOptions } from '../local/local-api';
+import type { FindResult } from '../operations/find';
+import type { ApiRecord } from '../schema/to-record';
+
+type Unbound<T extends LocalOptions> = Omit<T, 'user'>;
+
+/** What `req.context` holds inside a custom endpoint: the caller, and the operations run as the caller. */
+export interface EndpointRequestContext {
+  /** The authenticated caller (token, API key or the host's req.user), or null. */
+  user: AuthUser | null;
+  /** Lists records the caller may read: `find('posts', { where: { status: 'published' }, sort: '-publishedAt', limit: 5 })`. */
+  find(collection: string, options?: Unbound<LocalFindOptions>): Promise<FindResult>;
+  /** One record the caller may read; a NotFoundError (404) otherwise. */
+  findById(collection: string, id: string, options?: Unbound<Parameters<LocalApi['findById']>[2] & LocalOptions>): Promise<ApiRecord>;
+  /** Creates a record with the caller's create access. */
+  create(collection: string, data: Record<string, unknown>): Promise<ApiRecord>;
+  /** Updates a record with the caller's update access. */
+  update(collection: string, id: string, data: Record<string, unknown>): Promise<ApiRecord>;
+  /** Deletes (or soft-deletes) a record with the caller's delete access. */
+  delete(collection: string, id: string, options?: { permanent?: boolean }): Promise<{ deleted: true }>;
+  /** Reads a global with the caller's read access. */
+  findGlobal(slug: string): Promise<Record<string, unknown>>;
+  /** Updates a global with the caller's update access. */
+  updateGlobal(slug: string, data: Record<string, unknown>): Promise<Record<string, unknown>>;
+}
+
+declare global {
+  // Express's own extension point for request members (as passport adds req.user).
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      /** Set by content-router inside custom endpoint handlers (docs/endpoints.md). */
+      context?: EndpointRequestContext;
+    }
+  }
+}
+
+/** Binds the local API to `user`: passing `{ user }` makes every call apply that user's access rules. */
+export function createRequestContext(local: LocalApi, user: AuthUser | null): EndpointRequestContext {
+  return {
+    user,
+    find: (collection, options) => local.find(collection, { ...options, user }),
+    findById: (collection, id, options) => local.findById(collection, id, { ...options, user }),
+    create: (collection, data) => local.create(collection, data, { user }),
+    update: (collection, id, data) => local.update(collection, id, data, { user }),
+    delete: (collection, id, options) => local.delete(collection, id, { ...options, user }),
+    findGlobal: (slug) => local.findGlobal(slug, { user }),
+    updateGlobal: (slug, data) => local.updateGlobal(slug, data, { user }),
+  };
+}
+
+/** Sets `req.context` for the request's caller. */
+export function setRequestContext(req: Request, local: LocalApi, user: AuthUser | null): EndpointRequestContext {
+  const context = createRequestContext(local, user);
+  req.context = context;
+  return context;
+}

@@ -1,0 +1,197 @@
+// Writes the TypeScript declarations of a config: per collection its record, create and update input,
+// per global its record and update input, and per custom endpoint body schema an interface under its name.
+// Pure (config in, source text out), so the CLI, a build script and the tests share it.
+import type { ContentConfig, EndpointBodyProperty, EndpointBodySchema } from '../config/types';
+import { describeCollection, describeGlobal } from '../schema/describe-collection';
+import type { CollectionDescriptor, FieldDescriptor } from '../schema/descriptors';
+import { collectionTypeName, globalTypeName } from './type-names';
+
+/** Thrown when two declarations would get the same name. */
+export class TypeNameConflictError extends Error {
+  constructor(name: string, first: string, second: string) {
+    super(`two generated types would be named "${name}": ${first} and ${second}`);
+    this.name = 'TypeNameConflictError';
+  }
+}
+
+export interface GenerateTypesOptions {
+  /** Named in the file's header comment (e.g. the config file path). Default: none. */
+  source?: string;
+}
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+function key(name: string): string {
+  return IDENTIFIER.test(name) ? name : JSON.stringify(name);
+}
+
+/** A JSDoc line; `*\/` inside the text would end the comment early. */
+function doc(text: string, indent = ''): string {
+  return `${indent}/** ${text.replace(/\*\//g, '*\\/').replace(/\s*\n\s*/g, ' ')} */\n`;
+}
+
+function literalUnion(options: readonly string[]): string {
+  return options.map((o) => JSON.stringify(o)).join(' | ');
+}
+
+/** Wraps an element type as an array, parenthesising unions. */
+function arrayOf(type: string): string {
+  return type.includes(' | ') ? `Array<${type}>` : `${type}[]`;
+}
+
+/** Tracks which helper types the output needs and which names are taken. */
+interface Emitter {
+  names: Map<string, string>;
+  helpers: Set<'JsonValue' | 'UploadedFile'>;
+  declare(name: string, owner: string): void;
+}
+
+function createEmitter(): Emitter {
+  const names = new Map<string, string>();
+  return {
+    names,
+    helpers: new Set(),
+    declare(name, owner) {
+      const taken = names.get(name);
+      if (taken) throw new TypeNameConflictError(name, taken, owner);
+      names.set(name, owner);
+    },
+  };
+}
+
+/** The TypeScript type of one value of a field; `populated` adds the related record type for reads. */
+function scalarType(field: FieldDescriptor, emitter: Emitter, populated: boolean): string {
+  switch (field.type) {
+    case 'text':
+    case 'textarea':
+    case 'email':
+    case 'date':
+      return 'string';
+    case 'number':
+      return 'number';
+    case 'boolean':
+      return 'boolean';
+    case 'select':
+      return literalUnion(field.options ?? []);
+    case 'relationship':
+      return populated && field.relationTo ? `string | ${collectionTypeName(field.relationTo)}` : 'string';
+    case 'upload':
+      return 'string';
+    case 'array':
+      return field.valueType === 'number' ? 'number' : field.valueType === 'boolean' ? 'boolean' : 'string';
+    case 'json':
+      emitter.helpers.add('JsonValue');
+      return 'JsonValue';
+  }
+}
+
+function fieldType(field: FieldDescriptor, emitter: Emitter, populated: boolean): string {
+  const one = scalarType(field, emitter, populated);
+  return field.isArray ? arrayOf(one) : one;
+}
+
+function recordInterface(name: string, descriptor: CollectionDescriptor, emitter: Emitter, what: string): string {
+  // A global reads without an id: its slug is its identity.
+  const visible = Object.values(descriptor.fields).filter((f) => !f.hidden && !(descriptor.isGlobal && f.name === 'id'));
+  // Same order as records on the wire: id, the fields, then timestamps.
+  const ordered = [...visible.filter((f) => f.name === 'id'), ...visible.filter((f) => !f.system), ...visible.filter((f) => f.system && f.name !== 'id')];
+  let out = doc(what);
+  out += `export interface ${name} {\n`;
+  for (const field of ordered) {
+    if (field.system) {
+      if (field.name === 'id') out += '  id: string;\n';
+      else if (field.name === 'deletedAt') out += '  deletedAt?: string | null;\n';
+      // A global never written yet reads as its defaults, without timestamps.
+      else out += `  ${field.name}${descriptor.isGlobal ? '?' : ''}: string;\n`;
+      continue;
+    }
+    const type = fieldType(field, emitter, true);
+    out += `  ${key(field.name)}${field.required ? '' : '?'}: ${type};\n`;
+  }
+  return `${out}}\n`;
+}
+
+function inputInterface(name: string, descriptor: CollectionDescriptor, emitter: Emitter, what: string, allOptional: boolean): string {
+  const writable = Object.values(descriptor.fields).filter((f) => !f.system && (!f.hidden || f.writeOnly === true));
+  let out = doc(what);
+  out += `export interface ${name} {\n`;
+  for (const field of writable) {
+    const optional = allOptional || !field.required || field.config.default !== undefined;
+    out += `  ${key(field.name)}${optional ? '?' : ''}: ${fieldType(field, emitter, false)};\n`;
+  }
+  return `${out}}\n`;
+}
+
+function bodyPropertyType(property: EndpointBodyProperty, emitter: Emitter): string {
+  switch (property.type) {
+    case 'string':
+      return property.enum?.length ? literalUnion(property.enum) : 'string';
+    case 'number':
+      return 'number';
+    case 'boolean':
+      return 'boolean';
+    case 'file':
+      emitter.helpers.add('UploadedFile');
+      return 'UploadedFile';
+  }
+}
+
+function bodyInterface(name: string, body: EndpointBodySchema, emitter: Emitter, what: string): string {
+  const required = new Set(body.required ?? []);
+  let out = doc(what);
+  out += `export interface ${name} {\n`;
+  for (const [property, schema] of Object.entries(body.properties)) {
+    if (schema.description) out += doc(schema.description, '  ');
+    out += `  ${key(property)}${required.has(property) ? '' : '?'}: ${bodyPropertyType(schema, emitter)};\n`;
+  }
+  return `${out}}\n`;
+}
+
+const HELPERS = {
+  JsonValue: `${doc('Any JSON value (fields of type json).')}export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };\n`,
+  UploadedFile: `${doc('A file of a custom endpoint body, as its handler receives it (a Buffer on the server).')}export interface UploadedFile {\n  originalName: string;\n  mimeType: string;\n  size: number;\n  buffer: Uint8Array;\n}\n`,
+};
+
+/**
+ * The declarations of `config` as TypeScript source. Collection `posts` gives `Post` (record), `PostCreate`
+ * and `PostUpdate`; global `site` gives `Site` and `SiteUpdate`; an endpoint body gives its `schema.name`.
+ * Throws a TypeNameConflictError when two of these names coincide.
+ */
+export function generateTypes(config: Pick<ContentConfig, 'collections' | 'globals' | 'endpoints'>, options: GenerateTypesOptions = {}): string {
+  const emitter = createEmitter();
+  const blocks: string[] = [];
+  for (const collection of config.collections ?? []) {
+    const descriptor = describeCollection(collection);
+    const name = collectionTypeName(collection.slug);
+    const owner = `collection "${collection.slug}"`;
+    emitter.declare(name, owner);
+    emitter.declare(`${name}Create`, owner);
+    emitter.declare(`${name}Update`, owner);
+    blocks.push(recordInterface(name, descriptor, emitter, `A record of the "${collection.slug}" collection, as the API returns it (relationships as ids, or records when populated).`));
+    blocks.push(inputInterface(`${name}Create`, descriptor, emitter, `The body that creates a record of "${collection.slug}".`, false));
+    blocks.push(`${doc(`The body that updates a record of "${collection.slug}" (every field optional).`)}export type ${name}Update = Partial<${name}Create>;\n`);
+  }
+  for (const global of config.globals ?? []) {
+    const descriptor = describeGlobal(global);
+    const name = globalTypeName(global.slug);
+    const owner = `global "${global.slug}"`;
+    emitter.declare(name, owner);
+    emitter.declare(`${name}Update`, owner);
+    blocks.push(recordInterface(name, descriptor, emitter, `The "${global.slug}" global, as the API returns it.`));
+    blocks.push(inputInterface(`${name}Update`, descriptor, emitter, `The body that updates the "${global.slug}" global.`, true));
+  }
+  (config.endpoints ?? []).forEach((endpoint, index) => {
+    if (typeof endpoint === 'function' || !endpoint.schema?.body || !endpoint.schema.name) return;
+    const { name, body } = endpoint.schema;
+    emitter.declare(name, `endpoints[${index}]`);
+    blocks.push(bodyInterface(name, body, emitter, `The body of ${endpoint.method.toUpperCase()} ${endpoint.path}.`));
+  });
+  for (const helper of ['JsonValue', 'UploadedFile'] as const) {
+    if (emitter.helpers.has(helper)) {
+      emitter.declare(helper, 'a helper type');
+      blocks.push(HELPERS[helper]);
+    }
+  }
+  const header = `// Generated by content-router generate:types${options.source ? ` from ${options.source}` : ''}. Do not edit: run the command again.\n`;
+  return `${header}\n${blocks.join('\n')}`;
+}

@@ -1,0 +1,54 @@
+// The names the generated TypeScript file gives each collection, global and helper type, so the
+// generator and the config check (endpoint body names must not clash with them) agree on one rule.
+import type { ContentConfig } from '../config/types';
+
+/** Helper types the generated file may declare besides the per-collection ones. */
+export const HELPER_TYPE_NAMES: readonly string[] = ['JsonValue', 'UploadedFile'];
+
+/** `blog-posts` / `blog_posts` -> `BlogPosts`. */
+export function pascalCase(text: string): string {
+  return text
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((part) => part[0].toUpperCase() + part.slice(1))
+    .join('');
+}
+
+/**
+ * English singular of a plural slug, by a few suffix rules: `categories` -> `category`, `boxes` -> `box`,
+ * `posts` -> `post`; words ending in `ss`, `us` or `is` (`address`, `status`, `analysis`) stay as they are.
+ */
+export function singular(word: string): string {
+  if (/ies$/.test(word) && word.length > 4) return `${word.slice(0, -3)}y`;
+  if (/(?:ss|sh|ch|x|z)es$/.test(word)) return word.slice(0, -2);
+  if (/(?:ss|us|is)$/.test(word)) return word;
+  if (/s$/.test(word) && word.length > 1) return word.slice(0, -1);
+  return word;
+}
+
+/** The record type of a collection: its slug's last word made singular, in PascalCase (`blog-posts` -> `BlogPost`). */
+export function collectionTypeName(slug: string): string {
+  return pascalCase(singular(slug));
+}
+
+/** The type of a global: its slug in PascalCase (`site-settings` -> `SiteSettings`). */
+export function globalTypeName(slug: string): string {
+  return pascalCase(slug);
+}
+
+/** Every name the generated file declares for collections, globals and helpers, with what declares it. */
+export function generatedTypeNames(config: Pick<ContentConfig, 'collections' | 'globals'>): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const name of HELPER_TYPE_NAMES) names.set(name, 'a helper type');
+  for (const collection of Array.isArray(config.collections) ? config.collections : []) {
+    if (typeof collection?.slug !== 'string') continue;
+    const base = collectionTypeName(collection.slug);
+    for (const name of [base, `${base}Create`, `${base}Update`]) names.set(name, `collection "${collection.slug}"`);
+  }
+  for (const global of Array.isArray(config.globals) ? config.globals : []) {
+    if (typeof global?.slug !== 'string') continue;
+    const base = globalTypeName(global.slug);
+    for (const name of [base, `${base}Update`]) names.set(name, `global "${global.slug}"`);
+  }
+  return names;
+}
