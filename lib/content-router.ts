@@ -7,19 +7,24 @@ import { authFeature } from './auth/auth-feature';
 import type { LocalAuthApi } from './auth/local-auth';
 import { type ResolvedConfig, resolveConfig } from './config/resolve-config';
 import type { ContentConfig } from './config/types';
-import { createDispatcher } from './http/dispatch';
+import { type MountedRoute, createDispatcher } from './http/dispatch';
 import { createErrorHandler } from './http/error-handler';
 import { type Feature, type FeatureInstance, addHooks } from './http/feature';
 import { jsonBodyFor } from './http/json-body';
+import type { RouteDef } from './http/route-table';
 import { restFeature } from './http/rest-feature';
 import { type LocalApi, createLocalApi } from './local/local-api';
+import { openapiFeature } from './openapi/openapi-feature';
 import { createChangeBus } from './operations/change-bus';
 import { type Runtime, createCollectionRuntime, createRuntimeHooks } from './operations/runtime';
 import { buildCollectionModels, buildGlobalModels } from './schema/build-models';
 import { describeCollections, describeGlobal } from './schema/describe-collection';
 
-/** The features of every router, in hook order: auth first, so its authenticator and access defaults lead. */
-const FEATURES: readonly Feature[] = [authFeature, restFeature];
+/**
+ * The features of every router, in hook order: auth first, so its authenticator and access defaults lead;
+ * the OpenAPI document last (it describes the final route table, which it receives through withRoutes).
+ */
+const FEATURES: readonly Feature[] = [authFeature, restFeature, openapiFeature];
 
 /** The router contentRouter() returns: mount it with app.use(prefix, api). */
 export interface ContentRouter extends Router {
@@ -27,6 +32,8 @@ export interface ContentRouter extends Router {
   readonly local: LocalApi;
   /** Server-side auth operations (register, login, logout, ...) of the first auth collection (docs/auth.md). */
   readonly auth: LocalAuthApi;
+  /** Every method and path the router serves, as its dispatcher compiled them (HEAD and OPTIONS implied). */
+  readonly routes: readonly MountedRoute[];
   /** Resolves when the connection is open and every index is built; rejects if that fails. */
   readonly ready: Promise<void>;
   /** Hooks WebSocket upgrades onto the host's HTTP server (realtime). Idempotent. */
@@ -80,9 +87,13 @@ export function contentRouter(config: ContentConfig): ContentRouter {
     instances.push(instance);
   }
 
+  const table: readonly RouteDef[] = Object.freeze(instances.flatMap((i) => i.routes ?? []));
+  for (const instance of instances) instance.withRoutes?.(table);
+
   const router = express.Router() as ContentRouter;
   const middleware = [...instances.flatMap((i) => (i.middleware ? [i.middleware] : [])), jsonBodyFor(resolved.bodyLimit)];
-  router.use(createDispatcher(instances.flatMap((i) => i.routes ?? []), middleware));
+  const dispatcher = createDispatcher(table, middleware);
+  router.use(dispatcher);
   router.use(createErrorHandler(resolved.logger));
 
   const ready = buildIndexes(runtime).then(async () => {
@@ -94,6 +105,7 @@ export function contentRouter(config: ContentConfig): ContentRouter {
   let closed = false;
   Object.assign(router, ...instances.map((i) => i.expose ?? {}), {
     local: createLocalApi(runtime),
+    routes: dispatcher.routes,
     ready,
     attach(server: Server) {
       for (const instance of instances) instance.attach?.(server);
