@@ -395,7 +395,7 @@ export interface ContentConfig {
   uploads?: UploadOptions;
   /** Realtime events (not supported yet: a ConfigError until they land). Default false. */
   realtime?: boolean | RealtimeOptions;
-  /** OpenAPI document and Swagger UI (not supported yet: a ConfigError until they land). */
+  /** The OpenAPI document (`/docs/openapi.json`) and Swagger UI (`/docs`); `false` serves neither. Default on and public. */
   docs?: false | DocsOptions;
   /** Custom endpoints (not supported yet: a ConfigError until they land). */
   endpoints?: Array<EndpointFunction | EndpointObject>;

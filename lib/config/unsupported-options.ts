@@ -10,7 +10,6 @@ export function unsupportedOptions(config: ContentConfig): string[] {
   if (config.security !== undefined) problems.push(`security: ${NOT_BUILT} (rate limiting)`);
   if (config.uploads !== undefined) problems.push(`uploads: ${NOT_BUILT} (file uploads)`);
   if (config.realtime !== undefined && config.realtime !== false) problems.push(`realtime: ${NOT_BUILT} (SSE and WebSocket events)`);
-  if (config.docs !== undefined && config.docs !== false) problems.push(`docs: ${NOT_BUILT} (OpenAPI and Swagger UI)`);
   if (config.endpoints !== undefined && !(Array.isArray(config.endpoints) && config.endpoints.length === 0)) {
     problems.push(`endpoints: ${NOT_BUILT} (custom endpoints)`);
   }

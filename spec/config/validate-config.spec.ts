@@ -46,7 +46,6 @@ describe('validateConfig', () => {
     ['uploads, not built yet', { uploads: { bucket: 'files' } }, 'uploads: not supported yet'],
     ['rate limiting, not built yet', { security: { rateLimit: { max: 10 } } }, 'security: not supported yet'],
     ['realtime, not built yet', { realtime: true }, 'realtime: not supported yet'],
-    ['docs, not built yet', { docs: { public: true } }, 'docs: not supported yet'],
     ['custom endpoints, not built yet', { endpoints: [() => undefined] }, 'endpoints: not supported yet'],
     ['an unknown top-level option', { colections: [] } as never, 'colections: unknown option'],
     ['an unknown collection option', { collections: [{ slug: 'a', fields: {}, softdelete: true } as never] }, 'collections[0].softdelete: unknown option'],

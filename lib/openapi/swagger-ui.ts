@@ -1,0 +1,60 @@
+// Swagger UI through swagger-ui-express: its page, its init script (pointed at the document next to it,
+// `openapi.json`, by a relative URL so any mount path works) and swagger-ui-dist's files, by name.
+import { dirname, join } from 'node:path';
+import type { Request, Response } from 'express';
+import swaggerUi from 'swagger-ui-express';
+import { NotFoundError } from '../errors';
+
+/** The files the page loads, besides the generated init script. */
+const ASSET_FILES = ['swagger-ui.css', 'swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js', 'favicon-32x32.png', 'favicon-16x16.png'];
+const INIT_SCRIPT = 'swagger-ui-init.js';
+
+/** swagger-ui-dist as swagger-ui-express resolves it (it is that package's dependency, not ours). */
+function swaggerUiDistPath(): string {
+  const express = dirname(require.resolve('swagger-ui-express'));
+  return dirname(require.resolve('swagger-ui-dist/package.json', { paths: [express] }));
+}
+
+/** Serves the Swagger UI page and its assets. */
+export interface SwaggerUi {
+  /** The page: relative asset URLs, so it must be served at `.../docs/` (with the slash). */
+  page(req: Request, res: Response): void;
+  /** One asset by name; anything else is a 404. */
+  asset(req: Request, res: Response, name: string): Promise<void>;
+}
+
+/** Builds the page and the asset table once. */
+export function createSwaggerUi(): SwaggerUi {
+  const options = {
+    swaggerUrl: 'openapi.json',
+    customSiteTitle: 'Content API',
+    customCss: '',
+    swaggerOptions: { displayOperationId: true },
+  };
+  const html = swaggerUi.generateHTML(undefined, options);
+  // serveFiles() returns [init-script middleware, static middleware]; only the first is used, for the script.
+  const [serveInit] = swaggerUi.serveFiles(undefined, options);
+  const root = swaggerUiDistPath();
+  const files = new Map(ASSET_FILES.map((name) => [name, join(root, name)]));
+
+  return {
+    page(_req, res) {
+      res.type('html').send(html);
+    },
+    async asset(req, res, name) {
+      if (name === INIT_SCRIPT) {
+        serveInit(req, res, () => undefined);
+        return;
+      }
+      const file = files.get(name);
+      if (!file) throw new NotFoundError(`No documentation asset "${name}".`);
+      await new Promise<void>((resolve, reject) => {
+        res.sendFile(file, { maxAge: '1h' }, (error) => {
+          // A client that went away mid-file is not an error to report.
+          if (error && !res.headersSent) reject(error);
+          else resolve();
+        });
+      });
+    },
+  };
+}
