@@ -16,6 +16,8 @@ const UNIT = [
   'auth/read-credential.spec.ts',
   'http/to-problem.spec.ts',
   'http/dispatch.spec.ts',
+  'openapi/build-document.spec.ts',
+  'openapi/docs-options.spec.ts',
   'util/',
 ];
 

@@ -15,6 +15,7 @@ export type {
   CollectionAccess,
   CollectionConfig,
   ContentConfig,
+  DocsOptions,
   EndpointFunction,
   EndpointObject,
   FieldConfig,
@@ -30,6 +31,8 @@ export type { LocalAuthApi } from './auth/local-auth';
 export type { LoginResult } from './auth/login';
 export type { RegisterResult } from './auth/register';
 export type { SessionTokens } from './auth/session-tokens';
+/** What the router serves (api.routes). */
+export type { MountedRoute } from './http/dispatch';
 /** Shapes returned by the local API and the REST list. */
 export type { ApiRecord } from './schema/to-record';
 export type { FindResult } from './operations/find';
