@@ -124,10 +124,11 @@ export function buildOpenApiDocument(source: DocumentSource, serverUrl: string):
     }
   };
 
-  const problem = (description: string, status: number): ResponseObject => ({
+  // A declared error status is the one its problem carries; `default` covers any other.
+  const problem = (description: string, status?: number): ResponseObject => ({
     description,
-    ...(PROBLEM_HEADERS[status] && { headers: PROBLEM_HEADERS[status] }),
-    content: { [PROBLEM_TYPE]: { schema: ref('Problem') } },
+    ...(status !== undefined && PROBLEM_HEADERS[status] && { headers: PROBLEM_HEADERS[status] }),
+    content: { [PROBLEM_TYPE]: { schema: status === undefined ? ref('Problem') : { allOf: [ref('Problem'), { properties: { status: { const: status } } }] } } },
   });
 
   const responsesOf = (route: RouteDef): ResponsesObject => {
@@ -140,7 +141,7 @@ export function buildOpenApiDocument(source: DocumentSource, serverUrl: string):
       else responses[code] = { description: response.description };
     }
     // Whatever a route declares, the router may also answer 500 or 503 (database unreachable) as problems.
-    responses.default = problem('Unexpected error (also 503 when the database is unreachable)', 500);
+    responses.default = problem('Unexpected error (also 503 when the database is unreachable)');
     return responses;
   };
 

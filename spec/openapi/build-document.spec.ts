@@ -141,9 +141,12 @@ describe('buildOpenApiDocument', () => {
     });
     expect(op('/upload', 'post').requestBody).toMatchObject({ content: { 'multipart/form-data': { schema: { properties: { file: { type: 'string' } } } } } });
     expect(op('/uploads/{filename}', 'get').responses['200']).toEqual({ description: 'bytes', content: { 'application/octet-stream': { schema: { type: 'string' } } } });
-    expect(op('/upload', 'post').responses['413']).toEqual({ description: 'too big', content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } });
+    expect(op('/upload', 'post').responses['413']).toEqual({
+      description: 'too big',
+      content: { 'application/problem+json': { schema: { allOf: [{ $ref: '#/components/schemas/Problem' }, { properties: { status: { const: 413 } } }] } } },
+    });
     expect(op('/users/me', 'get').responses['401']).toMatchObject({ headers: { 'WWW-Authenticate': expect.anything() } });
-    expect(op('/users/me', 'get').responses.default).toMatchObject({ content: { 'application/problem+json': expect.anything() } });
+    expect(op('/users/me', 'get').responses.default).toMatchObject({ content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } });
     expect(op('/blog-posts', 'get').responses['200']).toEqual({ description: 'page', content: { 'application/json': { schema: { $ref: '#/components/schemas/BlogPostsList' } } } });
     expect((schemas.BlogPostsList.oneOf as SchemaObject[]).map((s) => s.title)).toEqual(['Page envelope', 'Docs envelope (limit=)', 'Cursor envelope (cursor=)']);
   });

@@ -60,6 +60,12 @@ function expectDocumented(res: Response, method: string, path: string): Response
     return res;
   }
   if (res.status >= 400) expect(mediaType).toBe('application/problem+json');
+  // Every status a route answers with is one it declares (5xx aside: those fall to `default`).
+  expect({ operation: operation.operationId, status: res.status, declared: res.status < 500 && String(res.status) in operation.responses }).toEqual({
+    operation: operation.operationId,
+    status: res.status,
+    declared: true,
+  });
   const declared = operation.responses[String(res.status)] as { content?: Record<string, unknown> } | undefined;
   const documentedType = declared?.content && !declared.content[mediaType] && declared.content['*/*'] ? '*/*' : mediaType;
   const body = /json$/.test(mediaType) ? res.body : res.text;
