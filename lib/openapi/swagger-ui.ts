@@ -23,15 +23,43 @@ export interface SwaggerUi {
   asset(req: Request, res: Response, name: string): Promise<void>;
 }
 
+const OPTIONS = {
+  swaggerUrl: 'openapi.json',
+  customSiteTitle: 'Content API',
+  customCss: '',
+  swaggerOptions: { displayOperationId: true },
+};
+
+/** The init script swagger-ui-express's shared `serve` middleware currently sends ('' before any setup()). */
+function readSharedInitScript(): string {
+  let script = '';
+  const res = { set: () => res, send: (body: string) => void (script = body) };
+  swaggerUi.serve[0]({ url: '/swagger-ui-init.js' } as Request, res as unknown as Response, () => undefined);
+  return script;
+}
+
+let page: string | undefined;
+
+/**
+ * The page's HTML. generateHTML() also overwrites the init script of swagger-ui-express's shared `serve`
+ * middleware, which a host may use for docs of its own: that script is put back as it was.
+ */
+function pageHtml(): string {
+  if (page === undefined) {
+    const hostScript = readSharedInitScript();
+    page = swaggerUi.generateHTML(undefined, OPTIONS);
+    // A template without placeholders is used as is: this restores the host's script verbatim.
+    // (Its typings omit the two template parameters the function takes.)
+    const generate = swaggerUi.generateHTML as (...args: unknown[]) => string;
+    if (hostScript) generate(undefined, {}, undefined, undefined, undefined, undefined, undefined, undefined, hostScript);
+  }
+  return page;
+}
+
 /** Builds the page and the asset table once. */
 export function createSwaggerUi(): SwaggerUi {
-  const options = {
-    swaggerUrl: 'openapi.json',
-    customSiteTitle: 'Content API',
-    customCss: '',
-    swaggerOptions: { displayOperationId: true },
-  };
-  const html = swaggerUi.generateHTML(undefined, options);
+  const options = OPTIONS;
+  const html = pageHtml();
   // serveFiles() returns [init-script middleware, static middleware]; only the first is used, for the script.
   const [serveInit] = swaggerUi.serveFiles(undefined, options);
   const root = swaggerUiDistPath();

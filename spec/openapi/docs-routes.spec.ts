@@ -2,7 +2,9 @@
 // host, `public: false` wants a caller (the host's own req.user or a token), any mount path (one
 // document per mount path), Express 4, and the dispatcher's HEAD/OPTIONS/405/404 rules.
 import express4 from 'express4';
+import express from 'express';
 import request from 'supertest';
+import swaggerUi from 'swagger-ui-express';
 import { contentRouter } from '../../lib';
 import { FAST_HASH, SECRET, registerUser } from '../auth/auth-test-app';
 import { type TestApp, asUser, createTestApp } from '../helpers/create-test-app';
@@ -10,6 +12,27 @@ import { closeTestConnection, openTestConnection } from '../helpers/test-db';
 
 const collections = [{ slug: 'items', fields: { name: { type: 'text' as const } } }];
 const PROBLEM = /^application\/problem\+json/;
+
+describe("beside the host's own swagger-ui-express docs", () => {
+  // First in this file: the page is generated once per process, by the first router that serves it.
+  it("leaves the host's shared init script alone", async () => {
+    const host = express();
+    // The host's docs are set up first (the shared serve middleware then holds the host's document)...
+    host.use('/host-docs', swaggerUi.serve, swaggerUi.setup({ openapi: '3.0.0', info: { title: 'Host API', version: '1' }, paths: {} }));
+    const before = await request(host).get('/host-docs/swagger-ui-init.js');
+    expect(before.text).toContain('Host API');
+    // ...then a router is created, whose page must not replace it.
+    const t = await createTestApp({ collections });
+    try {
+      expect((await request(t.app).get('/api/docs/')).status).toBe(200);
+      const after = await request(host).get('/host-docs/swagger-ui-init.js');
+      expect(after.text).toBe(before.text);
+      expect((await request(t.app).get('/api/docs/swagger-ui-init.js')).text).toContain('openapi.json');
+    } finally {
+      await t.close();
+    }
+  });
+});
 
 describe('default: on and public', () => {
   let t: TestApp;
