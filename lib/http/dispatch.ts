@@ -91,15 +91,20 @@ function runChain(chain: readonly RequestHandler[], req: Request, res: Response,
 }
 
 /**
- * Compiles the table into one middleware. Two routes with the same method and path throw at start-up,
- * naming both. `middleware` gives each route the handlers that run before its own.
+ * Compiles the table into one middleware. Two routes with the same method and path, or the same
+ * operationId, throw at start-up, naming both. `middleware` gives each route the handlers that run before its own.
  */
 export function createDispatcher(routes: readonly RouteDef[], middleware: readonly RouteMiddleware[]): Dispatcher {
   const patterns = new Map<string, Pattern>();
   const mounted: MountedRoute[] = [];
   const owners = new Map<string, string>();
   const problems: string[] = [];
+  // operationIds name operations in the OpenAPI document and in clients generated from it.
+  const operationIds = new Map<string, string>();
   for (const route of routes) {
+    const holder = operationIds.get(route.operationId);
+    if (holder) problems.push(`route ${route.method.toUpperCase()} ${route.path} reuses the operationId "${route.operationId}" of ${holder}`);
+    operationIds.set(route.operationId, `${route.method.toUpperCase()} ${route.path}`);
     const segments = parsePattern(route.path);
     // `/posts/:id` and `/posts/:slug` are one path: key on the shape, not the names.
     const key = segments.map((s) => ('literal' in s ? s.literal : ':')).join('/');
