@@ -21,18 +21,17 @@ function recordParameters(options: QueryOptions): ParameterObject[] {
     query('depth', `Populate relationship and upload fields this many levels deep (0 leaves ids; at most ${options.maxDepth}).`, { type: 'integer', minimum: 0, maximum: options.maxDepth }),
     query('include', 'Comma list of relations to populate, dotted for nested ones (`author,author.avatar`).', { type: 'string' }),
     query('fields', 'Comma list of fields to return (`id` is always included).', { type: 'string' }),
-    query('includeDeleted', 'Also return soft-deleted records (for callers allowed to see them).', { type: 'boolean', default: false }),
+    query('includeDeleted', 'true also returns soft-deleted records (for callers allowed to see them). Default false.', { type: 'boolean' }),
   ];
 }
 
 /** The list parameters; page sizes are bounded by the collection's maxLimit when it is known. */
 function listParameters(options: QueryOptions, collection: CollectionDescriptor | undefined): ParameterObject[] {
   const { defaultLimit, maxLimit } = collection?.pagination ?? { defaultLimit: undefined, maxLimit: undefined };
-  const size = {
-    ...positive,
-    ...(defaultLimit !== undefined && { default: defaultLimit }),
-    ...(maxLimit !== undefined && options.overLimit === 'reject' && { maximum: maxLimit }),
-  };
+  // Defaults are told in words, not as `default`: Swagger UI would fill them in and send them, and a
+  // page or limit the user did not choose changes the envelope (or clashes with a cursor).
+  const size = { ...positive, ...(maxLimit !== undefined && options.overLimit === 'reject' && { maximum: maxLimit }) };
+  const sizeDefault = defaultLimit === undefined ? '' : ` Default ${defaultLimit}.`;
   const over = maxLimit === undefined ? '' : options.overLimit === 'reject' ? ` Above ${maxLimit} is a 400.` : ` Above ${maxLimit} is clamped to ${maxLimit}.`;
   return [
     query(
@@ -44,12 +43,12 @@ function listParameters(options: QueryOptions, collection: CollectionDescriptor 
     query('filter', 'Repeatable `field:value` condition (equals), or `field:>value` with `>`, `>=`, `<`, `<=`, `!=`; ANDed with `where`.', { type: 'array', items: { type: 'string' } }, { style: 'form', explode: true }),
     query('search', 'Case-insensitive text search over the collection\'s search fields.', { type: 'string' }),
     query('sort', 'Comma list: `-createdAt,title` or `createdAt:desc,title:asc`. The id is always the final tie-breaker.', { type: 'string' }),
-    query('page', '1-based page number (not with `cursor`).', { ...positive, default: 1 }),
-    query('limit', `Page size; answers in the docs envelope unless \`perPage\` is given too.${over}`, size),
-    query('perPage', `Page size (preferred over \`limit\`).${over}`, size),
+    query('page', '1-based page number (not with `cursor`). Default 1.', positive),
+    query('limit', `Page size; answers in the docs envelope unless \`perPage\` is given too.${sizeDefault}${over}`, size),
+    query('perPage', `Page size (preferred over \`limit\`).${sizeDefault}${over}`, size),
     query('cursor', 'Keyset pagination: empty for the first page, then `meta.nextCursor`/`meta.prevCursor`; answers in the cursor envelope.', { type: 'string' }),
     ...recordParameters(options),
-    query('count', 'false skips the total: the envelope then leaves out total/totalDocs/totalPages.', { type: 'boolean', default: true }),
+    query('count', 'false skips the total: the envelope then leaves out total/totalDocs/totalPages. Default true.', { type: 'boolean' }),
   ];
 }
 

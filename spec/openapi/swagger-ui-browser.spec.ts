@@ -64,14 +64,18 @@ jest.setTimeout(180_000);
     page.locator(`.opblock-${method.toLowerCase()}`).filter({ has: page.locator('.opblock-summary-path', { hasText: new RegExp(`^${path.replace(/[/{}]/g, '\\$&')}$`) }) }).first();
 
   /** Expands an operation, runs "Try it out" + "Execute", and returns the rendered live response status. */
-  async function tryItOut(method: string, path: string): Promise<{ status: string; body: string }> {
+  async function tryItOut(method: string, path: string): Promise<{ status: string; body: string; url: string }> {
     const block = operation(method, path);
     await block.locator('.opblock-summary').first().click();
     await block.locator('button.try-out__btn').click();
     await block.locator('button.execute').click();
     const live = block.locator('.live-responses-table .response').first();
     await live.waitFor({ state: 'visible', timeout: 30_000 });
-    return { status: (await live.locator('.response-col_status').innerText()).trim(), body: await live.locator('.response-col_description').innerText() };
+    return {
+      status: (await live.locator('.response-col_status').innerText()).trim(),
+      body: await live.locator('.response-col_description').innerText(),
+      url: (await block.locator('.request-url pre').innerText()).trim(),
+    };
   }
 
   it('shows the collections\' operations', async () => {
@@ -87,8 +91,10 @@ jest.setTimeout(180_000);
   });
 
   it('runs "Try it out" on GET /posts and renders its 200', async () => {
-    const { status, body } = await tryItOut('get', '/posts');
+    const { status, body, url } = await tryItOut('get', '/posts');
     expect(status).toBe('200');
+    // Nothing the user did not fill in is sent (a prefilled page or limit would change the envelope).
+    expect(url).toBe(`${base}/api/posts`);
     expect(body).toContain('Hello from the browser test');
   });
 
