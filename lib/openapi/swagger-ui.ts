@@ -30,11 +30,13 @@ const OPTIONS = {
   swaggerOptions: { displayOperationId: true },
 };
 
-/** The init script swagger-ui-express's shared `serve` middleware currently sends ('' before any setup()). */
-function readSharedInitScript(): string {
+type Middleware = (req: Request, res: Response, next: () => void) => void;
+
+/** The script an init-script middleware of swagger-ui-express sends ('' for the shared one before any setup()). */
+function readInitScript(middleware: Middleware): string {
   let script = '';
   const res = { set: () => res, send: (body: string) => void (script = body) };
-  swaggerUi.serve[0]({ url: '/swagger-ui-init.js' } as Request, res as unknown as Response, () => undefined);
+  middleware({ url: `/${INIT_SCRIPT}` } as Request, res as unknown as Response, () => undefined);
   return script;
 }
 
@@ -46,7 +48,7 @@ let page: string | undefined;
  */
 function pageHtml(): string {
   if (page === undefined) {
-    const hostScript = readSharedInitScript();
+    const hostScript = readInitScript(swaggerUi.serve[0] as Middleware);
     page = swaggerUi.generateHTML(undefined, OPTIONS);
     // A template without placeholders is used as is: this restores the host's script verbatim.
     // (Its typings omit the two template parameters the function takes.)
@@ -56,12 +58,11 @@ function pageHtml(): string {
   return page;
 }
 
-/** Builds the page and the asset table once. */
+/** Builds the page, its init script and the asset table once. */
 export function createSwaggerUi(): SwaggerUi {
-  const options = OPTIONS;
   const html = pageHtml();
-  // serveFiles() returns [init-script middleware, static middleware]; only the first is used, for the script.
-  const [serveInit] = swaggerUi.serveFiles(undefined, options);
+  // serveFiles() returns [init-script middleware, static middleware]: the script is read from the first once.
+  const init = readInitScript(swaggerUi.serveFiles(undefined, OPTIONS)[0] as Middleware);
   const root = swaggerUiDistPath();
   const files = new Map(ASSET_FILES.map((name) => [name, join(root, name)]));
 
@@ -69,9 +70,9 @@ export function createSwaggerUi(): SwaggerUi {
     page(_req, res) {
       res.type('html').send(html);
     },
-    async asset(req, res, name) {
+    async asset(_req, res, name) {
       if (name === INIT_SCRIPT) {
-        serveInit(req, res, () => undefined);
+        res.type('application/javascript').send(init);
         return;
       }
       const file = files.get(name);

@@ -82,7 +82,12 @@ describe('default: on and public', () => {
     expect(js.headers['content-type']).toMatch(/javascript/);
     const init = await request(t.app).get('/api/docs/swagger-ui-init.js');
     expect(init.status).toBe(200);
+    expect(init.headers['content-type']).toMatch(/javascript/);
     expect(init.text).toContain('openapi.json');
+    // A trailing slash matches the same route (as everywhere in the router) and must not hang.
+    const slash = await request(t.app).get('/api/docs/swagger-ui-init.js/');
+    expect(slash.status).toBe(200);
+    expect(slash.text).toBe(init.text);
   });
 
   it('redirects /docs to /docs/ relatively, keeping the query', async () => {
