@@ -17,6 +17,8 @@ const UNIT = [
   'http/to-problem.spec.ts',
   'http/dispatch.spec.ts',
   'rate-limit/rate-limit-config.spec.ts',
+  'openapi/build-document.spec.ts',
+  'openapi/docs-options.spec.ts',
   'util/',
   'changes/collection-watcher.spec.ts',
   'changes/normalize-change.spec.ts',

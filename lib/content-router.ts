@@ -10,14 +10,16 @@ import { endpointsFeature } from './endpoints/endpoints-feature';
 import type { LocalAuthApi } from './auth/local-auth';
 import { type ResolvedConfig, resolveConfig } from './config/resolve-config';
 import type { ContentConfig } from './config/types';
-import { createDispatcher } from './http/dispatch';
+import { type MountedRoute, createDispatcher } from './http/dispatch';
 import { createErrorHandler } from './http/error-handler';
 import { type Feature, type FeatureInstance, addHooks } from './http/feature';
 import { jsonBodyFor } from './http/json-body';
+import type { RouteDef } from './http/route-table';
 import { restFeature } from './http/rest-feature';
 import { type RealtimeApi, realtimeFeature } from './realtime/realtime-feature';
 import { uploadsFeature } from './uploads/uploads-feature';
 import { type LocalApi, createLocalApi } from './local/local-api';
+import { openapiFeature } from './openapi/openapi-feature';
 import { createChangeBus } from './operations/change-bus';
 import { type Runtime, createCollectionRuntime, createRuntimeHooks } from './operations/runtime';
 import { rateLimitFeature } from './rate-limit/rate-limit-feature';
@@ -28,9 +30,20 @@ import { describeCollections, describeGlobal } from './schema/describe-collectio
  * The features of every router, in hook and middleware order: the rate limit first, so a request is
  * counted before any other work; auth before the rest, so its authenticator and access defaults lead;
  * the change feed before its consumers, so it starts before them and closes after them; custom
- * endpoints last, so a collision names the generated route they collide with.
+ * endpoints after the generated routes, so a collision names the generated route they collide with;
+ * the OpenAPI document last (it describes the final route table, which it receives through withRoutes).
  */
-const FEATURES: readonly Feature[] = [rateLimitFeature, authFeature, restFeature, changeFeedFeature, cacheFeature, realtimeFeature, uploadsFeature, endpointsFeature];
+const FEATURES: readonly Feature[] = [
+  rateLimitFeature,
+  authFeature,
+  restFeature,
+  changeFeedFeature,
+  cacheFeature,
+  realtimeFeature,
+  uploadsFeature,
+  endpointsFeature,
+  openapiFeature,
+];
 
 /** The router contentRouter() returns: mount it with app.use(prefix, api). */
 export interface ContentRouter extends Router {
@@ -40,6 +53,8 @@ export interface ContentRouter extends Router {
   readonly auth: LocalAuthApi;
   /** Realtime monitoring (docs/realtime.md); present only when `realtime` is enabled. */
   readonly realtime?: RealtimeApi;
+  /** Every method and path the router serves, as its dispatcher compiled them (HEAD and OPTIONS implied). */
+  readonly routes: readonly MountedRoute[];
   /** Resolves when the connection is open and every index is built; rejects if that fails. */
   readonly ready: Promise<void>;
   /** Hooks WebSocket upgrades onto the host's HTTP server (realtime). Idempotent. */
@@ -87,6 +102,7 @@ export function contentRouter(config: ContentConfig): ContentRouter {
 
   const instances: FeatureInstance[] = [];
   const router = express.Router() as ContentRouter;
+  let dispatcher: ReturnType<typeof createDispatcher>;
   try {
     for (const feature of FEATURES) {
       const instance = feature.create(runtime);
@@ -94,8 +110,11 @@ export function contentRouter(config: ContentConfig): ContentRouter {
       addHooks(runtime, instance.hooks);
       instances.push(instance);
     }
+    const table: readonly RouteDef[] = Object.freeze(instances.flatMap((i) => i.routes ?? []));
+    for (const instance of instances) instance.withRoutes?.(table);
     const middleware = [...instances.flatMap((i) => (i.middleware ? [i.middleware] : [])), jsonBodyFor(resolved.bodyLimit)];
-    router.use(createDispatcher(instances.flatMap((i) => i.routes ?? []), middleware));
+    dispatcher = createDispatcher(table, middleware);
+    router.use(dispatcher);
   } catch (error) {
     // A route problem found while building (a custom route colliding with a generated one) must not leave
     // behind the connection the router opened, nor the timers of features already built.
@@ -115,6 +134,7 @@ export function contentRouter(config: ContentConfig): ContentRouter {
   let closed = false;
   Object.assign(router, ...instances.map((i) => i.expose ?? {}), {
     local: Object.assign(createLocalApi(runtime), ...instances.map((i) => i.local ?? {})),
+    routes: dispatcher.routes,
     ready,
     attach(server: Server) {
       for (const instance of instances) instance.attach?.(server);

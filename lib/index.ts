@@ -18,6 +18,7 @@ export type {
   EndpointBodyProperty,
   EndpointBodySchema,
   EndpointFile,
+  DocsOptions,
   EndpointFunction,
   EndpointHandlerArgs,
   EndpointMethod,
@@ -46,6 +47,8 @@ export type { SessionTokens } from './auth/session-tokens';
 export type { EndpointRequestContext } from './endpoints/request-context';
 /** The TypeScript generator behind `content-router generate:types` (docs/types.md): config in, source text out. */
 export { generateTypes, type GenerateTypesOptions, TypeNameConflictError } from './types-gen/generate-types';
+/** What the router serves (api.routes). */
+export type { MountedRoute } from './http/dispatch';
 /** Shapes returned by the local API and the REST list. */
 export type { ApiRecord } from './schema/to-record';
 export type { FindResult } from './operations/find';

@@ -197,7 +197,7 @@ export interface CollectionConfig {
   auth?: boolean | CollectionAuthOptions;
   /** DELETE sets `deletedAt` instead of removing. Default false. */
   softDelete?: boolean;
-  /** Caches GET list and GET by id responses (not supported yet: a ConfigError until the cache lands). */
+  /** Caches GET list and GET by id responses (docs/cache.md). Default: no cache. */
   cache?: CacheOptions;
   /** Default: authenticated users may do everything, subject to API-key scopes. */
   access?: CollectionAccess;
@@ -559,7 +559,7 @@ export interface ContentConfig {
   uploads?: UploadOptions;
   /** Realtime events over `/sse` and `/ws` (docs/realtime.md). Default false. */
   realtime?: boolean | RealtimeOptions;
-  /** OpenAPI document and Swagger UI (not supported yet: a ConfigError until they land). */
+  /** The OpenAPI document (`/docs/openapi.json`) and Swagger UI (`/docs`); `false` serves neither. Default on and public. */
   docs?: false | DocsOptions;
   /** Custom endpoints, functions or objects (docs/endpoints.md). Default none. */
   endpoints?: Array<EndpointFunction | EndpointObject>;

@@ -3,7 +3,6 @@
 import { withAuthFields } from './auth-fields';
 import type { CollectionConfig, ContentConfig, FieldConfig, GlobalConfig } from './types';
 import { isRecord } from '../util/is-record';
-import { unsupportedOptions } from './unsupported-options';
 
 const FIELD_TYPES = new Set([
   'text', 'string', 'textarea', 'email', 'number', 'boolean', 'date', 'datetime',
@@ -274,7 +273,6 @@ export function validateConfig(config: ContentConfig, featureValidators: readonl
     if (isRecord(g)) checkGlobal(`globals[${i}]`, g, slugs, problems);
   });
 
-  problems.push(...unsupportedOptions(config));
   if (config.auth?.fromRequest !== undefined && typeof config.auth.fromRequest !== 'function') {
     problems.push('auth.fromRequest: must be a function');
   }

@@ -35,6 +35,8 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
   const slug = descriptor.slug;
   const base = async (req: Request) => ({ runtime, collection, req, user: await requestUser(runtime, req) });
   const tags = [slug];
+  // A collection with a field of its own called `data` has no batch form (see isBatch).
+  const batchable = !('data' in descriptor.fields);
 
   const routes: RouteDef[] = [
     {
@@ -80,8 +82,11 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
       summary: `Create one of ${slug}, or a batch with { data: [...] }`,
       tags,
       auth: 'optional',
-      body: { type: 'json', shape: { kind: 'record-input', slug, mode: 'create' }, required: true },
-      responses: { 201: { description: 'The created record (or { data } for a batch)', shape: { kind: 'record', slug } }, ...WRITE_ERRORS },
+      body: { type: 'json', shape: batchable ? { kind: 'one-of', shapes: [{ kind: 'record-input', slug, mode: 'create' }, { kind: 'batch-input', slug }] } : { kind: 'record-input', slug, mode: 'create' }, required: true },
+      responses: {
+        201: { description: 'The created record (or { data } for a batch)', shape: batchable ? { kind: 'one-of', shapes: [{ kind: 'record', slug }, { kind: 'batch', slug }] } : { kind: 'record', slug } },
+        ...WRITE_ERRORS,
+      },
       async handler(req, res) {
         const args = await base(req);
         if (isBatch(collection, req.body)) {

@@ -15,6 +15,17 @@ interface Pattern {
   allow: string;
 }
 
+/** One method and path the dispatcher serves, as compiled from the table (HEAD and OPTIONS are implied). */
+export interface MountedRoute {
+  /** Upper case: `GET`, `POST`, ... */
+  readonly method: string;
+  readonly path: string;
+  readonly operationId: string;
+}
+
+/** The dispatcher middleware, carrying the list of what it compiled (for `api.routes` and its tests). */
+export type Dispatcher = RequestHandler & { readonly routes: readonly MountedRoute[] };
+
 /** Middleware a feature runs before a route's own handler (a body parser, a rate limiter). */
 export type RouteMiddleware = (route: RouteDef) => RequestHandler | undefined;
 
@@ -80,14 +91,20 @@ export function runChain(chain: readonly RequestHandler[], req: Request, res: Re
 }
 
 /**
- * Compiles the table into one middleware. Two routes with the same method and path throw at start-up,
- * naming both. `middleware` gives each route the handlers that run before its own.
+ * Compiles the table into one middleware. Two routes with the same method and path, or the same
+ * operationId, throw at start-up, naming both. `middleware` gives each route the handlers that run before its own.
  */
-export function createDispatcher(routes: readonly RouteDef[], middleware: readonly RouteMiddleware[]): RequestHandler {
+export function createDispatcher(routes: readonly RouteDef[], middleware: readonly RouteMiddleware[]): Dispatcher {
   const patterns = new Map<string, Pattern>();
+  const mounted: MountedRoute[] = [];
   const owners = new Map<string, string>();
   const problems: string[] = [];
+  // operationIds name operations in the OpenAPI document and in clients generated from it.
+  const operationIds = new Map<string, string>();
   for (const route of routes) {
+    const holder = operationIds.get(route.operationId);
+    if (holder) problems.push(`route ${route.method.toUpperCase()} ${route.path} reuses the operationId "${route.operationId}" of ${holder}`);
+    operationIds.set(route.operationId, `${route.method.toUpperCase()} ${route.path}`);
     const segments = parsePattern(route.path);
     // `/posts/:id` and `/posts/:slug` are one path: key on the shape, not the names.
     const key = segments.map((s) => ('literal' in s ? s.literal : ':')).join('/');
@@ -103,6 +120,7 @@ export function createDispatcher(routes: readonly RouteDef[], middleware: readon
     }
     const before = middleware.map((m) => m(route)).filter((m): m is RequestHandler => m !== undefined);
     pattern.methods.set(method, [...before, route.handler as RequestHandler]);
+    mounted.push(Object.freeze({ method, path: route.path, operationId: route.operationId }));
   }
   if (problems.length) throw new ConfigError(problems);
 
@@ -117,7 +135,7 @@ export function createDispatcher(routes: readonly RouteDef[], middleware: readon
   }
   for (const list of byHead.values()) list.sort(compareSpecificity);
 
-  return (req, res, next) => {
+  const dispatch: RequestHandler = (req, res, next) => {
     const parts = req.path.split('/').filter(Boolean);
     const candidates = byHead.get(parts[0] ?? '');
     if (!candidates) return next();
@@ -143,4 +161,5 @@ export function createDispatcher(routes: readonly RouteDef[], middleware: readon
     }
     return next(new NotFoundError(`No route ${req.method} ${req.baseUrl}${req.path}.`));
   };
+  return Object.assign(dispatch, { routes: Object.freeze(mounted) });
 }

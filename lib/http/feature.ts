@@ -19,6 +19,11 @@ export interface FeatureInstance {
   local?: Partial<LocalApi>;
   /** Members added to the router contentRouter() returns (`auth` for api.auth). */
   expose?: Record<string, unknown>;
+  /**
+   * Called once, after every feature is created, with the final route table (every feature's routes, this
+   * one's included): for features that describe the whole API, such as the OpenAPI document.
+   */
+  withRoutes?(table: readonly RouteDef[]): void;
   /** Part of api.ready: runs after the connection is open and the models' indexes are built. */
   ready?(): Promise<void>;
   /** Part of api.attach(server): hooks onto the host's HTTP server (WebSocket upgrades). */

@@ -19,7 +19,9 @@ export type BodyShape =
   | { kind: 'list'; slug: string }
   | { kind: 'global'; slug: string }
   | { kind: 'global-input'; slug: string }
-  | { kind: 'schema'; schema: JsonSchema };
+  | { kind: 'schema'; schema: JsonSchema }
+  /** Exactly one of several shapes (a create body that is one record or a `{ data: [...] }` batch). */
+  | { kind: 'one-of'; shapes: BodyShape[] };
 
 /** One query parameter of a route. */
 export interface QueryParameter {
@@ -32,6 +34,8 @@ export interface RouteResponse {
   description: string;
   /** Absent for problem+json errors (their shape is fixed) and empty answers. */
   shape?: BodyShape;
+  /** Media type of a non-JSON answer (an HTML page, a script); the body is then described as a string. */
+  contentType?: string;
 }
 
 /**

@@ -44,7 +44,6 @@ describe('validateConfig', () => {
     ['prototype field name', { collections: [{ slug: 'a', fields: JSON.parse('{"__proto__": {"type": "text"}}') }] }, 'is not a valid field name'],
     ['access not a function', { collections: [{ slug: 'a', fields: {}, access: { read: true as never } }] }, 'collections[0].access.read: must be a function'],
     ['unknown access op', { collections: [{ slug: 'a', fields: {}, access: { list: () => true } as never }] }, 'collections[0].access.list: unknown access operation'],
-    ['docs, not built yet', { docs: { public: true } }, 'docs: not supported yet'],
     ['an unknown top-level option', { colections: [] } as never, 'colections: unknown option'],
     ['an unknown collection option', { collections: [{ slug: 'a', fields: {}, softdelete: true } as never] }, 'collections[0].softdelete: unknown option'],
     ['an option of another field type', { collections: [{ slug: 'a', fields: { t: { type: 'text', options: ['x'] } as never } }] }, 'collections[0].fields.t.options: unknown option'],

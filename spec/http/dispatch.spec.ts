@@ -26,6 +26,24 @@ describe('createDispatcher', () => {
     expect((error as ConfigError).problems).toEqual(['route GET /posts/:slug (custom.bySlug) collides with GET /posts/:id (posts.get)']);
   });
 
+  it('refuses two routes with the same operationId', () => {
+    let error: unknown;
+    try {
+      createDispatcher([route('get', '/posts', 'posts.list'), route('get', '/articles', 'posts.list')], []);
+    } catch (e) {
+      error = e;
+    }
+    expect((error as ConfigError).problems).toEqual(['route GET /articles reuses the operationId "posts.list" of GET /posts']);
+  });
+
+  it('lists what it compiled as routes', () => {
+    const dispatcher = createDispatcher([route('get', '/posts/:id', 'a'), route('patch', '/posts/:id', 'b')], []);
+    expect(dispatcher.routes).toEqual([
+      { method: 'GET', path: '/posts/:id', operationId: 'a' },
+      { method: 'PATCH', path: '/posts/:id', operationId: 'b' },
+    ]);
+  });
+
   it('accepts the same path with different methods', () => {
     expect(() => createDispatcher([route('get', '/posts/:id', 'a'), route('patch', '/posts/:id', 'b')], [])).not.toThrow();
   });

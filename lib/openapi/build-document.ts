@@ -1,0 +1,187 @@
+// The OpenAPI 3.1 document, built from the descriptors and the final route table and nothing else:
+// pure (no HTTP, no database), so it is unit-tested directly and cached by the feature per mount path.
+import {
+  OpenApiBuilder,
+  type OpenAPIObject,
+  type OperationObject,
+  type ParameterObject,
+  type PathItemObject,
+  type ResponseObject,
+  type ResponsesObject,
+  type SchemaObject,
+  type SecurityRequirementObject,
+} from 'openapi3-ts/oas31';
+import type { QueryOptions } from '../config/resolve-config';
+import type { BodyShape, JsonSchema, RouteDef } from '../http/route-table';
+import type { CollectionDescriptor, SchemaRegistry } from '../schema/descriptors';
+import { type ComponentNames, allocateComponentNames } from './component-names';
+import { queryParameters } from './query-parameters';
+import { collectionSchemas, ref } from './record-schemas';
+import { PROBLEM_SCHEMAS, listSchema } from './shared-schemas';
+
+/** Everything the document is derived from. */
+export interface DocumentSource {
+  /** The collections (auth collections included), by slug. */
+  registry: SchemaRegistry;
+  globals: readonly CollectionDescriptor[];
+  /** The final route table of every feature. */
+  routes: readonly RouteDef[];
+  query: QueryOptions;
+}
+
+const PROBLEM_TYPE = 'application/problem+json';
+
+/** Credentials of the package's own auth: JWT access tokens and API keys (as Bearer or X-API-Key). */
+const SECURITY_SCHEMES = {
+  bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An access token from login, register or refresh.' },
+  apiKeyBearer: { type: 'http', scheme: 'bearer', bearerFormat: 'API key', description: 'An API key (`ck_...`) as a Bearer token.' },
+  apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'An API key (`ck_...`) in the X-API-Key header.' },
+} as const;
+const AUTHENTICATED: SecurityRequirementObject[] = Object.keys(SECURITY_SCHEMES).map((name) => ({ [name]: [] }));
+
+/** Headers some problems carry. */
+const PROBLEM_HEADERS: Record<number, Record<string, { description: string; schema: SchemaObject }>> = {
+  401: { 'WWW-Authenticate': { description: 'Bearer', schema: { type: 'string' } } },
+  405: { Allow: { description: 'The methods the path serves', schema: { type: 'string' } } },
+  429: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } },
+};
+
+/** `/posts/:id` -> `/posts/{id}`, and the shape the dispatcher keys paths on (`posts/:`). */
+function splitPath(path: string): { template: string; key: string; params: string[] } {
+  const segments = path.split('/').filter(Boolean);
+  return {
+    template: `/${segments.map((s) => (s.startsWith(':') ? `{${s.slice(1)}}` : s)).join('/')}`,
+    key: segments.map((s) => (s.startsWith(':') ? ':' : s)).join('/'),
+    params: segments.filter((s) => s.startsWith(':')).map((s) => s.slice(1)),
+  };
+}
+
+/** The first collection a route's list answer names: its page sizes bound `limit`/`perPage`. */
+function listedCollection(route: RouteDef, registry: SchemaRegistry): CollectionDescriptor | undefined {
+  for (const response of Object.values(route.responses)) {
+    if (response.shape?.kind === 'list') return registry.get(response.shape.slug);
+  }
+  return undefined;
+}
+
+/** Builds the OpenAPI 3.1 document; `serverUrl` is where the host mounted the router (`req.baseUrl`). */
+export function buildOpenApiDocument(source: DocumentSource, serverUrl: string): OpenAPIObject {
+  const { registry, globals, routes } = source;
+  const names = allocateComponentNames([...registry.values()], globals);
+  const builder = OpenApiBuilder.create()
+    .addOpenApiVersion('3.1.0')
+    .addTitle('Content API')
+    .addVersion('1.0.0')
+    .addDescription(
+      'Generated from the router configuration. Errors are RFC 9457 problem details (application/problem+json). ' +
+        'List endpoints accept the where/depth/limit, include/perPage/cursor and filter/fields dialects at once.',
+    )
+    .addServer({ url: serverUrl || '/', description: 'Where the host mounted the API' });
+  for (const [name, schema] of Object.entries(PROBLEM_SCHEMAS)) builder.addSchema(name, schema as SchemaObject);
+
+  const namesOf = (slug: string): ComponentNames | undefined => names.collections.get(slug);
+  for (const descriptor of registry.values()) {
+    const own = names.collections.get(descriptor.slug)!;
+    for (const [name, schema] of Object.entries(collectionSchemas(descriptor, own, registry, namesOf))) builder.addSchema(name, schema as SchemaObject);
+    builder.addSchema(own.list, listSchema(descriptor.slug, own.record) as SchemaObject);
+  }
+  for (const descriptor of globals) {
+    const own = names.globals.get(descriptor.slug)!;
+    for (const [name, schema] of Object.entries(collectionSchemas(descriptor, own, registry, namesOf))) builder.addSchema(name, schema as SchemaObject);
+  }
+
+  const hasAuth = [...registry.values()].some((c) => c.isAuth);
+  if (hasAuth) for (const [name, scheme] of Object.entries(SECURITY_SCHEMES)) builder.addSecurityScheme(name, { ...scheme });
+
+  const shapeSchema = (shape: BodyShape): JsonSchema => {
+    const own = 'slug' in shape ? names.collections.get(shape.slug) : undefined;
+    const fallback = { type: 'object', description: `A ${shape.kind} of ${'slug' in shape ? shape.slug : 'an unknown collection'}` };
+    switch (shape.kind) {
+      case 'record':
+        return own ? ref(own.record) : fallback;
+      case 'record-input':
+        return own ? ref(shape.mode === 'create' ? own.create : own.update) : fallback;
+      case 'list':
+        return own ? ref(own.list) : fallback;
+      case 'batch':
+      case 'batch-input': {
+        if (!own) return fallback;
+        const item = ref(shape.kind === 'batch' ? own.record : own.create);
+        const max = registry.get(shape.slug)!.maxBatchSize;
+        const data = { type: 'array', items: item, ...(shape.kind === 'batch-input' && { maxItems: max }) };
+        return { type: 'object', properties: { data }, required: ['data'], additionalProperties: false };
+      }
+      case 'global':
+      case 'global-input': {
+        const global = names.globals.get(shape.slug);
+        if (!global) return fallback;
+        return ref(shape.kind === 'global' ? global.record : global.update);
+      }
+      case 'schema':
+        return shape.schema;
+      case 'one-of':
+        return { oneOf: shape.shapes.map(shapeSchema) };
+    }
+  };
+
+  // A declared error status is the one its problem carries; `default` covers any other.
+  const problem = (description: string, status?: number): ResponseObject => ({
+    description,
+    ...(status !== undefined && PROBLEM_HEADERS[status] && { headers: PROBLEM_HEADERS[status] }),
+    content: { [PROBLEM_TYPE]: { schema: status === undefined ? ref('Problem') : { allOf: [ref('Problem'), { properties: { status: { const: status } } }] } } },
+  });
+
+  const responsesOf = (route: RouteDef): ResponsesObject => {
+    const responses: ResponsesObject = {};
+    for (const [code, response] of Object.entries(route.responses)) {
+      const status = Number(code);
+      if (status >= 400) responses[code] = problem(response.description, status);
+      else if (response.contentType) responses[code] = { description: response.description, content: { [response.contentType]: { schema: { type: 'string' } } } };
+      else if (response.shape) responses[code] = { description: response.description, content: { 'application/json': { schema: shapeSchema(response.shape) } } };
+      else responses[code] = { description: response.description };
+    }
+    // Whatever a route declares, the router may also answer 500 or 503 (database unreachable) as problems.
+    responses.default = problem('Unexpected error (also 503 when the database is unreachable)');
+    return responses;
+  };
+
+  const securityOf = (route: RouteDef): SecurityRequirementObject[] | undefined => {
+    if (!hasAuth) return undefined;
+    if (route.auth === 'none') return [];
+    if (route.auth === 'required') return AUTHENTICATED;
+    return [{}, ...AUTHENTICATED];
+  };
+
+  // Paths keyed the way the dispatcher keys them: routes that differ only in parameter names share one
+  // path item, spelled as the first route spelled it (the dispatcher names the parameters the same way).
+  const items = new Map<string, { template: string; params: string[]; item: PathItemObject }>();
+  const tags = new Set<string>();
+  for (const route of routes) {
+    const split = splitPath(route.path);
+    let entry = items.get(split.key);
+    if (!entry) {
+      entry = { template: split.template, params: split.params, item: {} };
+      items.set(split.key, entry);
+    }
+    const pathParameters: ParameterObject[] = entry.params.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
+    const operation: OperationObject = {
+      operationId: route.operationId,
+      summary: route.summary,
+      tags: route.tags,
+      parameters: [...pathParameters, ...queryParameters(route.query, source.query, listedCollection(route, registry))],
+      responses: responsesOf(route),
+    };
+    if (!operation.parameters!.length) delete operation.parameters;
+    const security = securityOf(route);
+    if (security) operation.security = security;
+    if (route.body) {
+      const mediaType = route.body.type === 'json' ? 'application/json' : 'multipart/form-data';
+      operation.requestBody = { required: route.body.required, content: { [mediaType]: { schema: shapeSchema(route.body.shape) } } };
+    }
+    entry.item[route.method] = operation;
+    for (const tag of route.tags) tags.add(tag);
+  }
+  for (const { template, item } of items.values()) builder.addPath(template, item);
+  for (const tag of tags) builder.addTag({ name: tag });
+  return builder.getSpec();
+}

@@ -1,0 +1,113 @@
+// The API's documentation as a feature: `/docs/openapi.json` (the OpenAPI 3.1 document of the final route
+// table, built once per mount path) and Swagger UI at `/docs`, public by default or for authenticated callers only.
+import type { Request } from 'express';
+import { UnauthorizedError } from '../errors';
+import type { Feature } from '../http/feature';
+import { requestUser } from '../http/request-user';
+import type { RouteDef, RouteResponse } from '../http/route-table';
+import type { Runtime } from '../operations/runtime';
+import { type DocumentSource, buildOpenApiDocument } from './build-document';
+import { resolveDocsOptions, validateDocsOptions } from './docs-options';
+import { createSwaggerUi } from './swagger-ui';
+
+/** Documents kept per mount path; a host mounting at many paths (`/:tenant/api`) cannot grow it without bound. */
+const MAX_CACHED_DOCUMENTS = 16;
+
+/** Keeps the serialized document per `req.baseUrl`, oldest dropped first. */
+function createDocumentCache(build: (serverUrl: string) => string): (serverUrl: string) => string {
+  const cache = new Map<string, string>();
+  return (serverUrl) => {
+    let json = cache.get(serverUrl);
+    if (json === undefined) {
+      json = build(serverUrl);
+      if (cache.size >= MAX_CACHED_DOCUMENTS) cache.delete(cache.keys().next().value!);
+      cache.set(serverUrl, json);
+    }
+    return json;
+  };
+}
+
+/** `/docs`, `/docs/openapi.json` and `/docs/<asset>`, unless `docs: false`. */
+export const openapiFeature: Feature = {
+  name: 'openapi',
+  validate: validateDocsOptions,
+  create(runtime: Runtime) {
+    const options = resolveDocsOptions(runtime.config.source.docs);
+    if (!options.enabled) return undefined;
+
+    let table: readonly RouteDef[] = [];
+    const source = (): DocumentSource => ({
+      registry: runtime.registry,
+      globals: [...runtime.globals.values()].map((g) => g.descriptor),
+      routes: table,
+      query: runtime.config.query,
+    });
+    const documentAt = createDocumentCache((serverUrl) => JSON.stringify(buildOpenApiDocument(source(), serverUrl)));
+    const ui = createSwaggerUi();
+
+    const guard = async (req: Request) => {
+      if (options.public) return;
+      if (!(await requestUser(runtime, req))) throw new UnauthorizedError('The API documentation is for authenticated callers.');
+    };
+    const errors: Record<number, RouteResponse> = options.public ? {} : { 401: { description: 'Not authenticated (docs.public is false)' } };
+    const common = { tags: ['docs'], auth: options.public ? ('none' as const) : ('required' as const) };
+
+    const routes: RouteDef[] = [
+      {
+        ...common,
+        method: 'get',
+        path: '/docs',
+        operationId: 'docs.ui',
+        summary: 'Swagger UI',
+        responses: {
+          200: { description: 'The Swagger UI page', contentType: 'text/html' },
+          302: { description: 'Redirect to the same path with a trailing slash (the page loads its assets relatively)' },
+          ...errors,
+        },
+        async handler(req, res) {
+          await guard(req);
+          if (!req.path.endsWith('/')) {
+            const query = req.originalUrl.indexOf('?');
+            // Relative, so it is right behind proxies that rewrite the path prefix too.
+            res.redirect(302, `docs/${query === -1 ? '' : req.originalUrl.slice(query)}`);
+            return;
+          }
+          ui.page(req, res);
+        },
+      },
+      {
+        ...common,
+        method: 'get',
+        path: '/docs/openapi.json',
+        operationId: 'docs.openapi',
+        summary: 'The OpenAPI 3.1 document of this API',
+        responses: {
+          200: { description: 'The OpenAPI document', shape: { kind: 'schema', schema: { type: 'object', description: 'An OpenAPI 3.1 document' } } },
+          ...errors,
+        },
+        async handler(req, res) {
+          await guard(req);
+          res.type('application/json').send(documentAt(req.baseUrl));
+        },
+      },
+      {
+        ...common,
+        method: 'get',
+        path: '/docs/:asset',
+        operationId: 'docs.asset',
+        summary: 'A Swagger UI asset (script, stylesheet, icon)',
+        responses: { 200: { description: 'The file', contentType: '*/*' }, ...errors, 404: { description: 'No such asset' } },
+        async handler(req, res) {
+          await guard(req);
+          await ui.asset(req, res, String(req.params.asset));
+        },
+      },
+    ];
+    return {
+      routes,
+      withRoutes(final) {
+        table = final;
+      },
+    };
+  },
+};

@@ -1,0 +1,65 @@
+// The query parameters of the list and single-record query languages as OpenAPI parameters: the union
+// of the three dialects (where/depth/limit, include/perPage/cursor, filter/fields).
+import type { ParameterObject } from 'openapi3-ts/oas31';
+import type { QueryOptions } from '../config/resolve-config';
+import type { QueryParameter } from '../http/route-table';
+import type { CollectionDescriptor } from '../schema/descriptors';
+
+const query = (name: string, description: string, schema: ParameterObject['schema'], extra: Partial<ParameterObject> = {}): ParameterObject => ({
+  name,
+  in: 'query',
+  description,
+  schema,
+  ...extra,
+});
+
+const positive = { type: 'integer', minimum: 1 } as const;
+
+/** The parameters that shape each record: population, selection, soft-deleted records. */
+function recordParameters(options: QueryOptions): ParameterObject[] {
+  return [
+    query('depth', `Populate relationship and upload fields this many levels deep (0 leaves ids; at most ${options.maxDepth}).`, { type: 'integer', minimum: 0, maximum: options.maxDepth }),
+    query('include', 'Comma list of relations to populate, dotted for nested ones (`author,author.avatar`).', { type: 'string' }),
+    query('fields', 'Comma list of fields to return (`id` is always included).', { type: 'string' }),
+    query('includeDeleted', 'true also returns soft-deleted records (for callers allowed to see them). Default false.', { type: 'boolean' }),
+  ];
+}
+
+/** The list parameters; page sizes are bounded by the collection's maxLimit when it is known. */
+function listParameters(options: QueryOptions, collection: CollectionDescriptor | undefined): ParameterObject[] {
+  const { defaultLimit, maxLimit } = collection?.pagination ?? { defaultLimit: undefined, maxLimit: undefined };
+  // Defaults are told in words, not as `default`: Swagger UI would fill them in and send them, and a
+  // page or limit the user did not choose changes the envelope (or clashes with a cursor).
+  const size = { ...positive, ...(maxLimit !== undefined && options.overLimit === 'reject' && { maximum: maxLimit }) };
+  const sizeDefault = defaultLimit === undefined ? '' : ` Default ${defaultLimit}.`;
+  const over = maxLimit === undefined ? '' : options.overLimit === 'reject' ? ` Above ${maxLimit} is a 400.` : ` Above ${maxLimit} is clamped to ${maxLimit}.`;
+  return [
+    query(
+      'where',
+      'Filter, as a URL-encoded JSON object: `{"title":{"like":"foo"},"views":{"gt":5}}`. The bracket form is accepted too: `where[title][like]=foo&where[views][gt]=5`. ' +
+        'Operators: eq neq gt gte lt lte in nin like nlike exists contains notContains any all between; `and`/`or` (or `AND`/`OR`) take arrays of conditions; dotted paths filter through relationships.',
+      { type: 'string' },
+    ),
+    query('filter', 'Repeatable `field:value` condition (equals), or `field:>value` with `>`, `>=`, `<`, `<=`, `!=`; ANDed with `where`.', { type: 'array', items: { type: 'string' } }, { style: 'form', explode: true }),
+    query('search', 'Case-insensitive text search over the collection\'s search fields.', { type: 'string' }),
+    query('sort', 'Comma list: `-createdAt,title` or `createdAt:desc,title:asc`. The id is always the final tie-breaker.', { type: 'string' }),
+    query('page', '1-based page number (not with `cursor`). Default 1.', positive),
+    query('limit', `Page size; answers in the docs envelope unless \`perPage\` is given too.${sizeDefault}${over}`, size),
+    query('perPage', `Page size (preferred over \`limit\`).${sizeDefault}${over}`, size),
+    query('cursor', 'Keyset pagination: empty for the first page, then `meta.nextCursor`/`meta.prevCursor`; answers in the cursor envelope.', { type: 'string' }),
+    ...recordParameters(options),
+    query('count', 'false skips the total: the envelope then leaves out total/totalDocs/totalPages. Default true.', { type: 'boolean' }),
+  ];
+}
+
+/** The OpenAPI parameters of a route's `query` declaration. */
+export function queryParameters(
+  declared: 'list' | 'record' | readonly QueryParameter[] | undefined,
+  options: QueryOptions,
+  collection: CollectionDescriptor | undefined,
+): ParameterObject[] {
+  if (declared === undefined) return [];
+  if (declared === 'list') return listParameters(options, collection);
+  if (declared === 'record') return recordParameters(options);
+  return declared.map((p) => query(p.name, p.description, p.schema));
+}

@@ -1,0 +1,180 @@
+// The generator alone, without HTTP or a database: descriptors and a route table in, an OpenAPI 3.1 document
+// out. Routes of any feature (a multipart upload, a literal schema) are described from their declarations.
+import type { OperationObject, ParameterObject, SchemaObject } from 'openapi3-ts/oas31';
+import type { CollectionConfig } from '../../lib';
+import type { QueryOptions } from '../../lib/config/resolve-config';
+import type { RouteDef } from '../../lib/http/route-table';
+import { type DocumentSource, buildOpenApiDocument } from '../../lib/openapi/build-document';
+import { describeCollections, describeGlobal } from '../../lib/schema/describe-collection';
+import { validateOpenApiDocument } from './openapi-validators';
+
+const QUERY: QueryOptions = { listFormat: 'data', maxDepth: 2, overLimit: 'reject', maxRelationConditions: 10, maxRelationDepth: 3, maxRelationIds: 10_000 };
+const handler = () => undefined;
+
+const COLLECTIONS: CollectionConfig[] = [
+  { slug: 'users', auth: true, fields: { secret: { type: 'text', hidden: true } } },
+  {
+    slug: 'blog-posts',
+    pagination: { defaultLimit: 5, maxLimit: 50 },
+    fields: {
+      title: { type: 'text', required: true, minLength: 1 },
+      author: { type: 'relationship', relationTo: 'users', required: true },
+      editors: { type: 'relationship', relationTo: 'users', hasMany: true },
+      when: { type: 'date' },
+      labels: { type: 'select', options: ['a', 'b'], hasMany: true },
+      cover: { type: 'upload' },
+    },
+  },
+  { slug: 'blog_posts', fields: {} },
+];
+
+function route(partial: Partial<RouteDef> & Pick<RouteDef, 'method' | 'path' | 'operationId'>): RouteDef {
+  return { summary: partial.operationId, tags: ['t'], auth: 'optional', responses: { 200: { description: 'ok' } }, handler, ...partial };
+}
+
+const ROUTES: RouteDef[] = [
+  route({ method: 'get', path: '/blog-posts', operationId: 'blog-posts.list', query: 'list', responses: { 200: { description: 'page', shape: { kind: 'list', slug: 'blog-posts' } }, 400: { description: 'bad' } } }),
+  route({ method: 'get', path: '/blog-posts/:id', operationId: 'blog-posts.get', query: 'record', responses: { 200: { description: 'one', shape: { kind: 'record', slug: 'blog-posts' } }, 404: { description: 'none' } } }),
+  route({
+    method: 'post',
+    path: '/blog-posts',
+    operationId: 'blog-posts.create',
+    body: { type: 'json', required: true, shape: { kind: 'one-of', shapes: [{ kind: 'record-input', slug: 'blog-posts', mode: 'create' }, { kind: 'batch-input', slug: 'blog-posts' }] } },
+    responses: { 201: { description: 'made', shape: { kind: 'record', slug: 'blog-posts' } } },
+  }),
+  route({ method: 'get', path: '/users/me', operationId: 'users.me', auth: 'required', responses: { 200: { description: 'me', shape: { kind: 'record', slug: 'users' } }, 401: { description: 'who?' } } }),
+  route({ method: 'post', path: '/users/login', operationId: 'users.login', auth: 'none', body: { type: 'json', required: true, shape: { kind: 'schema', schema: { type: 'object' } } } }),
+  // Another feature's routes: a multipart upload and a file download under a parameter.
+  route({
+    method: 'post',
+    path: '/upload',
+    operationId: 'uploads.create',
+    body: { type: 'multipart', required: true, shape: { kind: 'schema', schema: { type: 'object', properties: { file: { type: 'string', contentMediaType: 'application/octet-stream' } } } } },
+    responses: { 201: { description: 'stored', shape: { kind: 'schema', schema: { type: 'object', properties: { id: { type: 'string' } } } } }, 413: { description: 'too big' } },
+  }),
+  route({ method: 'get', path: '/uploads/:filename', operationId: 'uploads.get', query: [{ name: 'download', description: 'As attachment', schema: { type: 'boolean' } }], responses: { 200: { description: 'bytes', contentType: 'application/octet-stream' } } }),
+  route({ method: 'get', path: '/globals/site', operationId: 'globals.site.get', responses: { 200: { description: 'g', shape: { kind: 'global', slug: 'site' } } } }),
+];
+
+function source(overrides: Partial<DocumentSource> = {}): DocumentSource {
+  return {
+    registry: describeCollections(COLLECTIONS),
+    globals: [describeGlobal({ slug: 'site', fields: { title: { type: 'text' } } })],
+    routes: ROUTES,
+    query: QUERY,
+    ...overrides,
+  };
+}
+
+const doc = buildOpenApiDocument(source(), '/cms');
+const op = (path: string, method: 'get' | 'post') => (doc.paths![path] as Record<string, OperationObject & { responses: Record<string, unknown> }>)[method];
+const schemas = doc.components!.schemas as Record<string, SchemaObject>;
+
+describe('buildOpenApiDocument', () => {
+  it('is valid OpenAPI 3.1', () => {
+    expect(validateOpenApiDocument(doc)).toEqual({ valid: true });
+  });
+
+  it('is pure: the same input gives the same document; servers is the mount path (/ at the root)', () => {
+    expect(buildOpenApiDocument(source(), '/cms')).toEqual(doc);
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.servers).toEqual([expect.objectContaining({ url: '/cms' })]);
+    expect(buildOpenApiDocument(source(), '').servers).toEqual([expect.objectContaining({ url: '/' })]);
+  });
+
+  it('has one operation per route, with {param} templates and the table\'s operationIds', () => {
+    const ids = Object.values(doc.paths!).flatMap((item) => Object.values(item as Record<string, OperationObject>).map((o) => o.operationId));
+    expect(ids.sort()).toEqual(ROUTES.map((r) => r.operationId).sort());
+    expect(op('/uploads/{filename}', 'get').parameters).toEqual([
+      { name: 'filename', in: 'path', required: true, schema: { type: 'string' } },
+      { name: 'download', in: 'query', description: 'As attachment', schema: { type: 'boolean' } },
+    ]);
+  });
+
+  it('expands query: list into every dialect\'s parameters, bounded by the collection\'s page sizes', () => {
+    const params = op('/blog-posts', 'get').parameters as ParameterObject[];
+    expect(params.map((p) => p.name).sort()).toEqual(
+      ['where', 'sort', 'limit', 'page', 'perPage', 'cursor', 'depth', 'include', 'fields', 'search', 'filter', 'includeDeleted', 'count'].sort(),
+    );
+    expect(params.find((p) => p.name === 'where')!.description).toContain('where[title][like]=foo');
+    // No `default`: Swagger UI would send it, changing the envelope or clashing with a cursor.
+    expect(params.find((p) => p.name === 'limit')).toMatchObject({ schema: { type: 'integer', minimum: 1, maximum: 50 }, description: expect.stringContaining('Default 5. Above 50 is a 400.') });
+    expect(params.filter((p) => 'default' in (p.schema as object))).toEqual([]);
+    expect(params.find((p) => p.name === 'depth')!.schema).toEqual({ type: 'integer', minimum: 0, maximum: 2 });
+    expect((op('/blog-posts/{id}', 'get').parameters as ParameterObject[]).map((p) => p.name)).toEqual(['id', 'depth', 'include', 'fields', 'includeDeleted']);
+  });
+
+  it('derives records and inputs from the fields: relationships as id or record, dates as date-time, hidden fields absent', () => {
+    expect(schemas.BlogPosts.properties).toMatchObject({
+      id: { $ref: '#/components/schemas/ObjectId' },
+      author: { oneOf: [{ $ref: '#/components/schemas/ObjectId' }, { $ref: '#/components/schemas/Users' }] },
+      editors: { type: ['array', 'null'], items: { oneOf: [{ $ref: '#/components/schemas/ObjectId' }, { $ref: '#/components/schemas/Users' }] } },
+      when: { type: ['string', 'null'], format: 'date-time' },
+      labels: { type: ['array', 'null'], items: { type: 'string', enum: ['a', 'b'] } },
+      createdAt: { type: 'string', format: 'date-time' },
+    });
+    expect(schemas.BlogPostsCreate).toMatchObject({ required: ['title', 'author'], additionalProperties: false, properties: { title: { type: 'string', minLength: 1 }, author: { $ref: '#/components/schemas/ObjectId' } } });
+    expect(schemas.BlogPostsCreate.properties).not.toHaveProperty('id');
+    expect(schemas.BlogPostsUpdate).not.toHaveProperty('required');
+    expect(schemas.Users.properties).not.toHaveProperty('secret');
+    expect(schemas.Users.properties).not.toHaveProperty('password');
+    expect(schemas.UsersCreate.properties).toHaveProperty('password', expect.objectContaining({ writeOnly: true }));
+    expect(schemas.UsersCreate.properties).not.toHaveProperty('secret');
+    expect(schemas.GlobalSite.properties).not.toHaveProperty('id');
+  });
+
+  it('names clashing slugs apart (blog-posts, blog_posts)', () => {
+    expect(Object.keys(schemas)).toEqual(expect.arrayContaining(['BlogPosts', 'BlogPostsCreate', 'BlogPostsList', 'BlogPosts2', 'BlogPosts2Create', 'GlobalSite', 'GlobalSiteUpdate']));
+  });
+
+  it('describes bodies by kind: one-of, batches, multipart, non-JSON answers and problems', () => {
+    expect(op('/blog-posts', 'post').requestBody).toEqual({
+      required: true,
+      content: {
+        'application/json': {
+          schema: {
+            oneOf: [
+              { $ref: '#/components/schemas/BlogPostsCreate' },
+              { type: 'object', properties: { data: { type: 'array', items: { $ref: '#/components/schemas/BlogPostsCreate' }, maxItems: 1000 } }, required: ['data'], additionalProperties: false },
+            ],
+          },
+        },
+      },
+    });
+    expect(op('/upload', 'post').requestBody).toMatchObject({ content: { 'multipart/form-data': { schema: { properties: { file: { type: 'string' } } } } } });
+    expect(op('/uploads/{filename}', 'get').responses['200']).toEqual({ description: 'bytes', content: { 'application/octet-stream': { schema: { type: 'string' } } } });
+    expect(op('/upload', 'post').responses['413']).toEqual({
+      description: 'too big',
+      content: { 'application/problem+json': { schema: { allOf: [{ $ref: '#/components/schemas/Problem' }, { properties: { status: { const: 413 } } }] } } },
+    });
+    expect(op('/users/me', 'get').responses['401']).toMatchObject({ headers: { 'WWW-Authenticate': expect.anything() } });
+    expect(op('/users/me', 'get').responses.default).toMatchObject({ content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } });
+    expect(op('/blog-posts', 'get').responses['200']).toEqual({ description: 'page', content: { 'application/json': { schema: { $ref: '#/components/schemas/BlogPostsList' } } } });
+    expect((schemas.BlogPostsList.oneOf as SchemaObject[]).map((s) => s.title)).toEqual(['Page envelope', 'Docs envelope (limit=)', 'Cursor envelope (cursor=)']);
+  });
+
+  it('security: JWT bearer, API key as Bearer or X-API-Key; optional routes also allow none', () => {
+    expect(doc.components!.securitySchemes).toEqual({
+      bearerAuth: expect.objectContaining({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }),
+      apiKeyBearer: expect.objectContaining({ type: 'http', scheme: 'bearer' }),
+      apiKeyHeader: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-API-Key' }),
+    });
+    const all = [{ bearerAuth: [] }, { apiKeyBearer: [] }, { apiKeyHeader: [] }];
+    expect(op('/users/me', 'get').security).toEqual(all);
+    expect(op('/blog-posts', 'get').security).toEqual([{}, ...all]);
+    expect(op('/users/login', 'post').security).toEqual([]);
+  });
+
+  it('without an auth collection there are no security schemes', () => {
+    const plain = buildOpenApiDocument(source({ registry: describeCollections([COLLECTIONS[2]]), routes: [] }), '/api');
+    expect(plain.components!.securitySchemes ?? {}).toEqual({});
+    expect(JSON.stringify(plain)).not.toContain('"security"');
+    expect(validateOpenApiDocument(plain)).toEqual({ valid: true });
+  });
+
+  it('a shape naming an unknown collection becomes a plain object instead of a dangling $ref', () => {
+    const odd = buildOpenApiDocument(source({ routes: [route({ method: 'get', path: '/x', operationId: 'x', responses: { 200: { description: 'x', shape: { kind: 'record', slug: 'nope' } } } })] }), '/api');
+    expect(JSON.stringify(odd)).not.toContain('#/components/schemas/Nope');
+    expect(validateOpenApiDocument(odd)).toEqual({ valid: true });
+  });
+});

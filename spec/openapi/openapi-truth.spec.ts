@@ -1,0 +1,235 @@
+// The document tells the truth: it is valid OpenAPI 3.1, names every route the dispatcher mounts (and
+// nothing else), and real answers of every route - each list envelope, records, writes, globals, auth,
+// API keys, docs and errors - validate against the schemas it gives them.
+import request, { type Response } from 'supertest';
+import { GOOD_PASSWORD, SECRET, FAST_HASH, registerAdmin, registerUser, uniqueEmail } from '../auth/auth-test-app';
+import { type TestApp, createTestApp } from '../helpers/create-test-app';
+import { createResponseValidator, matchTemplate, validateOpenApiDocument } from './openapi-validators';
+
+type Doc = Parameters<typeof createResponseValidator>[0] & {
+  servers: { url: string }[];
+  components: { schemas: Record<string, { properties?: Record<string, unknown> }> };
+};
+
+let t: TestApp;
+let doc: Doc;
+let validator: ReturnType<typeof createResponseValidator>;
+const exercised = new Set<string>();
+
+beforeAll(async () => {
+  t = await createTestApp({
+    auth: { jwtSecret: SECRET, passwordHash: FAST_HASH },
+    email: { send: () => undefined },
+    collections: [
+      { slug: 'users', auth: true, fields: { bio: { type: 'text' }, secretNote: { type: 'text', hidden: true } } },
+      {
+        slug: 'posts',
+        softDelete: true,
+        fields: {
+          title: { type: 'text', required: true, maxLength: 200 },
+          status: { type: 'select', options: ['draft', 'published'], default: 'draft' },
+          views: { type: 'number', min: 0 },
+          tags: { type: 'array', of: 'text' },
+          published: { type: 'date' },
+          owner: { type: 'relationship', relationTo: 'users' },
+          meta: { type: 'json' },
+          code: { type: 'text', unique: true },
+        },
+      },
+    ],
+    globals: [{ slug: 'site', fields: { title: { type: 'text' }, theme: { type: 'select', options: ['light', 'dark'] } } }],
+  });
+  const res = await request(t.app).get('/api/docs/openapi.json').expect(200);
+  expect(res.headers['content-type']).toMatch(/^application\/json/);
+  doc = res.body as Doc;
+  validator = createResponseValidator(doc);
+});
+afterAll(() => t.close());
+afterEach(() => expect(t.hostErrors).toEqual([]));
+
+/** Asserts the answer matches the document's schema for it and records the operation as exercised. */
+function expectDocumented(res: Response, method: string, path: string): Response {
+  const template = matchTemplate(doc, path);
+  expect(template).toBeDefined();
+  const operation = doc.paths[template!][method.toLowerCase()] as unknown as { operationId: string; responses: Record<string, unknown> };
+  expect(operation).toBeDefined();
+  exercised.add(operation.operationId);
+  const mediaType = String(res.headers['content-type'] ?? '').split(';')[0];
+  if (res.status >= 300 && res.status < 400) {
+    expect(Object.keys(operation.responses)).toContain(String(res.status));
+    return res;
+  }
+  if (res.status >= 400) expect(mediaType).toBe('application/problem+json');
+  // Every status a route answers with is one it declares (5xx aside: those fall to `default`).
+  expect({ operation: operation.operationId, status: res.status, declared: res.status < 500 && String(res.status) in operation.responses }).toEqual({
+    operation: operation.operationId,
+    status: res.status,
+    declared: true,
+  });
+  const declared = operation.responses[String(res.status)] as { content?: Record<string, unknown> } | undefined;
+  const documentedType = declared?.content && !declared.content[mediaType] && declared.content['*/*'] ? '*/*' : mediaType;
+  const body = /json$/.test(mediaType) ? res.body : res.text;
+  expect({ status: res.status, path, errors: validator.errorsOf(path, method, res.status, documentedType, body) }).toEqual({ status: res.status, path, errors: [] });
+  return res;
+}
+
+const call = async (method: 'get' | 'post' | 'patch' | 'delete' | 'put', path: string, options: { token?: string; body?: unknown; expect: number }) => {
+  let req = request(t.app)[method](`/api${path}`);
+  if (options.token) req = req.set('Authorization', `Bearer ${options.token}`);
+  const res = options.body === undefined ? await req : await req.send(options.body as object);
+  expect({ path, status: res.status, body: res.body }).toMatchObject({ path, status: options.expect });
+  return expectDocumented(res, method, path.split('?')[0]);
+};
+
+describe('the document', () => {
+  it('is valid OpenAPI 3.1', () => {
+    const result = validateOpenApiDocument(doc);
+    expect(result).toEqual({ valid: true });
+  });
+
+  it('names the mount path as its server', () => {
+    expect(doc.servers).toEqual([expect.objectContaining({ url: '/api' })]);
+  });
+
+  it('has every route the dispatcher mounts, with its operationId, and no other operation', () => {
+    const documented = Object.entries(doc.paths).flatMap(([template, item]) =>
+      Object.entries(item).map(([method, op]) => `${method.toUpperCase()} ${template} ${(op as unknown as { operationId: string }).operationId}`),
+    );
+    const mounted = t.api.routes.map((r) => `${r.method} ${r.path.replace(/:(\w+)/g, '{$1}')} ${r.operationId}`);
+    expect(mounted.length).toBeGreaterThanOrEqual(30);
+    expect([...documented].sort()).toEqual([...mounted].sort());
+    expect(new Set(t.api.routes.map((r) => r.operationId)).size).toBe(t.api.routes.length);
+  });
+
+  it('leaves hidden fields out and shows the password only in write bodies', () => {
+    const schemas = doc.components.schemas;
+    expect(Object.keys(schemas.Users.properties!)).toEqual(expect.arrayContaining(['id', 'email', 'name', 'role', 'verified', 'bio', 'createdAt', 'updatedAt']));
+    for (const name of ['Users', 'UsersCreate', 'UsersUpdate']) {
+      for (const hidden of ['secretNote', 'resetToken', 'verificationToken', 'resetExpiry', 'verificationExpiry']) {
+        expect(schemas[name].properties).not.toHaveProperty(hidden);
+      }
+    }
+    expect(schemas.Users.properties).not.toHaveProperty('password');
+    expect(schemas.UsersCreate.properties).toHaveProperty('password', expect.objectContaining({ writeOnly: true }));
+    expect(schemas.PostsCreate).toMatchObject({ required: ['title'], properties: { status: { enum: ['draft', 'published', null], default: 'draft' } } });
+  });
+});
+
+describe('real answers match the document', () => {
+  let user: Awaited<ReturnType<typeof registerUser>>;
+  let admin: Awaited<ReturnType<typeof registerAdmin>>;
+  let postId: string;
+
+  beforeAll(async () => {
+    admin = await registerAdmin(t);
+    user = await registerUser(t);
+  });
+
+  it('auth: register, login, refresh, me, logout, logout-all, e-mail flows', async () => {
+    await call('post', '/users/register', { body: { email: uniqueEmail(), password: GOOD_PASSWORD, name: 'Ann' }, expect: 201 });
+    const login = await call('post', '/users/login', { body: { email: user.email, password: user.password }, expect: 200 });
+    await call('post', '/users/login', { body: { email: user.email, password: 'wrong-Passw0rd!' }, expect: 401 });
+    await call('post', '/users/refresh', { body: { refreshToken: login.body.refreshToken }, expect: 200 });
+    await call('get', '/users/me', { token: user.accessToken, expect: 200 });
+    await call('get', '/users/me', { expect: 401 });
+    const other = await registerUser(t);
+    await call('post', '/users/logout', { body: { refreshToken: other.refreshToken }, expect: 200 });
+    await call('post', '/users/logout-all', { token: other.accessToken, expect: 200 });
+    await call('post', '/users/change-password', { token: other.accessToken, body: { currentPassword: 'wrong-Passw0rd!', password: 'New-passw0rd!' }, expect: 400 });
+    await call('post', '/users/change-password', { token: other.accessToken, body: { currentPassword: other.password, password: 'New-passw0rd!' }, expect: 200 });
+    await call('post', '/users/forgot-password', { body: { email: user.email }, expect: 200 });
+    await call('post', '/users/reset-password', { body: { token: 'nope', password: GOOD_PASSWORD }, expect: 400 });
+    await call('post', '/users/send-verification', { body: { email: user.email }, expect: 200 });
+    await call('post', '/users/verify-email', { body: { token: 'nope' }, expect: 400 });
+    await call('post', '/users/register', { body: { email: 'not-an-address', password: GOOD_PASSWORD }, expect: 400 });
+  });
+
+  it('API keys: create, list, use, revoke', async () => {
+    const created = await call('post', '/users/api-keys', { token: user.accessToken, body: { name: 'ci', scopes: ['read'] }, expect: 201 });
+    await call('get', '/users/api-keys', { token: user.accessToken, expect: 200 });
+    await call('get', '/posts', { token: created.body.apiKey.key, expect: 200 });
+    await call('delete', `/users/api-keys/${created.body.apiKey.id}`, { token: user.accessToken, expect: 200 });
+    await call('delete', `/users/api-keys/${created.body.apiKey.id}`, { token: user.accessToken, expect: 404 });
+  });
+
+  it('collections: create (one and a batch), get, update, list in every envelope, delete, restore', async () => {
+    const created = await call('post', '/posts', {
+      token: admin.accessToken,
+      body: { title: 'Hello', views: 3, tags: ['a'], published: '2024-05-01T10:00:00.000Z', owner: user.id, meta: { any: [1, 'x'] }, code: 'c1' },
+      expect: 201,
+    });
+    postId = created.body.id;
+    await call('post', '/posts', { token: admin.accessToken, body: { data: [{ title: 'B1' }, { title: 'B2', status: 'published' }] }, expect: 201 });
+    await call('post', '/posts', { token: admin.accessToken, body: { title: 'Dup', code: 'c1' }, expect: 409 });
+    await call('post', '/posts', { token: admin.accessToken, body: { title: 'x', nope: 1 }, expect: 400 });
+    await call('get', `/posts/${postId}`, { token: admin.accessToken, expect: 200 });
+    await call('get', `/posts/${postId}?depth=1`, { token: admin.accessToken, expect: 200 });
+    await call('get', `/posts/${postId}?fields=title`, { token: admin.accessToken, expect: 200 });
+    await call('get', '/posts/000000000000000000000000', { token: admin.accessToken, expect: 404 });
+    await call('patch', `/posts/${postId}`, { token: admin.accessToken, body: { views: 4, meta: null }, expect: 200 });
+
+    const page = await call('get', '/posts?perPage=2', { token: admin.accessToken, expect: 200 });
+    expect(page.body.meta).toHaveProperty('total');
+    const docs = await call('get', '/posts?limit=2&depth=1', { token: admin.accessToken, expect: 200 });
+    expect(docs.body).toHaveProperty('docs');
+    const cursor = await call('get', '/posts?cursor=&perPage=2', { token: admin.accessToken, expect: 200 });
+    expect(cursor.body.meta).toHaveProperty('nextCursor');
+    await call('get', '/posts?count=false', { token: admin.accessToken, expect: 200 });
+    await call('get', '/posts?limit=1&count=false', { token: admin.accessToken, expect: 200 });
+    await call('get', '/posts?include=owner&where[title][like]=hel', { token: admin.accessToken, expect: 200 });
+    await call('get', '/posts?where={bad', { token: admin.accessToken, expect: 400 });
+    await call('get', '/users', { token: user.accessToken, expect: 200 });
+    await call('get', `/users/${user.id}`, { token: user.accessToken, expect: 200 });
+    await call('patch', `/users/${user.id}`, { token: user.accessToken, body: { bio: 'hi' }, expect: 200 });
+    await call('post', '/users', { token: admin.accessToken, body: { email: uniqueEmail(), password: GOOD_PASSWORD }, expect: 201 });
+
+    await call('delete', `/posts/${postId}`, { token: admin.accessToken, expect: 200 });
+    await call('get', `/posts/${postId}?includeDeleted=true`, { token: admin.accessToken, expect: 200 });
+    await call('post', `/posts/${postId}/restore`, { token: admin.accessToken, expect: 200 });
+    await call('delete', `/posts/${postId}?permanent=true`, { token: admin.accessToken, expect: 200 });
+    const spare = await registerUser(t);
+    await call('delete', `/users/${spare.id}`, { token: admin.accessToken, expect: 200 });
+  });
+
+  it('globals: read, save, update', async () => {
+    await call('get', '/globals/site', { token: admin.accessToken, expect: 200 });
+    await call('post', '/globals/site', { token: admin.accessToken, body: { title: 'Site' }, expect: 200 });
+    await call('patch', '/globals/site', { token: admin.accessToken, body: { theme: 'dark' }, expect: 200 });
+    await call('patch', '/globals/site', { token: admin.accessToken, body: { theme: 'blue' }, expect: 400 });
+  });
+
+  it('docs: the UI page (after its slash redirect), its assets, the document, an unknown asset', async () => {
+    const redirect = await call('get', '/docs', { expect: 302 });
+    expect(redirect.headers.location).toBe('docs/');
+    const page = await call('get', '/docs/', { expect: 200 });
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(page.text).toContain('swagger-ui-bundle.js');
+    const init = await call('get', '/docs/swagger-ui-init.js', { expect: 200 });
+    expect(init.text).toContain('"swaggerUrl": "openapi.json"');
+    await call('get', '/docs/swagger-ui.css', { expect: 200 });
+    await call('get', '/docs/openapi.json', { expect: 200 });
+    await call('get', '/docs/package.json', { expect: 404 });
+  });
+
+  it('the checks can fail: a leaked hidden field, a mixed envelope, a missing id', () => {
+    const record = { id: '0123456789abcdef01234567', title: 'x' };
+    const ok = (body: unknown) => validator.errorsOf('/posts', 'get', 200, 'application/json', body);
+    expect(ok({ data: [record], meta: { page: 1, perPage: 10, total: 1, totalPages: 1 } })).toEqual([]);
+    expect(ok({ data: [{ ...record, secretNote: 'leak' }], meta: { page: 1, perPage: 10 } })).not.toEqual([]);
+    expect(ok({ data: [record], meta: { page: 1, perPage: 10, nextCursor: null } })).not.toEqual([]);
+    expect(ok({ docs: [record], page: 1 })).not.toEqual([]);
+    expect(validator.errorsOf('/users/me', 'get', 200, 'application/json', { email: 'a@b.co', password: 'x' })).not.toEqual([]);
+  });
+
+  it('a method a path does not serve is a 405 problem with Allow', async () => {
+    const res = await request(t.app).put('/api/posts').send({});
+    expect(res.status).toBe(405);
+    expect(res.headers.allow).toBe('GET, HEAD, POST');
+    expect(validator.componentErrors('Problem', res.body)).toEqual([]);
+  });
+
+  it('every mounted route was exercised above', () => {
+    const missing = t.api.routes.map((r) => r.operationId).filter((id) => !exercised.has(id));
+    expect(missing).toEqual([]);
+  });
+});
