@@ -3,7 +3,7 @@
 import request from 'supertest';
 import { Types } from 'mongoose';
 import { createTestApp, type TestApp } from '../helpers/create-test-app';
-import { capabilities, describeIf, openTestConnection } from '../helpers/test-db';
+import { capabilities, describeIf, itIf, openTestConnection } from '../helpers/test-db';
 import { eventually } from './eventually';
 
 const config = {
@@ -65,19 +65,30 @@ describeIf(capabilities().changeStreams, 'the server has no change streams')('wr
     await eventually(async () => expect((await request(a.app).get(`/api${path}`)).status).toBe(404));
   });
 
-  it('two routers on one database see each other’s creates and deletes', async () => {
+  it('two routers on one database see each other’s creates', async () => {
     await cached(a, '/posts?perPage=50');
     await cached(b, '/posts?perPage=50');
     const created = await request(b.app).post('/api/posts').send({ title: 'written by b' });
     expect(created.status).toBe(201);
     await eventually(async () => expect(titles((await request(a.app).get('/api/posts?perPage=50')).body)).toContain('written by b'));
-
-    const path = `/posts/${created.body.id}`;
-    await cached(a, path);
-    expect((await request(b.app).delete(`/api${path}`)).status).toBe(200);
-    await eventually(async () => expect((await request(a.app).get(`/api${path}`)).status).toBe(404));
-    await eventually(async () => expect(titles((await request(a.app).get('/api/posts?perPage=50')).body)).not.toContain('written by b'));
   });
+
+  // The router deletes and updates with findOneAndDelete/findOneAndUpdate (one atomic step that also
+  // returns the record); some MongoDB emulations do not report those on change streams.
+  itIf(capabilities().findAndModifyEvents, 'the server does not report findOneAndDelete/findOneAndUpdate on change streams')(
+    'two routers on one database see each other’s deletes and updates',
+    async () => {
+      const created = await request(b.app).post('/api/posts').send({ title: 'to go' });
+      const path = `/posts/${created.body.id}`;
+      await eventually(async () => expect((await request(a.app).get(`/api${path}`)).status).toBe(200));
+      await cached(a, path);
+      expect((await request(b.app).patch(`/api${path}`).send({ title: 'patched by b' })).status).toBe(200);
+      await eventually(async () => expect((await request(a.app).get(`/api${path}`)).body.title).toBe('patched by b'));
+      expect((await request(b.app).delete(`/api${path}`)).status).toBe(200);
+      await eventually(async () => expect((await request(a.app).get(`/api${path}`)).status).toBe(404));
+      await eventually(async () => expect(titles((await request(a.app).get('/api/posts?perPage=50')).body)).not.toContain('to go'));
+    },
+  );
 
   it('an update made by another router reaches the cache where the server reports it', async () => {
     const created = await request(b.app).post('/api/posts').send({ title: 'before' });

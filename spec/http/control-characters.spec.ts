@@ -24,6 +24,8 @@ const patchTarget = new Types.ObjectId();
 beforeAll(async () => {
   t = await createTestApp({
     logger: { error: (...args: unknown[]) => logged.push(args), warn: () => undefined, info: () => undefined },
+    // The posts' upload field needs the file store.
+    uploads: {},
     collections: [
       { slug: 'authors', fields: { name: { type: 'text' } } },
       {

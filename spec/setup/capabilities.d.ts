@@ -4,6 +4,8 @@ export interface DbCapabilities {
   transactions: boolean;
   textSearch: boolean;
   changeStreams: boolean;
+  /** findOneAndUpdate/findOneAndDelete writes appear on change streams (real MongoDB; not mongo-java-server). */
+  findAndModifyEvents: boolean;
 }
 
 export declare const CAPABILITIES_ENV: 'TEST_DB_CAPABILITIES';

@@ -99,10 +99,36 @@ async function probeChangeStreams(db, name, timeoutMs) {
 }
 
 /**
+ * Whether findOneAndUpdate and findOneAndDelete writes show on a change stream, as they do on MongoDB
+ * (mongo-java-server reports only plain inserts, updates and deletes).
+ */
+async function probeFindAndModifyEvents(db, name, timeoutMs) {
+  const coll = db.collection(name);
+  let stream;
+  try {
+    const { insertedId } = await coll.insertOne({ probe: 'fam' });
+    stream = coll.watch([], { maxAwaitTimeMS: 100 });
+    await nextChangeWithin(stream, timeoutMs, true);
+    await coll.findOneAndUpdate({ _id: insertedId }, { $set: { probe: 'updated' } });
+    const updated = await nextChangeWithin(stream, timeoutMs);
+    if (!updated) throw new Error(`no change stream event for findOneAndUpdate within ${timeoutMs} ms`);
+    await coll.findOneAndDelete({ _id: insertedId });
+    const deleted = await nextChangeWithin(stream, timeoutMs);
+    if (!deleted) throw new Error(`no change stream event for findOneAndDelete within ${timeoutMs} ms`);
+    return updated.operationType === 'update' && deleted.operationType === 'delete';
+  } catch (err) {
+    return { ok: false, err };
+  } finally {
+    if (stream) await stream.close().catch(() => undefined);
+    await coll.drop().catch(() => undefined);
+  }
+}
+
+/**
  * @param {import('mongodb').MongoClient} client
  * @param {import('mongodb').Db} db  scratch database; probe collections are created and dropped in it
  * @param {{ timeoutMs?: number, onFailure?: (feature: string, err: unknown) => void }} [options]
- * @returns {Promise<{ transactions: boolean, textSearch: boolean, changeStreams: boolean }>}
+ * @returns {Promise<{ transactions: boolean, textSearch: boolean, changeStreams: boolean, findAndModifyEvents: boolean }>}
  */
 async function probeCapabilities(client, db, options = {}) {
   const timeoutMs = options.timeoutMs ?? 3000;
@@ -112,6 +138,7 @@ async function probeCapabilities(client, db, options = {}) {
     textSearch: await probeTextSearch(db, `__probe_text_${suffix}`),
     changeStreams: await probeChangeStreams(db, `__probe_cs_${suffix}`, timeoutMs),
   };
+  results.findAndModifyEvents = results.changeStreams === true ? await probeFindAndModifyEvents(db, `__probe_fam_${suffix}`, timeoutMs) : false;
   const caps = {};
   for (const [feature, r] of Object.entries(results)) {
     if (r === true) caps[feature] = true;
@@ -133,6 +160,7 @@ function readCapabilitiesFromEnv() {
       transactions: parsed.transactions === true,
       textSearch: parsed.textSearch === true,
       changeStreams: parsed.changeStreams === true,
+      findAndModifyEvents: parsed.findAndModifyEvents === true,
     };
   } catch {
     return undefined;
