@@ -61,6 +61,7 @@ describe('test database infrastructure', () => {
       transactions: expect.any(Boolean),
       textSearch: expect.any(Boolean),
       changeStreams: expect.any(Boolean),
+      findAndModifyEvents: expect.any(Boolean),
     });
     // agrees with the global setup's probe of the same server
     expect(caps).toEqual(capabilities());
