@@ -115,13 +115,16 @@ function readPayload(text: string): unknown {
  * Anything malformed, altered, or made for another collection or sort is a 400 `invalid cursor`.
  */
 export function decodeCursor(input: unknown, sort: readonly SortItem[], collection: CollectionDescriptor): CursorPosition {
-  const invalid = (): never => rejectQuery('cursor', 'invalid cursor', 'invalid_cursor');
+  const invalid = (why = 'it is not a cursor this API issued (pass nextCursor or prevCursor back unchanged)'): never =>
+    rejectQuery('cursor', `invalid cursor: ${why}`, 'invalid_cursor');
   if (typeof input !== 'string' || input.length > MAX_CURSOR_LENGTH || !BASE64URL.test(input)) return invalid();
   const payload = readPayload(input);
   if (!isPlainObject(payload) || !hasExactKeys(payload, ['s', 'd', 'v'])) return invalid();
-  if (payload.s !== signCursor(collection.slug, sort)) return invalid();
   if (payload.d !== 'n' && payload.d !== 'p') return invalid();
   if (!Array.isArray(payload.v) || payload.v.length !== sort.length) return invalid();
+  if (payload.s !== signCursor(collection.slug, sort)) {
+    return invalid('it was made for another collection or another sort; keep the sort of the request that returned it, or start again with cursor=');
+  }
   const encoded: unknown[] = payload.v;
   const values = sort.map((item, index) => decodeValue(encoded[index], item, collection));
   if (values.includes(NO_VALUE)) return invalid();

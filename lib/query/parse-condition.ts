@@ -9,7 +9,7 @@ import { readValueList } from './read-list';
 import { describeValue, rejectQuery } from './reject';
 import { assertSafeKeys, isPlainObject } from './safe-keys';
 import { toLikeRegExp, toSubstringRegExp } from './text-match';
-import type { Operator, WhereNode } from './types';
+import { OPERATORS, type Operator, type WhereNode } from './types';
 
 /** Deepest nesting of compounds and relationship hops in one where. */
 export const MAX_WHERE_DEPTH = 10;
@@ -82,7 +82,7 @@ function readOperators(raw: unknown, path: string): Array<[Operator, unknown]> {
   const entries = Object.entries(object);
   if (entries.length === 0) rejectQuery(path, 'expected at least one operator', 'invalid_where');
   return entries.map(([key, value]) => {
-    if (!isOperator(key)) rejectQuery(`${path}.${key}`, `unknown operator "${key}"`, 'unknown_operator');
+    if (!isOperator(key)) rejectQuery(`${path}.${key}`, `unknown operator "${key}" (known operators: ${OPERATORS.join(', ')})`, 'unknown_operator');
     return [key, value];
   });
 }

@@ -412,7 +412,7 @@ describe('cursor pagination', () => {
       ['reversed', () => [...cursor].reverse().join('')],
       ['too long', () => 'A'.repeat(9000)],
     ])('%s', async (_name, build) => {
-      expectQueryError(await withCursor(build()), 'cursor', 'invalid_cursor', 'invalid cursor');
+      expectQueryError(await withCursor(build()), 'cursor', 'invalid_cursor', 'invalid cursor: it is not a cursor this API issued (pass nextCursor or prevCursor back unchanged)');
     });
 
     it('rejects a decoded-and-edited payload', async () => {

@@ -128,7 +128,7 @@ describe('parseListQuery', () => {
     const cursor = encodeCursor({ _id: id, views: 7 }, sort, 'next', 'posts');
     expect(list(`sort=-views&cursor=${cursor}`).cursor).toEqual({ direction: 'next', values: [7, id] });
     expect(describeRejection(rejectionOf(() => list(`sort=views&cursor=${cursor}`)))).toEqual(
-      expectedRejection('cursor', 'invalid cursor', 'invalid_cursor'),
+      expectedRejection('cursor', 'invalid cursor: it was made for another collection or another sort; keep the sort of the request that returned it, or start again with cursor=', 'invalid_cursor'),
     );
   });
 
