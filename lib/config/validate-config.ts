@@ -39,6 +39,8 @@ const FIELD_KEYS: Record<string, readonly string[]> = {
 const TOP_KEYS = ['core', 'db', 'collections', 'globals', 'auth', 'security', 'uploads', 'realtime', 'docs', 'endpoints', 'email', 'logger'];
 const COLLECTION_KEYS = ['slug', 'fields', 'auth', 'softDelete', 'cache', 'access', 'search', 'pagination', 'maxBatchSize'];
 const GLOBAL_KEYS = ['slug', 'fields', 'access'];
+/** A size as Express's body parser reads it (the `bytes` format): `100kb`, `1mb`, `1.5 MB`, `2048`. */
+const SIZE = /^\s*\d+(?:\.\d+)?\s*(?:b|kb|mb|gb|tb|pb)?\s*$/i;
 const API_KEYS = ['prefix', 'listFormat', 'bodyLimit', 'maxDepth', 'overLimit', 'maxRelationConditions', 'maxRelationDepth', 'maxRelationIds'];
 /**
  * Most ids all relation conditions of one request may carry together (maxRelationIds x
@@ -247,7 +249,7 @@ export function validateConfig(config: ContentConfig, featureValidators: readonl
   if (api?.overLimit !== undefined && !['reject', 'clamp'].includes(api.overLimit)) {
     problems.push('core.api.overLimit: must be "reject" or "clamp"');
   }
-  if (api?.bodyLimit !== undefined && !(typeof api.bodyLimit === 'string' || (typeof api.bodyLimit === 'number' && api.bodyLimit > 0))) {
+  if (api?.bodyLimit !== undefined && !((typeof api.bodyLimit === 'string' && SIZE.test(api.bodyLimit)) || (typeof api.bodyLimit === 'number' && api.bodyLimit > 0))) {
     problems.push('core.api.bodyLimit: must be a size such as "1mb" or a number of bytes');
   }
   if (config.logger !== undefined && !(isRecord(config.logger) && typeof config.logger.error === 'function' && typeof config.logger.warn === 'function')) {

@@ -28,6 +28,23 @@ const UNAVAILABLE = new Set([
   'MongoTopologyClosedError',
 ]);
 
+/**
+ * The error's own name and the names of the classes it derives from: the driver's network errors have
+ * subclasses (PoolClearedOnNetworkError, ...) that are outages too. By name, so it holds across copies
+ * of the driver.
+ */
+function classNames(error: unknown): string[] {
+  const names: string[] = [];
+  if (typeof error !== 'object' || error === null) return names;
+  const own = (error as { name?: unknown }).name;
+  if (typeof own === 'string') names.push(own);
+  for (let proto = Object.getPrototypeOf(error); proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+    const name = (proto as { constructor?: { name?: unknown } }).constructor?.name;
+    if (typeof name === 'string') names.push(name);
+  }
+  return names;
+}
+
 /** Problem type URIs are stable identifiers, one per error code. */
 export function problemType(code: string): string {
   return `urn:content-router:problem:${code}`;
@@ -60,9 +77,8 @@ function fromMongoose(error: unknown): ContentError | undefined {
   if (error instanceof mongoose.Error.CastError) {
     return new ValidationError('A value has the wrong type.', [{ field: error.path, message: `${error.path} has the wrong type`, code: 'invalid_type' }]);
   }
-  const name = (error as { name?: string } | null)?.name ?? '';
   const message = (error as { message?: string } | null)?.message ?? '';
-  if (UNAVAILABLE.has(name) || /buffering timed out|before initial connection is complete|Client must be connected|connection .* closed/i.test(message)) {
+  if (classNames(error).some((name) => UNAVAILABLE.has(name)) || /buffering timed out|before initial connection is complete|Client must be connected|connection .* closed/i.test(message)) {
     return new ServiceUnavailableError();
   }
   return undefined;

@@ -48,6 +48,7 @@ describe('validateConfig', () => {
     ['an unknown collection option', { collections: [{ slug: 'a', fields: {}, softdelete: true } as never] }, 'collections[0].softdelete: unknown option'],
     ['an option of another field type', { collections: [{ slug: 'a', fields: { t: { type: 'text', options: ['x'] } as never } }] }, 'collections[0].fields.t.options: unknown option'],
     ['a misspelt field option', { collections: [{ slug: 'a', fields: { t: { type: 'text', requried: true } as never } }] }, 'collections[0].fields.t.requried: unknown option'],
+    ['a body limit the body parser cannot read', { core: { api: { bodyLimit: 'lots' } } }, 'core.api.bodyLimit: must be a size'],
     ['an unknown core.api option', { core: { api: { prefx: '/x' } as never } }, 'core.api.prefx: unknown option'],
     ['an unknown global option', { globals: [{ slug: 'site', fields: {}, cache: { ttl: 1 } } as never] }, 'globals[0].cache: unknown option'],
     ['an unknown pagination option', { collections: [{ slug: 'a', fields: {}, pagination: { max: 5 } as never }] }, 'collections[0].pagination.max: unknown option'],

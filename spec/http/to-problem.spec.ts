@@ -42,6 +42,19 @@ describe('toProblem', () => {
     expect(toProblem(error, prod)).toMatchObject({ status: 503, unexpected: true, headers: { 'Retry-After': '5' } });
   });
 
+  it('maps subclasses of the driver\'s network errors (a pool cleared by a network error) to 503', () => {
+    const { MongoNetworkError } = mongoose.mongo;
+    class PoolClearedOnNetworkError extends MongoNetworkError {
+      override get name(): string {
+        return 'PoolClearedOnNetworkError';
+      }
+    }
+    const problem = toProblem(new PoolClearedOnNetworkError('Connection to 127.0.0.1:27017 interrupted due to server monitor timeout'), prod);
+    expect(problem.status).toBe(503);
+    expect(problem.body.code).toBe('service_unavailable');
+    expect(JSON.stringify(problem.body)).not.toContain('127.0.0.1');
+  });
+
   it('hides internals of unexpected errors outside development', () => {
     const problem = toProblem(new Error('password=hunter2 at /srv/app.js:1'), prod);
     expect(problem.status).toBe(500);
