@@ -560,7 +560,7 @@ export interface ContentConfig {
   /** Realtime events over `/sse` and `/ws` (docs/realtime.md). Default false. */
   realtime?: boolean | RealtimeOptions;
   /** The OpenAPI document (`/docs/openapi.json`) and Swagger UI (`/docs`); `false` serves neither. Default on and public. */
-  docs?: false | DocsOptions;
+  docs?: boolean | DocsOptions;
   /** Custom endpoints, functions or objects (docs/endpoints.md). Default none. */
   endpoints?: Array<EndpointFunction | EndpointObject>;
   email?: {

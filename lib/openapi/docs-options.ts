@@ -16,8 +16,8 @@ const KEYS = ['public'];
 /** Problems of `config.docs`: the wrong type, unknown keys, a non-boolean `public`. */
 export function validateDocsOptions(config: ContentConfig): string[] {
   const docs: unknown = config.docs;
-  if (docs === undefined || docs === false) return [];
-  if (!isRecord(docs)) return ['docs: must be false or an object { public?: boolean }'];
+  if (docs === undefined || docs === false || docs === true) return [];
+  if (!isRecord(docs)) return ['docs: must be true, false or an object { public?: boolean }'];
   const problems: string[] = [];
   for (const key of Object.keys(docs)) {
     if (!KEYS.includes(key)) problems.push(`docs.${key}: unknown option`);
@@ -29,5 +29,5 @@ export function validateDocsOptions(config: ContentConfig): string[] {
 /** Resolves a validated `docs` option: default on and public. */
 export function resolveDocsOptions(docs: ContentConfig['docs']): ResolvedDocsOptions {
   if (docs === false) return { enabled: false, public: false };
-  return { enabled: true, public: docs?.public ?? true };
+  return { enabled: true, public: docs === true ? true : (docs?.public ?? true) };
 }

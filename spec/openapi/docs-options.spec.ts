@@ -11,9 +11,8 @@ describe('validateDocsOptions', () => {
   });
 
   it.each<[string, unknown, string]>([
-    ['true (not an object)', true, 'docs: must be false or an object { public?: boolean }'],
-    ['a string', 'yes', 'docs: must be false or an object'],
-    ['an array', [], 'docs: must be false or an object'],
+    ['a string', 'yes', 'docs: must be true, false or an object'],
+    ['an array', [], 'docs: must be true, false or an object'],
     ['an unknown key', { pubic: true }, 'docs.pubic: unknown option'],
     ['a non-boolean public', { public: 'no' }, 'docs.public: must be a boolean'],
   ])('reports %s', (_name, docs, expected) => {
