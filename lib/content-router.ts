@@ -8,6 +8,7 @@ import type { LocalAuthApi } from './auth/local-auth';
 import { type ResolvedConfig, resolveConfig } from './config/resolve-config';
 import type { ContentConfig } from './config/types';
 import { createDispatcher } from './http/dispatch';
+import { createDatabaseGate } from './http/database-gate';
 import { createErrorHandler } from './http/error-handler';
 import { type Feature, type FeatureInstance, addHooks } from './http/feature';
 import { jsonBodyFor } from './http/json-body';
@@ -39,11 +40,26 @@ export interface ContentRouter extends Router {
   close(): Promise<void>;
 }
 
+/**
+ * Defaults for the router's own connection: wait at most 5 s for a server instead of the driver's 30 s,
+ * so a request during an outage that started before the driver noticed it gets its 503 within a bound
+ * (docs/operations.md). An option the host set in `db.options` or in the URI's query wins.
+ */
+const OWN_CONNECTION_DEFAULTS: Record<string, unknown> = { serverSelectionTimeoutMS: 5000 };
+
+function ownConnectionOptions(uri: string, options: Record<string, unknown> = {}): Record<string, unknown> {
+  const query = uri.includes('?') ? uri.slice(uri.indexOf('?') + 1).toLowerCase() : '';
+  const inUri = new Set(query.split('&').map((pair) => pair.split('=')[0]));
+  const defaults = Object.entries(OWN_CONNECTION_DEFAULTS).filter(([key]) => !inUri.has(key.toLowerCase()));
+  // The driver lets object options override the URI's, so a default is set only where neither has one.
+  return { ...Object.fromEntries(defaults), ...options };
+}
+
 function openConnection(config: ResolvedConfig): { connection: Connection; owned: boolean } {
   const db = config.source.db;
   if (db.connection) return { connection: db.connection, owned: false };
   // Never mongoose.connect(): the global default connection belongs to the host.
-  const connection = mongoose.createConnection(db.uri!, db.options ?? {});
+  const connection = mongoose.createConnection(db.uri!, ownConnectionOptions(db.uri!, db.options));
   return { connection, owned: true };
 }
 
@@ -85,7 +101,12 @@ export function contentRouter(config: ContentConfig): ContentRouter {
   }
 
   const router = express.Router() as ContentRouter;
-  const middleware = [...instances.flatMap((i) => (i.middleware ? [i.middleware] : [])), jsonBodyFor(resolved.bodyLimit)];
+  // The database gate first: during an outage a request is refused before any other work (or count).
+  const middleware = [
+    createDatabaseGate(connection),
+    ...instances.flatMap((i) => (i.middleware ? [i.middleware] : [])),
+    jsonBodyFor(resolved.bodyLimit),
+  ];
   router.use(createDispatcher(instances.flatMap((i) => i.routes ?? []), middleware));
   router.use(createErrorHandler(resolved.logger));
 
