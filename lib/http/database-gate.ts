@@ -5,6 +5,9 @@ import mongoose, { type Connection } from 'mongoose';
 import { ServiceUnavailableError } from '../errors';
 import type { RouteMiddleware } from './dispatch';
 
+/** Refused before any work: unlike a connection lost mid-request, this 503 guarantees nothing was written. */
+const REFUSED = 'The database is unavailable; the request was not processed. Try again shortly.';
+
 /** At most one recovery probe per this many ms, however many requests are refused meanwhile. */
 const PROBE_INTERVAL_MS = 1000;
 
@@ -41,7 +44,7 @@ export function createDatabaseGate(connection: Connection): RouteMiddleware {
   const gate: RequestHandler = (_req, _res, next) => {
     if (SERVING.has(connection.readyState)) return next();
     probe();
-    next(new ServiceUnavailableError());
+    next(new ServiceUnavailableError(REFUSED));
   };
   return (route) => (route.database === false ? undefined : gate);
 }

@@ -48,7 +48,7 @@ describe('the database gate', () => {
     expect(refused.status).toBe(503);
     expect(refused.headers['content-type']).toMatch(/application\/problem\+json/);
     expect(refused.headers['retry-after']).toBe('5');
-    expect(refused.body).toMatchObject({ status: 503, code: 'service_unavailable' });
+    expect(refused.body).toMatchObject({ status: 503, code: 'service_unavailable', detail: expect.stringContaining('not processed') });
     const served = await request(app).get('/static');
     expect(served.status).toBe(200);
     expect(served.body).toEqual({ served: '/static' });
