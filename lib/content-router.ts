@@ -102,8 +102,9 @@ export function contentRouter(config: ContentConfig): ContentRouter {
 
   const router = express.Router() as ContentRouter;
   // The database gate first: during an outage a request is refused before any other work (or count).
+  const gate = createDatabaseGate(connection);
   const middleware = [
-    createDatabaseGate(connection),
+    gate.middleware,
     ...instances.flatMap((i) => (i.middleware ? [i.middleware] : [])),
     jsonBodyFor(resolved.bodyLimit),
   ];
@@ -129,6 +130,7 @@ export function contentRouter(config: ContentConfig): ContentRouter {
       for (const instance of [...instances].reverse()) await instance.close?.();
       runtime.changes.close();
       if (owned) await connection.close();
+      gate.close();
     },
   });
   return router;

@@ -20,14 +20,35 @@ const PROBE_INTERVAL_MS = 1000;
  */
 const SERVING = new Set<number>([mongoose.ConnectionStates.connected, mongoose.ConnectionStates.connecting]);
 
+/** The events Mongoose emits on each state change, and whether requests go ahead in that state. */
+const STATE_EVENTS: ReadonlyArray<[string, boolean]> = [
+  ['connected', true],
+  ['connecting', true],
+  ['disconnected', false],
+  ['disconnecting', false],
+  ['close', false],
+];
+
+export interface DatabaseGate {
+  /** Route middleware for every route but those declaring `database: false`. */
+  middleware: RouteMiddleware;
+  /** Stops listening to the connection. */
+  close(): void;
+}
+
 /**
- * Route middleware refusing database routes (every route but those declaring `database: false`) with a
- * 503 while the connection is down. Refusing before any work also means no write of this request can
- * land later. While it refuses, it pings now and then: a pending server selection makes the driver check
- * the server every 500 ms instead of every heartbeatFrequencyMS (10 s by default), so service resumes
- * soon after the database does.
+ * Refuses database routes with a 503 while the connection is down. Refusing before any work also means
+ * no write of this request can land later. The state is followed through the connection's events rather
+ * than read from `readyState`, whose getter also reports `disconnected` when heartbeats are merely late
+ * (a busy server or a blocked event loop), which is no reason to refuse. While it refuses, it pings now
+ * and then: a pending server selection makes the driver check the server every 500 ms instead of every
+ * heartbeatFrequencyMS (10 s by default), so service resumes soon after the database does.
  */
-export function createDatabaseGate(connection: Connection): RouteMiddleware {
+export function createDatabaseGate(connection: Connection): DatabaseGate {
+  let up = SERVING.has(connection.readyState);
+  const listeners = STATE_EVENTS.map(([event, serving]) => [event, () => (up = serving)] as const);
+  for (const [event, listener] of listeners) connection.on(event, listener);
+
   let probing = false;
   let lastProbe = 0;
   const probe = () => {
@@ -35,16 +56,21 @@ export function createDatabaseGate(connection: Connection): RouteMiddleware {
     if (probing || !db || Date.now() - lastProbe < PROBE_INTERVAL_MS) return;
     probing = true;
     lastProbe = Date.now();
-    // Its outcome does not matter: the driver's monitor flips readyState back when the server answers.
+    // Its outcome does not matter: the driver's monitor flips the state back when the server answers.
     db.command({ ping: 1 }).then(
       () => (probing = false),
       () => (probing = false),
     );
   };
   const gate: RequestHandler = (_req, _res, next) => {
-    if (SERVING.has(connection.readyState)) return next();
+    if (up) return next();
     probe();
     next(new ServiceUnavailableError(REFUSED));
   };
-  return (route) => (route.database === false ? undefined : gate);
+  return {
+    middleware: (route) => (route.database === false ? undefined : gate),
+    close() {
+      for (const [event, listener] of listeners) connection.off(event, listener);
+    },
+  };
 }

@@ -1,6 +1,7 @@
 // Failing fast while the database is down: a route that needs it answers 503 at once (no buffering, no
 // server selection wait), a route declaring `database: false` is still served, and the router's own
 // connection waits at most 5 s for a server unless the host says otherwise.
+import { EventEmitter } from 'node:events';
 import express from 'express';
 import mongoose, { type Connection } from 'mongoose';
 import request from 'supertest';
@@ -30,9 +31,14 @@ function route(path: string, database?: boolean): RouteDef {
   };
 }
 
-function appWithGate(connection: Pick<Connection, 'readyState' | 'db'>) {
+/** A stand-in connection: its state at the start, then the events Mongoose emits on each change. */
+function fakeConnection(readyState: number, db?: unknown): EventEmitter & { readyState: number; db: unknown } {
+  return Object.assign(new EventEmitter(), { readyState, db });
+}
+
+function appWithGate(connection: EventEmitter & { readyState: number; db: unknown }) {
   const app = express();
-  app.use(createDispatcher([route('/records'), route('/static', false)], [createDatabaseGate(connection as Connection)]));
+  app.use(createDispatcher([route('/records'), route('/static', false)], [createDatabaseGate(connection as unknown as Connection).middleware]));
   app.use(createErrorHandler(silent));
   return app;
 }
@@ -43,7 +49,7 @@ describe('the database gate', () => {
     ['disconnecting', mongoose.ConnectionStates.disconnecting],
     ['uninitialized', mongoose.ConnectionStates.uninitialized],
   ])('refuses a database route with 503 + Retry-After while %s, and serves a route that declares database: false', async (_name, state) => {
-    const app = appWithGate({ readyState: state, db: undefined });
+    const app = appWithGate(fakeConnection(state));
     const refused = await request(app).get('/records');
     expect(refused.status).toBe(503);
     expect(refused.headers['content-type']).toMatch(/application\/problem\+json/);
@@ -58,22 +64,40 @@ describe('the database gate', () => {
     ['connected', mongoose.ConnectionStates.connected],
     ['connecting (the first connect: Mongoose buffers until it opens)', mongoose.ConnectionStates.connecting],
   ])('lets a request through while %s', async (_name, state) => {
-    const res = await request(appWithGate({ readyState: state, db: undefined })).get('/records');
+    const res = await request(appWithGate(fakeConnection(state))).get('/records');
     expect(res.status).toBe(200);
   });
 
-  it('lets requests through again as soon as the connection is back', async () => {
-    const connection = { readyState: mongoose.ConnectionStates.disconnected as number, db: undefined };
+  it('follows the connection down and up again', async () => {
+    const connection = fakeConnection(mongoose.ConnectionStates.connected);
     const app = appWithGate(connection);
-    expect((await request(app).get('/records')).status).toBe(503);
-    connection.readyState = mongoose.ConnectionStates.connected;
     expect((await request(app).get('/records')).status).toBe(200);
+    connection.emit('disconnected');
+    expect((await request(app).get('/records')).status).toBe(503);
+    connection.emit('connected');
+    expect((await request(app).get('/records')).status).toBe(200);
+  });
+
+  it('does not refuse because heartbeats are late (readyState reads disconnected, no event said so)', async () => {
+    const connection = fakeConnection(mongoose.ConnectionStates.connected);
+    const app = appWithGate(connection);
+    // Mongoose's readyState getter answers `disconnected` after two missed heartbeats, without an event.
+    connection.readyState = mongoose.ConnectionStates.disconnected;
+    expect((await request(app).get('/records')).status).toBe(200);
+  });
+
+  it('stops following the connection once closed', () => {
+    const connection = fakeConnection(mongoose.ConnectionStates.connected);
+    const gate = createDatabaseGate(connection as unknown as Connection);
+    expect(connection.listenerCount('disconnected')).toBe(1);
+    gate.close();
+    expect(connection.eventNames()).toEqual([]);
   });
 
   it('probes a down connection at most about once a second however many requests it refuses', async () => {
     let pings = 0;
     const db = { command: async () => { pings++; throw new Error('still down'); } };
-    const app = appWithGate({ readyState: mongoose.ConnectionStates.disconnected, db } as unknown as Connection);
+    const app = appWithGate(fakeConnection(mongoose.ConnectionStates.disconnected, db));
     for (let i = 0; i < 20; i++) expect((await request(app).get('/records')).status).toBe(503);
     expect(pings).toBe(1);
   });
@@ -98,7 +122,7 @@ describe('a router whose connection went away', () => {
     expect((await request(t.app).put('/api/things').set(...user)).status).toBe(405);
     expect(t.hostErrors).toEqual([]);
     await t.close();
-  });
+  }, 20000);
 });
 
 describe("the router's own connection", () => {
@@ -107,8 +131,8 @@ describe("the router's own connection", () => {
 
   it.each([
     ['no option', '', {}, 5000],
-    ['db.options', '', { serverSelectionTimeoutMS: 1234 }, 1234],
-    ['the URI', 'serverSelectionTimeoutMS=2345', {}, 2345],
+    ['db.options', '', { serverSelectionTimeoutMS: 20001 }, 20001],
+    ['the URI', 'serverSelectionTimeoutMS=20002', {}, 20002],
   ])('waits 5 s for a server by default; the host sets it through %s', async (_where, query, options, expected) => {
     const dbName = uniqueDbName();
     const base = testDbUri();
@@ -118,5 +142,5 @@ describe("the router's own connection", () => {
     expect(selectionTimeout(dbName)).toBe(expected);
     await mongoose.connections.find((c) => c.name === dbName)!.dropDatabase();
     await api.close();
-  });
+  }, 20000);
 });
