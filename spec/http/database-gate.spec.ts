@@ -138,9 +138,10 @@ describe("the router's own connection", () => {
     const base = testDbUri();
     const uri = query ? `${base}${base.includes('?') ? '&' : '?'}${query}` : base;
     const api = contentRouter({ db: { uri, options: { dbName, ...options } }, collections, logger: silent });
-    await api.ready;
+    // The client's options are set when it is created; whether a busy test server answered in time does not matter.
+    await api.ready.catch(() => undefined);
     expect(selectionTimeout(dbName)).toBe(expected);
-    await mongoose.connections.find((c) => c.name === dbName)!.dropDatabase();
+    await mongoose.connections.find((c) => c.name === dbName)!.dropDatabase().catch(() => undefined);
     await api.close();
   }, 20000);
 });
