@@ -11,6 +11,7 @@ import type { LocalAuthApi } from './auth/local-auth';
 import { type ResolvedConfig, resolveConfig } from './config/resolve-config';
 import type { ContentConfig } from './config/types';
 import { type MountedRoute, createDispatcher } from './http/dispatch';
+import { createDatabaseGate } from './http/database-gate';
 import { createErrorHandler } from './http/error-handler';
 import { type Feature, type FeatureInstance, addHooks } from './http/feature';
 import { jsonBodyFor } from './http/json-body';
@@ -63,11 +64,26 @@ export interface ContentRouter extends Router {
   close(): Promise<void>;
 }
 
+/**
+ * Defaults for the router's own connection: wait at most 5 s for a server instead of the driver's 30 s,
+ * so a request during an outage that started before the driver noticed it gets its 503 within a bound
+ * (docs/operations.md). An option the host set in `db.options` or in the URI's query wins.
+ */
+const OWN_CONNECTION_DEFAULTS: Record<string, unknown> = { serverSelectionTimeoutMS: 5000 };
+
+function ownConnectionOptions(uri: string, options: Record<string, unknown> = {}): Record<string, unknown> {
+  const query = uri.includes('?') ? uri.slice(uri.indexOf('?') + 1).toLowerCase() : '';
+  const inUri = new Set(query.split('&').map((pair) => pair.split('=')[0]));
+  const defaults = Object.entries(OWN_CONNECTION_DEFAULTS).filter(([key]) => !inUri.has(key.toLowerCase()));
+  // The driver lets object options override the URI's, so a default is set only where neither has one.
+  return { ...Object.fromEntries(defaults), ...options };
+}
+
 function openConnection(config: ResolvedConfig): { connection: Connection; owned: boolean } {
   const db = config.source.db;
   if (db.connection) return { connection: db.connection, owned: false };
   // Never mongoose.connect(): the global default connection belongs to the host.
-  const connection = mongoose.createConnection(db.uri!, db.options ?? {});
+  const connection = mongoose.createConnection(db.uri!, ownConnectionOptions(db.uri!, db.options));
   return { connection, owned: true };
 }
 
@@ -103,6 +119,8 @@ export function contentRouter(config: ContentConfig): ContentRouter {
   const instances: FeatureInstance[] = [];
   const router = express.Router() as ContentRouter;
   let dispatcher: ReturnType<typeof createDispatcher>;
+  // The database gate first: during an outage a request is refused before any other work (or count).
+  const gate = createDatabaseGate(connection);
   try {
     for (const feature of FEATURES) {
       const instance = feature.create(runtime);
@@ -112,13 +130,18 @@ export function contentRouter(config: ContentConfig): ContentRouter {
     }
     const table: readonly RouteDef[] = Object.freeze(instances.flatMap((i) => i.routes ?? []));
     for (const instance of instances) instance.withRoutes?.(table);
-    const middleware = [...instances.flatMap((i) => (i.middleware ? [i.middleware] : [])), jsonBodyFor(resolved.bodyLimit)];
+    const middleware = [
+      gate.middleware,
+      ...instances.flatMap((i) => (i.middleware ? [i.middleware] : [])),
+      jsonBodyFor(resolved.bodyLimit),
+    ];
     dispatcher = createDispatcher(table, middleware);
     router.use(dispatcher);
   } catch (error) {
     // A route problem found while building (a custom route colliding with a generated one) must not leave
     // behind the connection the router opened, nor the timers of features already built.
     for (const instance of [...instances].reverse()) void Promise.resolve(instance.close?.()).catch(() => undefined);
+    gate.close();
     runtime.changes.close();
     if (owned) void connection.close().catch(() => undefined);
     throw error;
@@ -145,6 +168,7 @@ export function contentRouter(config: ContentConfig): ContentRouter {
       for (const instance of [...instances].reverse()) await instance.close?.();
       runtime.changes.close();
       if (owned) await connection.close();
+      gate.close();
     },
   });
   return router;

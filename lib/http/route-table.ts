@@ -65,6 +65,11 @@ export interface RouteDef {
   body?: { type: 'json' | 'multipart'; shape: BodyShape; required: boolean };
   /** `auth`: a credential route (login, register, password reset) under the stricter rate limit too. */
   rateLimit?: 'auth';
+  /**
+   * `false`: the route never touches the database (a static document), so it is served during an outage.
+   * Default true: while the connection is down the route answers 503 with `Retry-After` before any work.
+   */
+  database?: boolean;
   /** Answers by status; 4xx/5xx entries are problem+json. */
   responses: Record<number, RouteResponse>;
   handler: RouteHandler;

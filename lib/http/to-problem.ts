@@ -19,6 +19,10 @@ export interface Problem {
   unexpected: boolean;
 }
 
+/**
+ * Driver errors meaning "no database to talk to right now". Matched by name as well as by class, because a
+ * host's connection may come from another copy of the driver than the one this package's mongoose loads.
+ */
 const UNAVAILABLE = new Set([
   'MongoServerSelectionError',
   'MongooseServerSelectionError',
@@ -26,6 +30,13 @@ const UNAVAILABLE = new Set([
   'MongoNetworkTimeoutError',
   'MongoNotConnectedError',
   'MongoTopologyClosedError',
+  'MongoClientClosedError',
+  'MongoServerClosedError',
+  // A pool the driver emptied because another operation on it lost its connection.
+  'MongoPoolClearedError',
+  'PoolClearedOnNetworkError',
+  'MongoPoolClosedError',
+  'MongoWaitQueueTimeoutError',
 ]);
 
 /**
@@ -43,6 +54,30 @@ function classNames(error: unknown): string[] {
     if (typeof name === 'string') names.push(name);
   }
   return names;
+}
+
+/**
+ * Server error codes of a server going away or stepping down (shutdown, interrupted at shutdown, not
+ * primary any more, host unreachable): what a real mongod answers in-flight operations while it stops.
+ */
+const UNAVAILABLE_CODES = new Set([6, 7, 89, 91, 189, 262, 9001, 10107, 11600, 11602, 13435, 13436]);
+
+/**
+ * Node socket errors. The driver normally wraps them in a MongoNetworkError, but a write that waits for the
+ * socket to drain (a large batch) rejects with the socket's own error (mongodb 7.x): `Error: write ECONNRESET`.
+ */
+const SOCKET_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNREFUSED', 'ECONNABORTED', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTCONN']);
+
+/** True for an error that says the database cannot be reached, however the driver or Mongoose wrapped it. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const e = error as { name?: unknown; message?: unknown; code?: unknown; syscall?: unknown; writeErrors?: unknown; writeConcernError?: { code?: unknown } };
+  if (classNames(error).some((name) => UNAVAILABLE.has(name))) return true;
+  if (typeof e.syscall === 'string' && typeof e.code === 'string' && SOCKET_CODES.has(e.code)) return true;
+  const codes = [e.code, e.writeConcernError?.code, ...(Array.isArray(e.writeErrors) ? e.writeErrors.map((w: { code?: unknown; err?: { code?: unknown } }) => w?.code ?? w?.err?.code) : [])];
+  if (codes.some((code) => typeof code === 'number' && UNAVAILABLE_CODES.has(code))) return true;
+  const message = typeof e.message === 'string' ? e.message : '';
+  return /buffering timed out|before initial connection is complete|Client must be connected|connection .* closed/i.test(message);
 }
 
 /** Problem type URIs are stable identifiers, one per error code. */
@@ -77,10 +112,7 @@ function fromMongoose(error: unknown): ContentError | undefined {
   if (error instanceof mongoose.Error.CastError) {
     return new ValidationError('A value has the wrong type.', [{ field: error.path, message: `${error.path} has the wrong type`, code: 'invalid_type' }]);
   }
-  const message = (error as { message?: string } | null)?.message ?? '';
-  if (classNames(error).some((name) => UNAVAILABLE.has(name)) || /buffering timed out|before initial connection is complete|Client must be connected|connection .* closed/i.test(message)) {
-    return new ServiceUnavailableError();
-  }
+  if (isDatabaseUnavailable(error)) return new ServiceUnavailableError();
   return undefined;
 }
 

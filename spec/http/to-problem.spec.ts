@@ -55,6 +55,27 @@ describe('toProblem', () => {
     expect(JSON.stringify(problem.body)).not.toContain('127.0.0.1');
   });
 
+  it.each([
+    ['a pool cleared after another operation lost its connection', Object.assign(new Error('Connection pool for h:1 was cleared'), { name: 'MongoPoolClearedError' })],
+    ['a network error (by class)', new mongoose.mongo.MongoNetworkError('read ECONNRESET')],
+    ['a raw socket error the driver did not wrap', Object.assign(new Error('write ECONNRESET'), { code: 'ECONNRESET', syscall: 'write', errno: -104 })],
+    ['a server shutting down', Object.assign(new Error('interrupted at shutdown'), { name: 'MongoServerError', code: 11600 })],
+    ['a primary stepping down', Object.assign(new Error('not primary'), { name: 'MongoServerError', code: 10107 })],
+    ['a batch interrupted at shutdown', Object.assign(new Error('bulk'), { name: 'MongoBulkWriteError', code: 11600, writeErrors: [{ code: 11600, index: 3 }] })],
+    ['a write concern error at shutdown', Object.assign(new Error('wc'), { name: 'MongoWriteConcernError', writeConcernError: { code: 91 } })],
+    ['a closed client', Object.assign(new Error('closed'), { name: 'MongoClientClosedError' })],
+  ])('maps %s to 503 with Retry-After', (_what, error) => {
+    expect(toProblem(error, prod)).toMatchObject({ status: 503, headers: { 'Retry-After': '5' }, body: { code: 'service_unavailable' } });
+  });
+
+  it.each([
+    ['a duplicate key', Object.assign(new Error('E11000'), { name: 'MongoServerError', code: 11000 })],
+    ['a socket code without a syscall (not a system error)', Object.assign(new Error('x'), { code: 'ECONNRESET' })],
+    ['an operation failure', Object.assign(new Error('bad'), { name: 'MongoServerError', code: 2 })],
+  ])('does not map %s to 503', (_what, error) => {
+    expect(toProblem(error, prod).status).not.toBe(503);
+  });
+
   it('hides internals of unexpected errors outside development', () => {
     const problem = toProblem(new Error('password=hunter2 at /srv/app.js:1'), prod);
     expect(problem.status).toBe(500);

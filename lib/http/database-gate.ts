@@ -1,0 +1,76 @@
+// Fails fast during a database outage: a route that needs the database answers 503 at once while the
+// connection is known to be down, instead of waiting for server selection, and recovers when it is back.
+import type { RequestHandler } from 'express';
+import mongoose, { type Connection } from 'mongoose';
+import { ServiceUnavailableError } from '../errors';
+import type { RouteMiddleware } from './dispatch';
+
+/** Refused before any work: unlike a connection lost mid-request, this 503 guarantees nothing was written. */
+const REFUSED = 'The database is unavailable; the request was not processed. Try again shortly.';
+
+/** At most one recovery probe per this many ms, however many requests are refused meanwhile. */
+const PROBE_INTERVAL_MS = 1000;
+
+/**
+ * Connection states in which a request goes ahead. `connecting` is only the first connect (Mongoose
+ * buffers commands until it opens, bounded by bufferTimeoutMS); once open, Mongoose reports a lost server as
+ * `disconnected` (a standalone whose monitor marked it Unknown, a replica set without a primary) and
+ * `connected` again when the driver's monitor reaches it. Sharded and load-balanced topologies stay
+ * `connected`: there the driver's own timeouts bound the wait.
+ */
+const SERVING = new Set<number>([mongoose.ConnectionStates.connected, mongoose.ConnectionStates.connecting]);
+
+/** The events Mongoose emits on each state change, and whether requests go ahead in that state. */
+const STATE_EVENTS: ReadonlyArray<[string, boolean]> = [
+  ['connected', true],
+  ['connecting', true],
+  ['disconnected', false],
+  ['disconnecting', false],
+  ['close', false],
+];
+
+export interface DatabaseGate {
+  /** Route middleware for every route but those declaring `database: false`. */
+  middleware: RouteMiddleware;
+  /** Stops listening to the connection. */
+  close(): void;
+}
+
+/**
+ * Refuses database routes with a 503 while the connection is down. Refusing before any work also means
+ * no write of this request can land later. The state is followed through the connection's events rather
+ * than read from `readyState`, whose getter also reports `disconnected` when heartbeats are merely late
+ * (a busy server or a blocked event loop), which is no reason to refuse. While it refuses, it pings now
+ * and then: a pending server selection makes the driver check the server every 500 ms instead of every
+ * heartbeatFrequencyMS (10 s by default), so service resumes soon after the database does.
+ */
+export function createDatabaseGate(connection: Connection): DatabaseGate {
+  let up = SERVING.has(connection.readyState);
+  const listeners = STATE_EVENTS.map(([event, serving]) => [event, () => (up = serving)] as const);
+  for (const [event, listener] of listeners) connection.on(event, listener);
+
+  let probing = false;
+  let lastProbe = 0;
+  const probe = () => {
+    const db = connection.db;
+    if (probing || !db || Date.now() - lastProbe < PROBE_INTERVAL_MS) return;
+    probing = true;
+    lastProbe = Date.now();
+    // Its outcome does not matter: the driver's monitor flips the state back when the server answers.
+    db.command({ ping: 1 }).then(
+      () => (probing = false),
+      () => (probing = false),
+    );
+  };
+  const gate: RequestHandler = (_req, _res, next) => {
+    if (up) return next();
+    probe();
+    next(new ServiceUnavailableError(REFUSED));
+  };
+  return {
+    middleware: (route) => (route.database === false ? undefined : gate),
+    close() {
+      for (const [event, listener] of listeners) connection.off(event, listener);
+    },
+  };
+}

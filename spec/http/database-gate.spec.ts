@@ -1,0 +1,147 @@
+// Failing fast while the database is down: a route that needs it answers 503 at once (no buffering, no
+// server selection wait), a route declaring `database: false` is still served, and the router's own
+// connection waits at most 5 s for a server unless the host says otherwise.
+import { EventEmitter } from 'node:events';
+import express from 'express';
+import mongoose, { type Connection } from 'mongoose';
+import request from 'supertest';
+import { contentRouter } from '../../lib';
+import { createDatabaseGate } from '../../lib/http/database-gate';
+import { createDispatcher } from '../../lib/http/dispatch';
+import { createErrorHandler } from '../../lib/http/error-handler';
+import type { RouteDef } from '../../lib/http/route-table';
+import { asUser, createTestApp } from '../helpers/create-test-app';
+import { openTestConnection, testDbUri, uniqueDbName } from '../helpers/test-db';
+
+const silent = { error: () => undefined, warn: () => undefined, info: () => undefined };
+const collections = [{ slug: 'things', access: { read: () => true, create: () => true }, fields: { title: { type: 'text' as const } } }];
+const user = asUser({ id: '000000000000000000000001' });
+
+function route(path: string, database?: boolean): RouteDef {
+  return {
+    method: 'get',
+    path,
+    operationId: `test.${path.slice(1)}`,
+    summary: path,
+    tags: [],
+    auth: 'none',
+    responses: { 200: { description: 'ok' } },
+    ...(database === undefined ? {} : { database }),
+    handler: (_req, res) => void res.json({ served: path }),
+  };
+}
+
+/** A stand-in connection: its state at the start, then the events Mongoose emits on each change. */
+function fakeConnection(readyState: number, db?: unknown): EventEmitter & { readyState: number; db: unknown } {
+  return Object.assign(new EventEmitter(), { readyState, db });
+}
+
+function appWithGate(connection: EventEmitter & { readyState: number; db: unknown }) {
+  const app = express();
+  app.use(createDispatcher([route('/records'), route('/static', false)], [createDatabaseGate(connection as unknown as Connection).middleware]));
+  app.use(createErrorHandler(silent));
+  return app;
+}
+
+describe('the database gate', () => {
+  it.each([
+    ['disconnected', mongoose.ConnectionStates.disconnected],
+    ['disconnecting', mongoose.ConnectionStates.disconnecting],
+    ['uninitialized', mongoose.ConnectionStates.uninitialized],
+  ])('refuses a database route with 503 + Retry-After while %s, and serves a route that declares database: false', async (_name, state) => {
+    const app = appWithGate(fakeConnection(state));
+    const refused = await request(app).get('/records');
+    expect(refused.status).toBe(503);
+    expect(refused.headers['content-type']).toMatch(/application\/problem\+json/);
+    expect(refused.headers['retry-after']).toBe('5');
+    expect(refused.body).toMatchObject({ status: 503, code: 'service_unavailable', detail: expect.stringContaining('not processed') });
+    const served = await request(app).get('/static');
+    expect(served.status).toBe(200);
+    expect(served.body).toEqual({ served: '/static' });
+  });
+
+  it.each([
+    ['connected', mongoose.ConnectionStates.connected],
+    ['connecting (the first connect: Mongoose buffers until it opens)', mongoose.ConnectionStates.connecting],
+  ])('lets a request through while %s', async (_name, state) => {
+    const res = await request(appWithGate(fakeConnection(state))).get('/records');
+    expect(res.status).toBe(200);
+  });
+
+  it('follows the connection down and up again', async () => {
+    const connection = fakeConnection(mongoose.ConnectionStates.connected);
+    const app = appWithGate(connection);
+    expect((await request(app).get('/records')).status).toBe(200);
+    connection.emit('disconnected');
+    expect((await request(app).get('/records')).status).toBe(503);
+    connection.emit('connected');
+    expect((await request(app).get('/records')).status).toBe(200);
+  });
+
+  it('does not refuse because heartbeats are late (readyState reads disconnected, no event said so)', async () => {
+    const connection = fakeConnection(mongoose.ConnectionStates.connected);
+    const app = appWithGate(connection);
+    // Mongoose's readyState getter answers `disconnected` after two missed heartbeats, without an event.
+    connection.readyState = mongoose.ConnectionStates.disconnected;
+    expect((await request(app).get('/records')).status).toBe(200);
+  });
+
+  it('stops following the connection once closed', () => {
+    const connection = fakeConnection(mongoose.ConnectionStates.connected);
+    const gate = createDatabaseGate(connection as unknown as Connection);
+    expect(connection.listenerCount('disconnected')).toBe(1);
+    gate.close();
+    expect(connection.eventNames()).toEqual([]);
+  });
+
+  it('probes a down connection at most about once a second however many requests it refuses', async () => {
+    let pings = 0;
+    const db = { command: async () => { pings++; throw new Error('still down'); } };
+    const app = appWithGate(fakeConnection(mongoose.ConnectionStates.disconnected, db));
+    for (let i = 0; i < 20; i++) expect((await request(app).get('/records')).status).toBe(503);
+    expect(pings).toBe(1);
+  });
+});
+
+describe('a router whose connection went away', () => {
+  it('answers 503 at once instead of buffering the command (bufferCommands left at its default)', async () => {
+    const connection = await openTestConnection();
+    const t = await createTestApp({ collections }, { connection });
+    await connection.dropDatabase();
+    await connection.close();
+    // Without the gate Mongoose would buffer these for bufferTimeoutMS (10 s): the client gives up at 3 s.
+    for (const res of [
+      await request(t.app).get('/api/things').set(...user).timeout(3000),
+      await request(t.app).post('/api/things').set(...user).send({ title: 'a' }).timeout(3000),
+    ]) {
+      expect(res.status).toBe(503);
+      expect(res.headers['retry-after']).toBe('5');
+    }
+    // Unknown paths and methods are still answered without the database.
+    expect((await request(t.app).get('/api/things/a/b').set(...user)).status).toBe(404);
+    expect((await request(t.app).put('/api/things').set(...user)).status).toBe(405);
+    expect(t.hostErrors).toEqual([]);
+    await t.close();
+  }, 20000);
+});
+
+describe("the router's own connection", () => {
+  const selectionTimeout = (dbName: string) =>
+    (mongoose.connections.find((c) => c.name === dbName)?.getClient().options as { serverSelectionTimeoutMS?: number } | undefined)?.serverSelectionTimeoutMS;
+
+  it.each([
+    ['no option', '', {}, 5000],
+    ['db.options', '', { serverSelectionTimeoutMS: 20001 }, 20001],
+    ['the URI', 'serverSelectionTimeoutMS=20002', {}, 20002],
+  ])('waits 5 s for a server by default; the host sets it through %s', async (_where, query, options, expected) => {
+    const dbName = uniqueDbName();
+    const base = testDbUri();
+    const uri = query ? `${base}${base.includes('?') ? '&' : '?'}${query}` : base;
+    const api = contentRouter({ db: { uri, options: { dbName, ...options } }, collections, logger: silent });
+    // The client's options are set when it is created; whether a busy test server answered in time does not matter.
+    await api.ready.catch(() => undefined);
+    expect(selectionTimeout(dbName)).toBe(expected);
+    await mongoose.connections.find((c) => c.name === dbName)!.dropDatabase().catch(() => undefined);
+    await api.close();
+  }, 20000);
+});
