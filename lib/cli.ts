@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The package's bin: `npx content-router generate:types --config <file> --out <file>` (docs/types.md).
-import { runCli } from './types-gen/run-cli';
+import { runCli } from './types-cli/run-cli';
 
 runCli(process.argv.slice(2), {
   stdout: (text) => process.stdout.write(text),

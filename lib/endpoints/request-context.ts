@@ -3,7 +3,7 @@
 import type { Request } from 'express';
 import type { AuthUser } from '../config/types';
 import type { LocalApi, LocalFindOptions, LocalOptions } from '../local/local-api';
-import type { FindResult } from '../operations/find';
+import type { FindResult } from '../operations/find-result';
 import type { ApiRecord } from '../schema/to-record';
 
 type Unbound<T extends LocalOptions> = Omit<T, 'user'>;

@@ -2,7 +2,7 @@
 // cursor -> { data, meta: {hasNextPage, hasPrevPage, nextCursor, prevCursor} },
 // Form A -> { docs, totalDocs, limit, page, totalPages, hasNextPage, hasPrevPage },
 // default -> { data, meta: { total, page, perPage, totalPages } }.
-import type { FindResult } from '../operations/find';
+import type { FindResult } from '../operations/find-result';
 import type { EnvelopeKind } from '../query/types';
 
 /** Builds the list response body. Totals are omitted when the query said count=false. */

@@ -2,7 +2,7 @@
 // overridden unless a `user` is passed, in which case that user's rules apply exactly as over HTTP.
 import type { AuthUser } from '../config/types';
 import { create, createMany, deleteRecord, find, findById, findGlobal, restoreRecord, update } from '../operations';
-import type { FindResult } from '../operations/find';
+import type { FindResult } from '../operations/find-result';
 import { type Runtime, getCollection } from '../operations/runtime';
 import { updateGlobal } from '../operations/globals';
 import { NotFoundError } from '../errors';

@@ -3,7 +3,7 @@
 import { toMongoSort } from '../query';
 import type { ListQuery } from '../query/types';
 import type { RawDoc } from '../schema/to-record';
-import type { FindResult } from './find';
+import type { FindResult } from './find-result';
 import { finishRows } from './finish-rows';
 import type { OperationArgs } from './operation-args';
 

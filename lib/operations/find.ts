@@ -1,10 +1,10 @@
 // The list operation: resolve access -> (cache hook) -> merge the access constraint into one filter ->
 // page or keyset-cursor read -> populate -> serialize. Shared by the REST list route, the local API and custom endpoints.
 import type { ListQuery } from '../query/types';
-import type { ApiRecord } from '../schema/to-record';
 import { buildFilter } from './build-filter';
 import { findCursor } from './find-cursor';
 import { findPage } from './find-page';
+import type { FindResult } from './find-result';
 import type { OperationArgs } from './operation-args';
 import { readThrough, resolveRead } from './read-access';
 import type { ReadObserver } from './runtime';
@@ -13,20 +13,6 @@ export interface FindArgs extends OperationArgs {
   query: ListQuery;
   /** Accept a cached answer (shared: never mutate it) and learn how it was served. Without it, the database answers. */
   cacheable?: ReadObserver;
-}
-
-export interface FindResult {
-  docs: ApiRecord[];
-  page: number;
-  limit: number;
-  /** Absent when the query asked for count=false or used a cursor. */
-  total?: number;
-  totalPages?: number;
-  hasNextPage: boolean;
-  hasPrevPage: boolean;
-  /** Cursor mode only. */
-  nextCursor?: string | null;
-  prevCursor?: string | null;
 }
 
 /** Lists records of a collection. */

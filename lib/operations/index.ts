@@ -1,5 +1,6 @@
 // The operations every entry point shares: REST handlers, the local API, custom endpoints, realtime.
-export { find, type FindArgs, type FindResult } from './find';
+export { find, type FindArgs } from './find';
+export type { FindResult } from './find-result';
 export { findById, type FindByIdArgs } from './find-by-id';
 export { create, type CreateArgs } from './create';
 export { createMany, type CreateManyArgs } from './create-many';

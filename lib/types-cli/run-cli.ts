@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CliError, firstLine, loadConfigModule } from './load-config';
-import { TypeNameConflictError, generateTypes } from './generate-types';
+import { TypeNameConflictError, generateTypes } from '../types-gen/generate-types';
 
 export const USAGE = 'usage: content-router generate:types --config <config file> [--out <file.ts>]';
 
