@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { Types } from 'mongoose';
 import type { CollectionDescriptor, ValueType } from '../schema/descriptors';
-import { castDate } from './cast-value';
+import { castDate } from '../schema/parse-date';
 import { findField } from './find-field';
 import { rejectQuery } from './reject';
 import { isPlainObject } from './safe-keys';

@@ -4,6 +4,7 @@ import { Types } from 'mongoose';
 import { ContentError, type ErrorDetail, ValidationError } from '../errors';
 import type { CollectionDescriptor, FieldDescriptor, ValueType } from './descriptors';
 import { isRecord } from '../util/is-record';
+import { castDate, parseIsoDate } from './parse-date';
 import { isObjectIdString } from '../util/object-id';
 
 export interface ValidatedInput {
@@ -27,7 +28,6 @@ const EMAIL = /^[^\s@\u0000-\u001f\u007f]+@[^\s@\u0000-\u001f\u007f]+\.[^\s@\u00
 /** RFC 5321's limit on a deliverable address; longer ones could be stored but never mailed or logged in with. */
 const MAX_EMAIL_LENGTH = 254;
 const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
-const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
 const JSON_KEY_RULE = 'keys may not start with "$", contain "." or NUL, or be __proto__, constructor or prototype';
 
 /**
@@ -80,10 +80,11 @@ function castScalar(field: FieldDescriptor, valueType: ValueType, value: unknown
     case 'boolean':
       return typeof value === 'boolean' ? { ok: true, value } : { ok: false, message: 'must be a boolean', code: 'invalid_type' };
     case 'date': {
-      // Date() skips a trailing NUL and other junk it does not understand; an ISO date has no control characters.
-      const text = typeof value === 'string' && !CONTROL_CHARACTER.test(value);
-      const date = text || typeof value === 'number' ? new Date(value) : undefined;
-      if (!date || Number.isNaN(date.getTime())) return { ok: false, message: 'must be an ISO-8601 date', code: 'invalid_date' };
+      // As strict as query dates: ISO 8601 text of a day that exists ("March 7 2020", "2024-02-30" and "1"
+      // are refused), epoch milliseconds as a number, or a Date from server code.
+      const date =
+        typeof value === 'string' ? parseIsoDate(value) : typeof value === 'number' || value instanceof Date ? castDate(value) : undefined;
+      if (!date) return { ok: false, message: 'must be an ISO-8601 date', code: 'invalid_date' };
       return { ok: true, value: date };
     }
     case 'objectId':

@@ -1,9 +1,9 @@
 // Unit tests of the per-type casts: every accepted input shape and every refused one,
 // plus the 400 castValue raises with the field path and expected type.
 import { Types } from 'mongoose';
+import { castDate } from '../../lib/schema/parse-date';
 import {
   castBoolean,
-  castDate,
   castNumber,
   castObjectId,
   castString,

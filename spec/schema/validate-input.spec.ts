@@ -45,6 +45,10 @@ describe('validateInput', () => {
     ['too long', { title: 'x'.repeat(21) }, 'title', 'too_long'],
     ['boolean as string', { title: 'x', published: 'true' }, 'published', 'invalid_type'],
     ['bad date', { title: 'x', publishedAt: 'yesterday' }, 'publishedAt', 'invalid_date'],
+    ['a date in words (Date() would read it)', { title: 'x', publishedAt: 'March 7 2020' }, 'publishedAt', 'invalid_date'],
+    ['a day that does not exist (Date() would roll it over)', { title: 'x', publishedAt: '2024-02-30' }, 'publishedAt', 'invalid_date'],
+    ['a digit string (Date() would read a year)', { title: 'x', publishedAt: '1' }, 'publishedAt', 'invalid_date'],
+    ['a boolean', { title: 'x', publishedAt: true }, 'publishedAt', 'invalid_date'],
     ['date with a trailing NUL (Date() would skip it)', { title: 'x', publishedAt: '2024-05-01\u0000' }, 'publishedAt', 'invalid_date'],
     ['date with a control character', { title: 'x', publishedAt: '2024-05-01T10:00\u001fZ' }, 'publishedAt', 'invalid_date'],
     ['option not allowed', { title: 'x', status: 'archived' }, 'status', 'invalid_option'],
@@ -100,6 +104,19 @@ describe('validateInput', () => {
     expect(validateInput({ title: 'x', contact: at(255) }, posts, { mode: 'create' }).errors).toEqual([
       { field: 'contact', message: 'contact must be a valid e-mail address', code: 'invalid_email' },
     ]);
+  });
+
+  it('accepts ISO-8601 dates of days that exist and epoch milliseconds, as the query does', () => {
+    for (const [input, iso] of [
+      ['2024-02-29', '2024-02-29T00:00:00.000Z'],
+      ['2024-02-29T10:00:00+02:00', '2024-02-29T08:00:00.000Z'],
+      ['2024-05-01T10:00:00.123Z', '2024-05-01T10:00:00.123Z'],
+      [0, '1970-01-01T00:00:00.000Z'],
+    ] as const) {
+      const result = validateInput({ title: 'x', publishedAt: input }, posts, { mode: 'create' });
+      expect(result.errors).toEqual([]);
+      expect((result.set.publishedAt as Date).toISOString()).toBe(iso);
+    }
   });
 
   it('reports every problem at once', () => {
