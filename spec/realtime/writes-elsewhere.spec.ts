@@ -1,0 +1,69 @@
+// Writes made outside this router reach its realtime clients over real sockets: a document written
+// directly through the driver, and a record created through a second router on the same database.
+import mongoose, { type Connection } from 'mongoose';
+import request from 'supertest';
+import { type TestApp, createTestApp } from '../helpers/create-test-app';
+import { capabilities, describeIf, testDbUri } from '../helpers/test-db';
+import { type SseClient, type WsClient, openSse, openWs } from './realtime-clients';
+import { type RealtimeTestApp, REALTIME_COLLECTIONS, createRealtimeTestApp } from './realtime-test-app';
+
+jest.setTimeout(30_000);
+
+describeIf(capabilities().changeStreams, 'the server has no change streams')('writes made elsewhere', () => {
+  let t: RealtimeTestApp;
+  let other: TestApp;
+  let otherConnection: Connection;
+  const clients: Array<SseClient | WsClient> = [];
+
+  beforeAll(async () => {
+    t = await createRealtimeTestApp();
+    // A second router (another instance of the service) on its own connection to the same database.
+    otherConnection = await mongoose.createConnection(testDbUri(), { dbName: t.connection.name }).asPromise();
+    other = await createTestApp({ collections: REALTIME_COLLECTIONS }, { connection: otherConnection });
+  });
+  afterEach(() => {
+    for (const client of clients.splice(0)) client.close();
+  });
+  afterAll(async () => {
+    await other.close();
+    await otherConnection.close();
+    await t.close();
+  });
+
+  it('a document inserted through the driver reaches SSE and WebSocket clients as a create', async () => {
+    const sse = await openSse(t.server, '/api/sse?collections=open');
+    const ws = await openWs(t.server, '/api/ws');
+    clients.push(sse, ws);
+    ws.send({ type: 'subscribe', collections: ['open'] });
+    await ws.next((m) => m.type === 'subscribed');
+    const now = new Date();
+    const { insertedId } = await t.connection.db!.collection('open').insertOne({ name: 'from the driver', createdAt: now, updatedAt: now });
+    const id = insertedId.toHexString();
+    const viaSse = await sse.next((e) => e.data.includes(`"docId":"${id}"`));
+    expect(viaSse.event).toBe('create');
+    expect(JSON.parse(viaSse.data)).toMatchObject({ type: 'create', collection: 'open', docId: id, doc: { id, name: 'from the driver' } });
+    const viaWs = await ws.next((m) => m.docId === id);
+    expect(viaWs).toMatchObject({ type: 'create', collection: 'open', docId: id, doc: { id, name: 'from the driver' } });
+  });
+
+  it('a record deleted through the driver reaches clients as a delete, without the record', async () => {
+    const now = new Date();
+    const { insertedId } = await t.connection.db!.collection('open').insertOne({ name: 'short-lived', createdAt: now, updatedAt: now });
+    const id = insertedId.toHexString();
+    const sse = await openSse(t.server, '/api/sse?collections=open');
+    clients.push(sse);
+    await t.connection.db!.collection('open').deleteOne({ _id: insertedId });
+    const deleted = await sse.next((e) => e.event === 'delete' && e.data.includes(`"docId":"${id}"`));
+    expect(JSON.parse(deleted.data)).not.toHaveProperty('doc');
+  });
+
+  it('a record created through another router on the same database reaches this router\'s clients', async () => {
+    const sse = await openSse(t.server, '/api/sse?collections=open');
+    clients.push(sse);
+    const created = await request(other.app).post('/api/open').send({ name: 'from the other instance' });
+    expect(created.status).toBe(201);
+    const event = await sse.next((e) => e.data.includes(`"docId":"${created.body.id}"`));
+    expect(event.event).toBe('create');
+    expect(JSON.parse(event.data).doc).toEqual(created.body);
+  });
+});
