@@ -3,8 +3,7 @@
 // the caller could not read anyway; soft-deleted records do not count. One query per relation field.
 import type { Types } from 'mongoose';
 import type { ErrorDetail } from '../errors';
-import { readConstraintOrNull } from './access';
-import { buildFilter, idCondition } from './build-filter';
+import { findReadable } from './find-readable';
 import type { WriteArgs } from './operation-args';
 import { isObjectId } from '../util/object-id';
 
@@ -24,13 +23,8 @@ export async function findMissingRelations(args: WriteArgs, sets: readonly Recor
     for (const set of sets) for (const id of idsOf(set[field.name])) wanted.set(id.toHexString(), id);
     if (wanted.size === 0) continue;
     const related = args.runtime.collections.get(field.relationTo!)!;
-    const access = args.overrideAccess ? { constraint: undefined } : await readConstraintOrNull({ ...args, collection: related });
-    let found = new Set<string>();
-    if (access) {
-      const filter = await buildFilter({ ...args, collection: related, nodes: [idCondition(related, [...wanted.values()]), access.constraint], deleted: false });
-      const rows = await related.model.find(filter, { _id: 1 }).lean<Array<{ _id: Types.ObjectId }>>();
-      found = new Set(rows.map((row) => row._id.toHexString()));
-    }
+    const rows = await findReadable(args, related, [...wanted.values()], { _id: 1 });
+    const found = new Set(rows.map((row) => String(row._id)));
     sets.forEach((set, index) => {
       for (const id of idsOf(set[field.name])) {
         if (found.has(id.toHexString())) continue;

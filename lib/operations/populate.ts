@@ -3,8 +3,7 @@
 import { Types } from 'mongoose';
 import type { PopulateTree } from '../query/types';
 import type { RawDoc } from '../schema/to-record';
-import { readConstraintOrNull } from './access';
-import { buildFilter, idCondition } from './build-filter';
+import { findReadable } from './find-readable';
 import type { OperationArgs } from './operation-args';
 import { isObjectId } from '../util/object-id';
 
@@ -53,10 +52,8 @@ async function populateField(args: PopulateArgs, fieldName: string, subtree: Pop
   if (!related) return populateFromSource(args, fieldName, field.relationTo);
   const ids = collectIds(args.rows, fieldName);
   if (ids.length === 0) return;
-  const access = await readConstraintOrNull({ ...args, collection: related });
-  if (!access) return;
-  const filter = await buildFilter({ ...args, collection: related, nodes: [idCondition(related, ids), access.constraint], deleted: false });
-  const relatedRows = await related.model.find(filter, related.projection).lean<RawDoc[]>();
+  const relatedRows = await findReadable(args, related, ids, related.projection);
+  if (relatedRows.length === 0) return;
   if (Object.keys(subtree).length) await populateRows({ ...args, collection: related, rows: relatedRows, tree: subtree });
   replaceField(args.rows, fieldName, new Map(relatedRows.map((row) => [String(row._id), related.serialize(row)])));
 }
