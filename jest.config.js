@@ -16,6 +16,7 @@ const UNIT = [
   'auth/read-credential.spec.ts',
   'http/to-problem.spec.ts',
   'http/dispatch.spec.ts',
+  'http/query-memo.spec.ts',
   'rate-limit/rate-limit-config.spec.ts',
   'openapi/build-document.spec.ts',
   'openapi/docs-options.spec.ts',

@@ -7,7 +7,8 @@ import { parseListQuery, parseRecordQuery } from '../query';
 import { rejectQuery } from '../query/reject';
 import { createCachedReadHeaders } from './cache-headers';
 import { toListEnvelope } from './list-envelope';
-import { readQuery } from './read-query';
+import type { QueryMemo } from './query-memo';
+import { querySearch, readQuery } from './read-query';
 import { requestUser } from './request-user';
 import type { RouteDef } from './route-table';
 
@@ -28,7 +29,7 @@ const READ_ERRORS = { 400: { description: 'Invalid query' }, 401: { description:
 const WRITE_ERRORS = { ...READ_ERRORS, 409: { description: 'Unique value taken' }, 413: { description: 'Body too large' }, 415: { description: 'Not JSON' } };
 
 /** The routes of one collection, under `/<slug>`. */
-export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime): RouteDef[] {
+export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime, memo: QueryMemo): RouteDef[] {
   const { registry } = runtime;
   const { query: queryOptions } = runtime.config;
   const descriptor = collection.descriptor;
@@ -49,7 +50,8 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
       query: 'list',
       responses: { 200: { description: 'A page of records', shape: { kind: 'list', slug } }, ...READ_ERRORS },
       async handler(req, res) {
-        const query = parseListQuery(readQuery(req), descriptor, registry, queryOptions);
+        // A cursor names one position: parsed every time, never kept.
+        const query = memo.get(`${slug}.list`, querySearch(req), () => parseListQuery(readQuery(req), descriptor, registry, queryOptions), (q) => !q.cursor);
         const args = await base(req);
         const headers = createCachedReadHeaders();
         const result = await find({ ...args, query, cacheable: headers.observe });
@@ -67,7 +69,7 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
       query: 'record',
       responses: { 200: { description: 'The record', shape: { kind: 'record', slug } }, ...READ_ERRORS, 404: { description: 'No such record' } },
       async handler(req, res) {
-        const query = parseRecordQuery(readQuery(req), descriptor, registry, queryOptions);
+        const query = memo.get(`${slug}.get`, querySearch(req), () => parseRecordQuery(readQuery(req), descriptor, registry, queryOptions));
         const args = await base(req);
         const headers = createCachedReadHeaders();
         const record = await findById({ ...args, ...query, id: String(req.params.id), cacheable: headers.observe });

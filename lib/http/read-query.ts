@@ -36,12 +36,17 @@ function rejectPrototypeKeys(pairs: readonly string[]): void {
   }
 }
 
-/** The request's query string parsed into nested objects and arrays. */
-export function readQuery(req: Request): Record<string, unknown> {
+/** The raw query string of the request, without the `?` ('' when there is none). */
+export function querySearch(req: Request): string {
   const url = req.url;
   const start = url.indexOf('?');
-  if (start === -1) return {};
-  const search = url.slice(start + 1);
+  return start === -1 ? '' : url.slice(start + 1);
+}
+
+/** The request's query string parsed into nested objects and arrays. */
+export function readQuery(req: Request): Record<string, unknown> {
+  const search = querySearch(req);
+  if (search === '') return {};
   const pairs = search.split('&');
   // Counted as qs counts (empty parts included), so nothing past its limit is ever ignored unnoticed.
   if (pairs.length > PARAMETER_LIMIT) rejectQuery('query', `more than ${PARAMETER_LIMIT} parameters`, 'too_many_parameters');

@@ -2,15 +2,18 @@
 // operations do the work, and auth and later features plug in beside it.
 import { collectionRoutes } from './collection-routes';
 import type { Feature } from './feature';
+import { createQueryMemo } from './query-memo';
 import { globalRoutes } from './global-routes';
 
 /** Collections under `/<slug>`, globals under `/globals/<slug>`. */
 export const restFeature: Feature = {
   name: 'rest',
   create(runtime) {
+    // One memo of parsed read queries per router, shared by its collections (bounded as a whole).
+    const memo = createQueryMemo();
     return {
       routes: [
-        ...[...runtime.collections.values()].flatMap((collection) => collectionRoutes(runtime, collection)),
+        ...[...runtime.collections.values()].flatMap((collection) => collectionRoutes(runtime, collection, memo)),
         ...[...runtime.globals.values()].flatMap((global) => globalRoutes(runtime, global)),
       ],
     };
