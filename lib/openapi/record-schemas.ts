@@ -95,7 +95,8 @@ export function recordSchema(descriptor: CollectionDescriptor, related: (slug: s
   const properties: Record<string, JsonSchema> = {};
   for (const field of readableFields(descriptor)) {
     if (field.name === 'id') properties.id = ref('ObjectId');
-    else if (field.system) properties[field.name] = field.name === 'deletedAt' ? nullable({ type: 'string', format: 'date-time' }) : { type: 'string', format: 'date-time' };
+    // deletedAt is null on live records; a global never written yet has null timestamps.
+    else if (field.system) properties[field.name] = field.name === 'deletedAt' || descriptor.isGlobal ? nullable({ type: 'string', format: 'date-time' }) : { type: 'string', format: 'date-time' };
     else properties[field.name] = field.required ? fieldSchema(field, 'read', related) : nullable(fieldSchema(field, 'read', related));
   }
   return {

@@ -1,4 +1,4 @@
-// Raw Mongo documents -> API records: `id` not `_id`, no `__v`, hidden fields gone,
+// Raw Mongo documents -> API records: `id` not `_id`, no `__v`, hidden fields gone, unset fields null,
 // ObjectIds as strings, dates as ISO-8601 with milliseconds. Built once per collection, run per row.
 import { isObjectId } from '../util/object-id';
 import type { CollectionDescriptor, FieldDescriptor } from './descriptors';
@@ -30,8 +30,10 @@ export function createRecordSerializer(collection: CollectionDescriptor): Record
     const record: ApiRecord = { id: String(toPlainValue(doc._id)) };
     for (const field of ordered) {
       if (select && !select.has(field.name)) continue;
+      // Every visible field is in every record: one without a value (never set, or cleared with null)
+      // reads as null, so a record's shape never depends on its history.
       const value = doc[field.name];
-      if (value !== undefined) record[field.name] = convert(field, value);
+      record[field.name] = value === undefined ? null : convert(field, value);
     }
     return record;
   };

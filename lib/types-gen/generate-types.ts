@@ -100,13 +100,14 @@ function recordInterface(name: string, descriptor: CollectionDescriptor, emitter
   for (const field of ordered) {
     if (field.system) {
       if (field.name === 'id') out += '  id: string;\n';
-      else if (field.name === 'deletedAt') out += '  deletedAt?: string | null;\n';
-      // A global never written yet reads as its defaults, without timestamps.
-      else out += `  ${field.name}${descriptor.isGlobal ? '?' : ''}: string;\n`;
+      else if (field.name === 'deletedAt') out += '  deletedAt: string | null;\n';
+      // A global never written yet reads as its defaults, with null timestamps.
+      else out += `  ${field.name}: string${descriptor.isGlobal ? ' | null' : ''};\n`;
       continue;
     }
+    // Every field is in every record (all of them unless `fields=` picks some): unset reads as null.
     const type = fieldType(field, emitter, true);
-    out += `  ${key(field.name)}${field.required ? '' : '?'}: ${type};\n`;
+    out += `  ${key(field.name)}: ${field.required ? type : `${type} | null`};\n`;
   }
   return `${out}}\n`;
 }
@@ -117,7 +118,9 @@ function inputInterface(name: string, descriptor: CollectionDescriptor, emitter:
   out += `export interface ${name} {\n`;
   for (const field of writable) {
     const optional = allOptional || !field.required || field.config.default !== undefined;
-    out += `  ${key(field.name)}${optional ? '?' : ''}: ${fieldType(field, emitter, false)};\n`;
+    // null clears a field that is not required (and is ignored on create).
+    const type = fieldType(field, emitter, false);
+    out += `  ${key(field.name)}${optional ? '?' : ''}: ${field.required ? type : `${type} | null`};\n`;
   }
   return `${out}}\n`;
 }

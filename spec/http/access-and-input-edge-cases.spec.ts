@@ -163,7 +163,10 @@ describe('local API', () => {
 
   it('treats a property set to undefined as absent', async () => {
     const created = await t.api.local.create('articles', { title: 'undefined views', views: undefined });
-    expect(created).not.toHaveProperty('views');
+    expect(created.views).toBeNull();
+    const stored = await t.connection.collection('articles').findOne({ title: 'undefined views' });
+    expect(stored).not.toBeNull();
+    expect(stored).not.toHaveProperty('views');
     const updated = await t.api.local.update('articles', created.id, { title: 'still', views: undefined });
     expect(updated).toMatchObject({ title: 'still' });
   });

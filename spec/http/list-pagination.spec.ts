@@ -105,9 +105,10 @@ function expectedIds(sort: Array<[SortKey, 1 | -1]>, list: readonly Item[] = ite
 /** The API record of a seeded item: id, visible fields as stored (null kept, missing absent), ISO dates. */
 function toRecord(item: Item): Record<string, unknown> {
   const record: Record<string, unknown> = { id: item._id.toHexString(), title: item.title };
-  if (item.views !== undefined) record.views = item.views;
+  // Unset fields read as null.
+  record.views = item.views ?? null;
   record.group = item.group;
-  if (item.publishedAt) record.publishedAt = item.publishedAt.toISOString();
+  record.publishedAt = item.publishedAt ? item.publishedAt.toISOString() : null;
   record.createdAt = item.createdAt.toISOString();
   record.updatedAt = item.updatedAt.toISOString();
   return record;

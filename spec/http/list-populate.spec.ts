@@ -128,10 +128,11 @@ async function countFinds(path: string, who: Who = user): Promise<{ res: request
   return { res, counts };
 }
 
-// Expected records. Seeded documents carry no timestamps, so records have none either.
+// Expected records. Seeded documents carry no timestamps, so theirs read as null.
+const NO_TIMES = { createdAt: null, updatedAt: null };
 const companyRecord = (id: Types.ObjectId) => {
   const company = companies.find((c) => c._id.equals(id));
-  return company ? { id: hex(company._id), name: company.name } : hex(id);
+  return company ? { id: hex(company._id), name: company.name, ...NO_TIMES } : hex(id);
 };
 const personRecord = (id: Types.ObjectId, nested: boolean) => {
   const person = people.find((p) => p._id.equals(id));
@@ -141,19 +142,20 @@ const personRecord = (id: Types.ObjectId, nested: boolean) => {
     name: person.name,
     email: person.email,
     company: nested ? companyRecord(person.company) : hex(person.company),
+    ...NO_TIMES,
   };
 };
 const tagRecord = (id: Types.ObjectId) => {
   const tag = tags.find((g) => g._id.equals(id));
-  return tag && !tag.deletedAt ? { id: hex(tag._id), name: tag.name } : hex(id);
+  return tag && !tag.deletedAt ? { id: hex(tag._id), name: tag.name, ...NO_TIMES, deletedAt: null } : hex(id);
 };
 const vaultRecord = (id: Types.ObjectId, isAdmin: boolean) => {
   const vault = vaults.find((v) => v._id.equals(id));
-  return vault && isAdmin ? { id: hex(vault._id), name: vault.name } : hex(id);
+  return vault && isAdmin ? { id: hex(vault._id), name: vault.name, ...NO_TIMES } : hex(id);
 };
 const noticeRecord = (id: Types.ObjectId, isAdmin: boolean) => {
   const notice = notices.find((n) => n._id.equals(id));
-  return notice && (isAdmin || notice.public) ? { id: hex(notice._id), name: notice.name, public: notice.public } : hex(id);
+  return notice && (isAdmin || notice.public) ? { id: hex(notice._id), name: notice.name, public: notice.public, ...NO_TIMES } : hex(id);
 };
 
 interface Expand {
@@ -176,6 +178,7 @@ function postRecord(i: number, expand: Expand = {}): Record<string, unknown> {
     tags: post.tags.map((id) => (expand.tags ? tagRecord(id) : hex(id))),
     vault: expand.vault ? vaultRecord(post.vault, isAdmin) : hex(post.vault),
     notices: post.notices.map((id) => (expand.notices ? noticeRecord(id, isAdmin) : hex(id))),
+    ...NO_TIMES,
   };
 }
 
@@ -201,15 +204,16 @@ describe('depth', () => {
       id: hex(posts[1]._id),
       title: 'post-01',
       views: 1,
-      author: { id: hex(people[1]._id), name: 'Person 01', email: 'p1@example.com', company: hex(companies[1]._id) },
+      author: { id: hex(people[1]._id), name: 'Person 01', email: 'p1@example.com', company: hex(companies[1]._id), ...NO_TIMES },
       tags: [
-        { id: hex(tags[1]._id), name: 'tag-1' },
-        { id: hex(tags[2]._id), name: 'tag-2' },
+        { id: hex(tags[1]._id), name: 'tag-1', ...NO_TIMES, deletedAt: null },
+        { id: hex(tags[2]._id), name: 'tag-2', ...NO_TIMES, deletedAt: null },
       ],
       // Not readable by this user: stays an id.
       vault: hex(vaults[1]._id),
       // notice-1 is private (stays an id), notice-2 public.
-      notices: [hex(notices[1]._id), { id: hex(notices[2]._id), name: 'notice-2', public: true }],
+      notices: [hex(notices[1]._id), { id: hex(notices[2]._id), name: 'notice-2', public: true, ...NO_TIMES }],
+      ...NO_TIMES,
     });
   });
 
@@ -226,18 +230,20 @@ describe('depth', () => {
       id: hex(people[0]._id),
       name: 'Person 00',
       email: 'p0@example.com',
-      company: { id: hex(companies[0]._id), name: 'Acme' },
+      company: { id: hex(companies[0]._id), name: 'Acme', ...NO_TIMES },
+      ...NO_TIMES,
     });
   });
 
-  it('keeps ids whose record is gone or soft-deleted, and leaves absent relations absent', async () => {
+  it('keeps ids whose record is gone or soft-deleted, and reads absent relations as null', async () => {
     const res = await get('/api/posts?where[views][gte]=100&sort=views&depth=2');
+    const tag0 = { id: hex(tags[0]._id), name: 'tag-0', ...NO_TIMES, deletedAt: null };
     expect(recordsOf(res)).toEqual([
-      { id: hex(orphan._id), title: 'orphan', views: 100, author: hex(missingPerson), tags: [hex(missingPerson), { id: hex(tags[0]._id), name: 'tag-0' }] },
-      { id: hex(lonely._id), title: 'lonely', views: 101 },
+      { id: hex(orphan._id), title: 'orphan', views: 100, author: hex(missingPerson), tags: [hex(missingPerson), tag0], vault: null, notices: null, ...NO_TIMES },
+      { id: hex(lonely._id), title: 'lonely', views: 101, author: null, tags: null, vault: null, notices: null, ...NO_TIMES },
     ]);
     const deletedTag = await get('/api/posts?where[views][eq]=3&depth=1');
-    expect(recordsOf(deletedTag)[0].tags).toEqual([{ id: hex(tags[3]._id), name: 'tag-3' }, hex(tags[4]._id)]);
+    expect(recordsOf(deletedTag)[0].tags).toEqual([{ id: hex(tags[3]._id), name: 'tag-3', ...NO_TIMES, deletedAt: null }, hex(tags[4]._id)]);
   });
 
   it('rejects a depth above the maximum (2) or not a whole number', async () => {

@@ -59,7 +59,7 @@ describe('local API', () => {
   });
 
   it('reads and updates globals', async () => {
-    expect(await t.api.local.findGlobal('settings')).toEqual({ theme: 'light' });
+    expect(await t.api.local.findGlobal('settings')).toEqual({ theme: 'light', createdAt: null, updatedAt: null });
     expect(await t.api.local.updateGlobal('settings', { theme: 'dark' })).toMatchObject({ theme: 'dark' });
     await expect(t.api.local.findGlobal('nope')).rejects.toBeInstanceOf(NotFoundError);
   });

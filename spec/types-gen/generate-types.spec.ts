@@ -84,30 +84,31 @@ describe('generateTypes', () => {
         '  id: string;',
         '  title: string;',
         '  status: "draft" | "published";',
-        '  views?: number;',
-        '  featured?: boolean;',
-        '  publishedAt?: string;',
-        '  author?: string | User;',
-        '  categories?: Array<string | Category>;',
-        '  labels?: Array<"a" | "b">;',
-        '  scores?: number[];',
-        '  cover?: string;',
-        '  meta?: JsonValue;',
+        '  views: number | null;',
+        '  featured: boolean | null;',
+        '  publishedAt: string | null;',
+        '  author: string | User | null;',
+        '  categories: Array<string | Category> | null;',
+        '  labels: Array<"a" | "b"> | null;',
+        '  scores: number[] | null;',
+        '  cover: string | null;',
+        '  meta: JsonValue | null;',
         '  createdAt: string;',
         '  updatedAt: string;',
-        '  deletedAt?: string | null;',
+        '  deletedAt: string | null;',
         '}',
         '',
       ].join('\n'),
     );
     expect(declaration('Category')).not.toContain('secret');
     expect(declaration('User')).not.toContain('password');
-    expect(declaration('User')).toContain('role?: "admin" | "editor" | "user";');
+    expect(declaration('User')).toContain('role: "admin" | "editor" | "user" | null;');
   });
 
   it('declares create inputs with writable fields only, required unless defaulted; updates as partial', () => {
     expect(declaration('BlogPostCreate')).toContain('  title: string;\n  status?: "draft" | "published";');
-    expect(declaration('BlogPostCreate')).toContain('  author?: string;\n  categories?: string[];');
+    // null clears a field that is not required.
+    expect(declaration('BlogPostCreate')).toContain('  author?: string | null;\n  categories?: string[] | null;');
     expect(declaration('BlogPostCreate')).not.toMatch(/\bid\b|createdAt|deletedAt/);
     expect(declaration('UserCreate')).toContain('  email: string;\n  password: string;');
     expect(declaration('CategoryCreate')).not.toContain('secret');
@@ -190,16 +191,17 @@ describe('compiled with tsc --strict', () => {
     const errors = compile(
       header +
         [
-          "const post: BlogPost = { id: '1', title: 't', status: 'draft', author: { id: 'u', email: 'a@b.c', createdAt: '', updatedAt: '' }, categories: ['c', { id: 'c2', name: 'n', createdAt: '', updatedAt: '' }], meta: { a: [1, null] }, createdAt: '', updatedAt: '', deletedAt: null };",
+          "const author: User = { id: 'u', email: 'a@b.c', name: null, verified: null, role: null, createdAt: '', updatedAt: '' };",
+          "const post: BlogPost = { id: '1', title: 't', status: 'draft', views: null, featured: null, publishedAt: null, author, categories: ['c', { id: 'c2', name: 'n', createdAt: '', updatedAt: '' }], labels: null, scores: null, cover: null, meta: { a: [1, null] }, createdAt: '', updatedAt: '', deletedAt: null };",
           "const create: BlogPostCreate = { title: 't', scores: [1, 2], labels: ['a'] };",
-          'const update: BlogPostUpdate = {};',
+          'const update: BlogPostUpdate = { views: null, author: null };',
           "const user: UserCreate = { email: 'a@b.c', password: 'pw' };",
           "const file: UploadedFile = { originalName: 'a', mimeType: 'text/plain', size: 1, buffer: new Uint8Array(1) };",
           "const form: ContactForm = { name: 'Ann', topic: 'sales', attachment: file };",
-          "const site: SiteSettings = { title: 'x' };",
+          "const site: SiteSettings = { title: 'x', maintenance: null, createdAt: null, updatedAt: null };",
           'const json: JsonValue = [1];',
           'const u: User | undefined = undefined;',
-          'export { post, create, update, user, form, site, json, u };',
+          'export { author, post, create, update, user, form, site, json, u };',
         ].join('\n'),
     );
     expect(errors).toEqual([]);
@@ -208,6 +210,7 @@ describe('compiled with tsc --strict', () => {
   it.each([
     ['a number for a text field', "const c: BlogPostCreate = { title: 42 };", "Type 'number' is not assignable to type 'string'"],
     ['a missing required field', 'const c: BlogPostCreate = {};', "Property 'title' is missing"],
+    ['null for a required field', 'const u: BlogPostUpdate = { title: null };', "Type 'null' is not assignable to type 'string"],
     ['an unknown select option', "const c: BlogPostCreate = { title: 't', status: 'archived' };", '"archived"'],
     ['a wrong endpoint body field', "const f: ContactForm = { name: 'Ann', topic: 'sales', age: 'old' };", "Type 'string' is not assignable to type 'number'"],
     ['a hidden field', "const c: BlogPostCreate = { title: 't' }; const p: BlogPost = { id: '1', title: 't', status: 'draft', createdAt: '', updatedAt: '', secret: 'x' };", "'secret' does not exist"],
