@@ -6,7 +6,7 @@
 //
 //   MONGODB_URI=mongodb://127.0.0.1:27017/?directConnection=true npm run bench
 //
-// Knobs (env): BENCH_CASES=list,get,uploads  BENCH_POSTS=10000  BENCH_UPLOAD_MB=200 (bench/uploads.js)  BENCH_ROUNDS=2  BENCH_DURATION=3 (s)
+// Knobs (env): BENCH_CASES=list,get,population,uploads  BENCH_POSTS=10000  BENCH_UPLOAD_MB=200 (bench/uploads.js)  BENCH_ROUNDS=2  BENCH_DURATION=3 (s)
 //              BENCH_WARMUP=1 (s)  BENCH_CONNECTIONS=10
 //              BENCH_STUB_READS=1: reads answer from memory after their first real run (bench/stub-reads.js),
 //              so list/get measure only the Node side: the router's own overhead, without the database.
@@ -28,6 +28,7 @@ const { createBaselineApp } = require('./baseline-app');
 const { createPeerApp } = require('./peer-app');
 const { stubReads } = require('./stub-reads');
 const { runUploadsBench } = require('./uploads');
+const { runPopulationBench } = require('./population');
 
 const SIDES = ['router', 'baseline'];
 /** A case with `peer: true` also runs on the peer (express-restify-mongoose). */
@@ -54,7 +55,9 @@ const settings = {
 
 /** The large-file upload/download measurement (bench/uploads.js) runs after the request cases. */
 const UPLOADS_CASE = 'uploads';
-const EXTRA_CASES = [UPLOADS_CASE];
+/** Batched population vs $lookup (bench/population.js), after the request cases, always on the database. */
+const POPULATION_CASE = 'population';
+const EXTRA_CASES = [POPULATION_CASE, UPLOADS_CASE];
 /** Whether an extra (non-request) case runs: all run when BENCH_CASES is unset. */
 const wantsExtra = (name) => !wantedCaseNames().length || wantedCaseNames().includes(name);
 
@@ -254,8 +257,10 @@ async function main() {
       },
     };
 
+    let restoreReads;
     if (settings.stubReads) {
-      cleanups.push(stubReads(require('mongoose')));
+      restoreReads = stubReads(require('mongoose'));
+      cleanups.push(restoreReads);
       console.log('BENCH_STUB_READS: reads answer from memory after their first run (Node-side overhead only; create still writes)');
     }
 
@@ -360,6 +365,15 @@ async function main() {
     console.log('Absolute numbers depend on the machine and the MongoDB server (an emulation such as mongo-java-server is far slower); compare ratios.');
     if (busyAtStart) console.log(`warning: ${busyAtStart}; expect noisy ratios, rerun on a quiet machine (or raise BENCH_ROUNDS).`);
 
+    let population;
+    if (wantsExtra(POPULATION_CASE)) {
+      console.log('');
+      // Round trips are the point here: reads go to the database even under BENCH_STUB_READS.
+      if (restoreReads) restoreReads();
+      const { rounds, duration, warmup, connections } = settings;
+      population = await runPopulationBench(connection, { routerUrl: urls.router, rounds, duration, warmup, connections });
+    }
+
     let uploads;
     if (wantsExtra(UPLOADS_CASE)) {
       console.log('');
@@ -374,6 +388,7 @@ async function main() {
       settings,
       durationSeconds: Math.round((Date.now() - started) / 100) / 10,
       cases: rows,
+      ...(population ? { population } : {}),
       ...(uploads ? { uploads } : {}),
     };
     const file = path.join(__dirname, 'results.json');
