@@ -92,4 +92,4 @@ async function createBaselineApp(connection) {
   return { app, Post, close: async () => undefined };
 }
 
-module.exports = { createBaselineApp, toRecord };
+module.exports = { createBaselineApp, toRecord, postSchema };

@@ -9,6 +9,8 @@
 //     cleanup?(ctx)            // after measuring (e.g. remove what a write case created)
 //     minWarmup?               // seconds of warmup at least (BENCH_WARMUP may be shorter)
 //     target?(side)            // which app a side hits: 'router' | 'baseline' | 'cached' (default: its own)
+//     peer?                    // true: also measured on a third side, 'peer' (express-restify-mongoose,
+//                              // bench/peer-app.js); request(ctx, 'peer') is its request, verify checks it too
 //   }
 //
 // ctx: { seeded: { authorIds, postIds, publishedIds, seededAt }, connection,
@@ -18,6 +20,7 @@
 
 const assert = require('node:assert/strict');
 const { randomBytes } = require('node:crypto');
+const { PEER_LIST_PATH } = require('./peer-app');
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
@@ -31,7 +34,13 @@ function canonical(value) {
 }
 
 function sameBody(actual, expected, what) {
-  assert.deepStrictEqual(canonical(actual), canonical(expected), `${what}: router and baseline answers differ`);
+  assert.deepStrictEqual(canonical(actual), canonical(expected), `${what}: the answers differ`);
+}
+
+/** A peer (express-restify-mongoose) record as the router writes it: `_id` becomes `id`, first. */
+function fromPeer(record) {
+  const { _id, ...rest } = record;
+  return { id: _id, ...rest };
 }
 
 function expectStatus(response, status, what) {
@@ -52,21 +61,30 @@ const listCase = {
   name: 'list',
   goal: 0.9,
   description: 'published posts with views >= 100, newest published first, 20 per page, with total',
+  peer: true,
   request(_ctx, side) {
-    const path =
-      side === 'router'
-        ? '/api/posts?where[status][eq]=published&where[views][gte]=100&sort=-publishedAt&perPage=20'
-        : '/api/posts?status=published&minViews=100&perPage=20';
+    const path = {
+      router: '/api/posts?where[status][eq]=published&where[views][gte]=100&sort=-publishedAt&perPage=20',
+      baseline: '/api/posts?status=published&minViews=100&perPage=20',
+      peer: PEER_LIST_PATH,
+    }[side];
     return { method: 'GET', paths: [path] };
   },
   async verify(ctx) {
-    const [router, baseline] = await Promise.all(['router', 'baseline'].map((side) => ctx.call(side, this.request(ctx, side))));
+    const [router, baseline, peer] = await Promise.all(['router', 'baseline', 'peer'].map((side) => ctx.call(side, this.request(ctx, side))));
     expectStatus(router, 200, 'list (router)');
     expectStatus(baseline, 200, 'list (baseline)');
+    expectStatus(peer, 200, 'list (peer)');
     const ids = (r) => r.body.data.map((d) => d.id);
     assert.equal(router.body.data.length, 20, 'list: the router should return a full page of 20');
     assert.deepStrictEqual(ids(router), ids(baseline), 'list: router and baseline return different ids');
     sameBody(router.body, baseline.body, 'list');
+    // The peer answers a bare array of records and the total in X-Total-Count.
+    assert.ok(Array.isArray(peer.body), 'list (peer): expected an array');
+    const peerRows = peer.body.map(fromPeer);
+    assert.deepStrictEqual(peerRows.map((d) => d.id), ids(router), 'list: router and peer return different ids');
+    assert.equal(Number(peer.headers['x-total-count']), router.body.meta.total, 'list: router and peer report different totals');
+    sameBody(peerRows, router.body.data, 'list (router vs peer records)');
   },
 };
 
@@ -74,15 +92,19 @@ const getCase = {
   name: 'get',
   goal: 0.9,
   description: 'one post by id (rotating over 200 ids)',
+  peer: true,
   request(ctx) {
+    // The same paths on all three sides.
     return { method: 'GET', paths: sampleIds(ctx.seeded.postIds, 200).map((id) => `/api/posts/${id}`) };
   },
   async verify(ctx) {
     for (const path of this.request(ctx).paths.slice(0, 5)) {
-      const [router, baseline] = await Promise.all(['router', 'baseline'].map((side) => ctx.call(side, { method: 'GET', path })));
+      const [router, baseline, peer] = await Promise.all(['router', 'baseline', 'peer'].map((side) => ctx.call(side, { method: 'GET', path })));
       expectStatus(router, 200, `get ${path} (router)`);
       expectStatus(baseline, 200, `get ${path} (baseline)`);
+      expectStatus(peer, 200, `get ${path} (peer)`);
       sameBody(router.body, baseline.body, `get ${path}`);
+      sameBody(fromPeer(peer.body), router.body, `get ${path} (router vs peer)`);
     }
   },
 };

@@ -1,15 +1,18 @@
 'use strict';
 // `npm run bench`: content-router vs a hand-written Express + Mongoose baseline, same process,
-// same mongoose connection, same collection. See bench/cases.js for what is measured.
+// same mongoose connection, same collection. See bench/cases.js for what is measured. The list and
+// get cases also run on a peer, express-restify-mongoose (bench/peer-app.js): router/peer beside
+// router/baseline.
 //
 //   MONGODB_URI=mongodb://127.0.0.1:27017/?directConnection=true npm run bench
 //
-// Knobs (env): BENCH_CASES=list,get,uploads  BENCH_POSTS=10000  BENCH_UPLOAD_MB=200 (bench/uploads.js)  BENCH_ROUNDS=2  BENCH_DURATION=3 (s)
+// Knobs (env): BENCH_CASES=list,get,population,uploads  BENCH_POSTS=10000  BENCH_UPLOAD_MB=200 (bench/uploads.js)  BENCH_ROUNDS=2  BENCH_DURATION=3 (s)
 //              BENCH_WARMUP=1 (s)  BENCH_CONNECTIONS=10
 //              BENCH_STUB_READS=1: reads answer from memory after their first real run (bench/stub-reads.js),
 //              so list/get measure only the Node side: the router's own overhead, without the database.
-// Writes bench/results.json. Exits 1 if the two sides disagree on an answer or a run has errors;
+// Writes bench/results.json. Exits 1 if the sides disagree on an answer or a run has errors;
 // a ratio below its goal is reported (and flagged in results.json) but does not fail the run.
+// The router/peer goal (>= 2x) is about the Node side, so it is judged only with BENCH_STUB_READS=1.
 
 const { fork } = require('node:child_process');
 const { randomBytes } = require('node:crypto');
@@ -22,10 +25,16 @@ const allCases = require('./cases');
 const { seed } = require('./seed');
 const { createRouterApp } = require('./router-app');
 const { createBaselineApp } = require('./baseline-app');
+const { createPeerApp } = require('./peer-app');
 const { stubReads } = require('./stub-reads');
 const { runUploadsBench } = require('./uploads');
+const { runPopulationBench } = require('./population');
 
 const SIDES = ['router', 'baseline'];
+/** A case with `peer: true` also runs on the peer (express-restify-mongoose). */
+const sidesOf = (caseDef) => (caseDef.peer ? [...SIDES, 'peer'] : SIDES);
+/** Minimum router/peer req/s ratio, for the Node side (reads stubbed); with the database it is informational. */
+const PEER_GOAL = 2;
 
 function envNumber(name, fallback) {
   const raw = process.env[name];
@@ -46,16 +55,21 @@ const settings = {
 
 /** The large-file upload/download measurement (bench/uploads.js) runs after the request cases. */
 const UPLOADS_CASE = 'uploads';
+/** Batched population vs $lookup (bench/population.js), after the request cases, always on the database. */
+const POPULATION_CASE = 'population';
+const EXTRA_CASES = [POPULATION_CASE, UPLOADS_CASE];
+/** Whether an extra (non-request) case runs: all run when BENCH_CASES is unset. */
+const wantsExtra = (name) => !wantedCaseNames().length || wantedCaseNames().includes(name);
 
 function wantedCaseNames() {
   return (process.env.BENCH_CASES || '').split(',').map((s) => s.trim()).filter(Boolean);
 }
 
 function selectedCases() {
-  const wanted = wantedCaseNames().filter((name) => name !== UPLOADS_CASE);
+  const wanted = wantedCaseNames().filter((name) => !EXTRA_CASES.includes(name));
   if (!wantedCaseNames().length) return allCases;
   const unknown = wanted.filter((name) => !allCases.some((c) => c.name === name));
-  if (unknown.length) throw new Error(`BENCH_CASES: unknown case(s) ${unknown.join(', ')}; known: ${[...allCases.map((c) => c.name), UPLOADS_CASE].join(', ')}`);
+  if (unknown.length) throw new Error(`BENCH_CASES: unknown case(s) ${unknown.join(', ')}; known: ${[...allCases.map((c) => c.name), ...EXTRA_CASES].join(', ')}`);
   return allCases.filter((c) => wanted.includes(c.name));
 }
 
@@ -126,19 +140,23 @@ const median = (values) => {
 const round1 = (n) => Math.round(n * 10) / 10;
 
 function printTable(rows) {
-  const header = ['case', 'router req/s', 'baseline req/s', 'ratio', 'goal', '', 'router CPU/req', 'baseline CPU/req', 'router p99', 'baseline p99'];
-  const lines = rows.map((r) => [
-    r.name,
-    r.router.best.toFixed(0),
-    r.baseline.best.toFixed(0),
-    r.ratio.toFixed(2),
-    r.goal === null ? 'info' : `>= ${r.goal.toFixed(2)}`,
-    r.goal === null ? '' : r.pass ? 'ok' : 'BELOW',
-    `${r.router.cpuMicrosPerRequest.toFixed(0)} µs`,
-    `${r.baseline.cpuMicrosPerRequest.toFixed(0)} µs`,
-    `${r.router.latencyP99} ms`,
-    `${r.baseline.latencyP99} ms`,
-  ]);
+  const withPeer = rows.some((r) => r.peer);
+  const goalText = (goal) => (goal === null ? 'info' : `>= ${goal.toFixed(2)}`);
+  const passText = (goal, pass) => (goal === null ? '' : pass ? 'ok' : 'BELOW');
+  const header = ['case', 'router req/s', 'baseline req/s', 'ratio', 'goal', ''];
+  if (withPeer) header.push('peer req/s', 'router/peer', 'peer goal', '');
+  header.push('router CPU/req', 'baseline CPU/req', ...(withPeer ? ['peer CPU/req'] : []), 'router p99', 'baseline p99', ...(withPeer ? ['peer p99'] : []));
+  const lines = rows.map((r) => {
+    const line = [r.name, r.router.best.toFixed(0), r.baseline.best.toFixed(0), r.ratio.toFixed(2), goalText(r.goal), passText(r.goal, r.pass)];
+    if (withPeer) {
+      line.push(...(r.peer ? [r.peer.best.toFixed(0), r.peerRatio.toFixed(2), goalText(r.peerGoal), passText(r.peerGoal, r.peerPass)] : ['-', '-', '', '']));
+    }
+    line.push(`${r.router.cpuMicrosPerRequest.toFixed(0)} µs`, `${r.baseline.cpuMicrosPerRequest.toFixed(0)} µs`);
+    if (withPeer) line.push(r.peer ? `${r.peer.cpuMicrosPerRequest.toFixed(0)} µs` : '-');
+    line.push(`${r.router.latencyP99} ms`, `${r.baseline.latencyP99} ms`);
+    if (withPeer) line.push(r.peer ? `${r.peer.latencyP99} ms` : '-');
+    return line;
+  });
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
   const fmt = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   console.log(fmt(header));
@@ -201,7 +219,8 @@ async function main() {
     const router = await createRouterApp(connection);
     cleanups.push(() => router.close());
     const baseline = await createBaselineApp(connection);
-    const apps = [['router', router], ['baseline', baseline]];
+    const peer = await createPeerApp(connection);
+    const apps = [['router', router], ['baseline', baseline], ['peer', peer]];
     // The same router with the posts' response cache on (a second router on the database), only when a
     // selected case aims at it: its change feed should not run beside the other cases.
     if (cases.some((c) => SIDES.some((side) => c.target?.(side) === 'cached'))) {
@@ -215,7 +234,7 @@ async function main() {
       cleanups.push(() => closeServer(servers[side]));
     }
     const urls = Object.fromEntries(Object.keys(servers).map((side) => [side, `http://127.0.0.1:${servers[side].address().port}`]));
-    console.log(`apps ready in ${Date.now() - t} ms: router ${urls.router}, baseline ${urls.baseline}`);
+    console.log(`apps ready in ${Date.now() - t} ms: router ${urls.router}, baseline ${urls.baseline}, peer (express-restify-mongoose) ${urls.peer}`);
 
     const ctx = {
       seeded,
@@ -238,8 +257,10 @@ async function main() {
       },
     };
 
+    let restoreReads;
     if (settings.stubReads) {
-      cleanups.push(stubReads(require('mongoose')));
+      restoreReads = stubReads(require('mongoose'));
+      cleanups.push(restoreReads);
       console.log('BENCH_STUB_READS: reads answer from memory after their first run (Node-side overhead only; create still writes)');
     }
 
@@ -274,17 +295,18 @@ async function main() {
       if (caseDef.verify) await caseDef.verify(ctx);
       process.stdout.write('warming up... ');
       // A case whose slow side may answer nothing within a short warmup (a cache MISS on a busy machine) asks for more.
-      for (const side of SIDES) await measure(caseDef, side, Math.max(settings.warmup, caseDef.minWarmup ?? 0));
-      const runs = { router: [], baseline: [] };
+      const sides = sidesOf(caseDef);
+      for (const side of sides) await measure(caseDef, side, Math.max(settings.warmup, caseDef.minWarmup ?? 0));
+      const runs = Object.fromEntries(sides.map((side) => [side, []]));
       for (let round = 1; round <= settings.rounds; round += 1) {
-        for (const side of SIDES) {
+        for (const side of sides) {
           process.stdout.write(`${side} ${round}/${settings.rounds}... `);
           runs[side].push(await measure(caseDef, side, settings.duration));
         }
       }
       if (caseDef.cleanup) await caseDef.cleanup(ctx);
       const summary = Object.fromEntries(
-        SIDES.map((side) => {
+        sides.map((side) => {
           const list = runs[side];
           const best = list.reduce((a, b) => (b.reqPerSec > a.reqPerSec ? b : a));
           return [
@@ -301,6 +323,9 @@ async function main() {
         }),
       );
       const ratio = summary.router.best / summary.baseline.best;
+      const thousandths = (n) => Math.round(n * 1000) / 1000;
+      const peerRatio = summary.peer && summary.router.best / summary.peer.best;
+      const peerGoal = settings.stubReads ? PEER_GOAL : null;
       const row = {
         name: caseDef.name,
         description: caseDef.description,
@@ -310,9 +335,18 @@ async function main() {
         medianRatio: Math.round((summary.router.median / summary.baseline.median) * 1000) / 1000,
         cpuRatio: Math.round((summary.router.cpuMicrosPerRequest / summary.baseline.cpuMicrosPerRequest) * 1000) / 1000,
         pass: caseDef.goal === null ? null : ratio >= caseDef.goal,
+        ...(summary.peer
+          ? {
+              peerRatio: thousandths(peerRatio),
+              peerMedianRatio: thousandths(summary.router.median / summary.peer.median),
+              peerCpuRatio: thousandths(summary.router.cpuMicrosPerRequest / summary.peer.cpuMicrosPerRequest),
+              peerGoal,
+              peerPass: peerGoal === null ? null : peerRatio >= peerGoal,
+            }
+          : {}),
       };
       rows.push(row);
-      console.log(`${row.router.best.toFixed(0)} vs ${row.baseline.best.toFixed(0)} req/s`);
+      console.log(`${row.router.best.toFixed(0)} vs ${row.baseline.best.toFixed(0)}${row.peer ? ` vs ${row.peer.best.toFixed(0)} (peer)` : ''} req/s`);
     }
 
     console.log('');
@@ -322,11 +356,26 @@ async function main() {
       `req/s: best of ${settings.rounds} interleaved ${settings.duration}s rounds per side, ${settings.connections} connections; ` +
         'CPU/req: this process\'s CPU time (servers + driver; the load generator runs in a child) per response, median of rounds.',
     );
+    if (rows.some((r) => r.peer)) {
+      console.log(
+        `router/peer: router req/s over express-restify-mongoose's; goal >= ${PEER_GOAL.toFixed(2)} on the Node side, ` +
+          (settings.stubReads ? 'judged here (reads stubbed).' : 'so informational here (rerun with BENCH_STUB_READS=1 to judge it).'),
+      );
+    }
     console.log('Absolute numbers depend on the machine and the MongoDB server (an emulation such as mongo-java-server is far slower); compare ratios.');
     if (busyAtStart) console.log(`warning: ${busyAtStart}; expect noisy ratios, rerun on a quiet machine (or raise BENCH_ROUNDS).`);
 
+    let population;
+    if (wantsExtra(POPULATION_CASE)) {
+      console.log('');
+      // Round trips are the point here: reads go to the database even under BENCH_STUB_READS.
+      if (restoreReads) restoreReads();
+      const { rounds, duration, warmup, connections } = settings;
+      population = await runPopulationBench(connection, { routerUrl: urls.router, rounds, duration, warmup, connections });
+    }
+
     let uploads;
-    if (!wantedCaseNames().length || wantedCaseNames().includes(UPLOADS_CASE)) {
+    if (wantsExtra(UPLOADS_CASE)) {
       console.log('');
       uploads = await runUploadsBench(connection);
     }
@@ -339,6 +388,7 @@ async function main() {
       settings,
       durationSeconds: Math.round((Date.now() - started) / 100) / 10,
       cases: rows,
+      ...(population ? { population } : {}),
       ...(uploads ? { uploads } : {}),
     };
     const file = path.join(__dirname, 'results.json');

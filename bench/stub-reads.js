@@ -4,6 +4,9 @@
 // Node side (HTTP, Express, the router or the hand-written handler, casting, serialization): the
 // router's own overhead. Useful where the only server at hand is slow or shared (mongo-java-server
 // scans every document for a list). Writes (create) still reach the database.
+// It covers all three sides: the peer (express-restify-mongoose) runs on a mongoose 9 model too, and its
+// list and get are lean find, countDocuments and findOne queries through this same Query#exec.
+// The population bench (bench/population.js) restores real reads first: an aggregation is no Query.
 
 const STUBBED_OPS = new Set(['find', 'findOne', 'countDocuments']);
 
