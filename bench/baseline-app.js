@@ -28,11 +28,11 @@ function plain(value) {
   if (Array.isArray(value)) return value.map(plain);
   return value;
 }
+/** The schema's fields: a record has each of them, null when the document has no value. */
+const FIELDS = [...Object.keys(postSchema.obj), 'createdAt', 'updatedAt'];
 function toRecord(doc) {
   const record = { id: doc._id.toHexString() };
-  for (const key of Object.keys(doc)) {
-    if (key !== '_id' && key !== '__v') record[key] = plain(doc[key]);
-  }
+  for (const key of FIELDS) record[key] = doc[key] === undefined ? null : plain(doc[key]);
   return record;
 }
 

@@ -37,10 +37,13 @@ function sameBody(actual, expected, what) {
   assert.deepStrictEqual(canonical(actual), canonical(expected), `${what}: the answers differ`);
 }
 
-/** A peer (express-restify-mongoose) record as the router writes it: `_id` becomes `id`, first. */
+/** The fields of a bench post, each in every router record (null when unset); the peer omits unset ones. */
+const POST_FIELDS = ['title', 'body', 'status', 'views', 'tags', 'publishedAt', 'author', 'featured', 'createdAt', 'updatedAt'];
+
+/** A peer (express-restify-mongoose) record as the router writes it: `_id` becomes `id`, first; unset fields null. */
 function fromPeer(record) {
   const { _id, ...rest } = record;
-  return { id: _id, ...rest };
+  return { id: _id, ...Object.fromEntries(POST_FIELDS.map((key) => [key, null])), ...rest };
 }
 
 function expectStatus(response, status, what) {
