@@ -119,8 +119,9 @@ export function contentRouter(config: ContentConfig): ContentRouter {
   const instances: FeatureInstance[] = [];
   const router = express.Router() as ContentRouter;
   let dispatcher: ReturnType<typeof createDispatcher>;
+  const errorHandler = createErrorHandler(resolved.logger);
   // The database gate first: during an outage a request is refused before any other work (or count).
-  const gate = createDatabaseGate(connection);
+  const gate = createDatabaseGate(connection, { requestTimeoutMS: resolved.requestTimeoutMS, answer: errorHandler.answerEarly });
   try {
     for (const feature of FEATURES) {
       const instance = feature.create(runtime);
@@ -146,7 +147,7 @@ export function contentRouter(config: ContentConfig): ContentRouter {
     if (owned) void connection.close().catch(() => undefined);
     throw error;
   }
-  router.use(createErrorHandler(resolved.logger));
+  router.use(errorHandler);
 
   const ready = buildIndexes(runtime).then(async () => {
     for (const instance of instances) await instance.ready?.();

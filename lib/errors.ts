@@ -169,6 +169,22 @@ export class ServiceUnavailableError extends ContentError {
   }
 }
 
+/**
+ * The database did not answer within the router's request deadline (`db.requestTimeoutMS`). Unlike a 503
+ * before any work, a write may or may not have been applied: the detail says so.
+ */
+export class DatabaseTimeoutError extends ContentError {
+  constructor(ms: number) {
+    super(
+      503,
+      'database_timeout',
+      'Service unavailable',
+      `The database did not answer within ${ms / 1000} s. A read can be retried; a write may or may not have been applied, so read before retrying it.`,
+      { headers: { 'Retry-After': '5' } },
+    );
+  }
+}
+
 /** Thrown by contentRouter() when the config is invalid: one error listing every problem with its path. */
 export class ConfigError extends Error {
   readonly problems: string[];

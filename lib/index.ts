@@ -69,6 +69,7 @@ export {
   QueryTooComplexError,
   RangeNotSatisfiableError,
   ServiceUnavailableError,
+  DatabaseTimeoutError,
   TooManyRequestsError,
   UnauthorizedError,
   UnsupportedMediaTypeError,

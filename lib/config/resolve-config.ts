@@ -25,6 +25,8 @@ export interface ResolvedConfig {
   readonly source: ContentConfig;
   readonly prefix: string;
   readonly bodyLimit: string | number;
+  /** Longest wait for a database route before a 503 `database_timeout`; false: none. */
+  readonly requestTimeoutMS: number | false;
   readonly query: QueryOptions;
   readonly collections: readonly CollectionConfig[];
   readonly globals: readonly GlobalConfig[];
@@ -61,6 +63,7 @@ export function resolveConfig(config: ContentConfig, featureValidators: readonly
     source: config,
     prefix: api.prefix ?? '/api',
     bodyLimit: api.bodyLimit ?? '1mb',
+    requestTimeoutMS: config.db.requestTimeoutMS ?? 30_000,
     query: Object.freeze({
       listFormat: api.listFormat ?? 'data',
       maxDepth: api.maxDepth ?? 2,

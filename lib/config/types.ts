@@ -549,7 +549,13 @@ export interface ContentConfig {
     };
   };
   /** The router uses `connection` when given (the host's), else opens its own from `uri`. */
-  db: { connection: Connection; uri?: never } | { uri: string; connection?: never; options?: Record<string, unknown> };
+  db: ({ connection: Connection; uri?: never } | { uri: string; connection?: never; options?: Record<string, unknown> }) & {
+    /**
+     * Longest wait, in ms, for a request that needs the database before it is answered 503 `database_timeout`
+     * (uploads excepted: they stream at the client's pace). `false`: no deadline. Default 30000.
+     */
+    requestTimeoutMS?: number | false;
+  };
   collections?: CollectionConfig[];
   globals?: GlobalConfig[];
   auth?: AuthOptions;

@@ -222,7 +222,11 @@ export function validateConfig(config: ContentConfig, featureValidators: readonl
   const db = config.db as Record<string, unknown> | undefined;
   if (!isRecord(db)) problems.push('db: required, { connection } (the host\'s Mongoose connection) or { uri }');
   else {
-    checkKnownKeys('db', db, ['connection', 'uri', 'options'], problems);
+    checkKnownKeys('db', db, ['connection', 'uri', 'options', 'requestTimeoutMS'], problems);
+    const deadline = db.requestTimeoutMS;
+    if (deadline !== undefined && deadline !== false && !(Number.isInteger(deadline) && (deadline as number) >= 100 && (deadline as number) <= 600_000)) {
+      problems.push('db.requestTimeoutMS: must be a whole number of ms from 100 to 600000, or false');
+    }
     if (!db.connection && typeof db.uri !== 'string') problems.push('db: needs a Mongoose connection or a uri string');
     else if (db.connection && db.uri !== undefined) problems.push('db: give either connection or uri, not both');
   }

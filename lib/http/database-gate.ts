@@ -1,8 +1,8 @@
 // Fails fast during a database outage: a route that needs the database answers 503 at once while the
 // connection is known to be down, instead of waiting for server selection, and recovers when it is back.
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import mongoose, { type Connection } from 'mongoose';
-import { ServiceUnavailableError } from '../errors';
+import { DatabaseTimeoutError, ServiceUnavailableError } from '../errors';
 import type { RouteMiddleware } from './dispatch';
 
 /** Refused before any work: unlike a connection lost mid-request, this 503 guarantees nothing was written. */
@@ -29,6 +29,13 @@ const STATE_EVENTS: ReadonlyArray<[string, boolean]> = [
   ['close', false],
 ];
 
+export interface DatabaseGateOptions {
+  /** Longest wait for a database route before it is answered with a 503 `database_timeout`; false: none. */
+  requestTimeoutMS: number | false;
+  /** Answers a request with an error (the router's error handler), outside the route's own chain. */
+  answer: (error: Error, req: Request, res: Response) => void;
+}
+
 export interface DatabaseGate {
   /** Route middleware for every route but those declaring `database: false`. */
   middleware: RouteMiddleware;
@@ -44,7 +51,7 @@ export interface DatabaseGate {
  * and then: a pending server selection makes the driver check the server every 500 ms instead of every
  * heartbeatFrequencyMS (10 s by default), so service resumes soon after the database does.
  */
-export function createDatabaseGate(connection: Connection): DatabaseGate {
+export function createDatabaseGate(connection: Connection, options: DatabaseGateOptions): DatabaseGate {
   let up = SERVING.has(connection.readyState);
   const listeners = STATE_EVENTS.map(([event, serving]) => [event, () => (up = serving)] as const);
   for (const [event, listener] of listeners) connection.on(event, listener);
@@ -67,8 +74,22 @@ export function createDatabaseGate(connection: Connection): DatabaseGate {
     probe();
     next(new ServiceUnavailableError(REFUSED));
   };
+  // A bound on the wait, not a cancellation: the driver cannot take back a command already sent, so the
+  // answer says a write may have been applied. Without it, a command the driver loses track of (a socket
+  // closed while it waits to drain) would hold the request forever. Uploads stream at the client's pace.
+  const limit = options.requestTimeoutMS;
+  const gateWithDeadline: RequestHandler = (req, res, next) => {
+    if (!up || limit === false) return gate(req, res, next);
+    const timer = setTimeout(() => {
+      if (!res.headersSent) options.answer(new DatabaseTimeoutError(limit), req, res);
+    }, limit);
+    const clear = () => clearTimeout(timer);
+    res.once('finish', clear);
+    res.once('close', clear);
+    next();
+  };
   return {
-    middleware: (route) => (route.database === false ? undefined : gate),
+    middleware: (route) => (route.database === false ? undefined : route.body?.type === 'multipart' ? gate : gateWithDeadline),
     close() {
       for (const [event, listener] of listeners) connection.off(event, listener);
     },

@@ -22,12 +22,16 @@ export function asUser(user: Record<string, unknown>): [string, string] {
 }
 
 /** Mounts the router at `prefix` (default /api) on a fresh database and waits for api.ready. */
-export async function createTestApp(config: TestConfig, options: { prefix?: string; connection?: Connection } = {}): Promise<TestApp> {
+export async function createTestApp(
+  config: TestConfig,
+  options: { prefix?: string; connection?: Connection; requestTimeoutMS?: number | false } = {},
+): Promise<TestApp> {
   const connection = options.connection ?? (await openTestConnection());
   const silent = { error: () => undefined, warn: () => undefined, info: () => undefined };
   let api: ContentRouter;
   try {
-    api = contentRouter({ logger: silent, ...config, db: { connection } });
+    const deadline = options.requestTimeoutMS === undefined ? {} : { requestTimeoutMS: options.requestTimeoutMS };
+    api = contentRouter({ logger: silent, ...config, db: { connection, ...deadline } });
     await api.ready;
   } catch (error) {
     // A config the test expects to be refused must not leave its database connection open.

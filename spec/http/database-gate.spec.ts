@@ -38,9 +38,23 @@ function fakeConnection(readyState: number, db?: unknown): EventEmitter & { read
 
 function appWithGate(connection: EventEmitter & { readyState: number; db: unknown }) {
   const app = express();
-  app.use(createDispatcher([route('/records'), route('/static', false)], [createDatabaseGate(connection as unknown as Connection).middleware]));
-  app.use(createErrorHandler(silent));
+  const errors = createErrorHandler(silent);
+  const gate = createDatabaseGate(connection as unknown as Connection, { requestTimeoutMS: false, answer: errors.answerEarly });
+  app.use(createDispatcher([route('/records'), route('/static', false)], [gate.middleware]));
+  app.use(errors);
   return app;
+}
+
+/** A route answering after `ms` (never, without it), as a command the driver lost track of would. */
+function slowRoute(path: string, ms?: number, multipart = false): RouteDef {
+  return {
+    ...route(path),
+    ...(multipart ? { body: { type: 'multipart' as const, shape: { kind: 'upload' } as never, required: true } } : {}),
+    handler: async (_req, res) => {
+      await new Promise((resolve) => (ms === undefined ? undefined : setTimeout(resolve, ms)));
+      res.json({ late: path });
+    },
+  };
 }
 
 describe('the database gate', () => {
@@ -88,7 +102,7 @@ describe('the database gate', () => {
 
   it('stops following the connection once closed', () => {
     const connection = fakeConnection(mongoose.ConnectionStates.connected);
-    const gate = createDatabaseGate(connection as unknown as Connection);
+    const gate = createDatabaseGate(connection as unknown as Connection, { requestTimeoutMS: false, answer: () => undefined });
     expect(connection.listenerCount('disconnected')).toBe(1);
     gate.close();
     expect(connection.eventNames()).toEqual([]);
@@ -100,6 +114,76 @@ describe('the database gate', () => {
     const app = appWithGate(fakeConnection(mongoose.ConnectionStates.disconnected, db));
     for (let i = 0; i < 20; i++) expect((await request(app).get('/records')).status).toBe(503);
     expect(pings).toBe(1);
+  });
+});
+
+describe('the request deadline (db.requestTimeoutMS)', () => {
+  function appWithDeadline(ms: number) {
+    const warnings: string[] = [];
+    const hostErrors: unknown[] = [];
+    const app = express();
+    const errors = createErrorHandler({ ...silent, warn: (message: unknown) => void warnings.push(String(message)) });
+    const gate = createDatabaseGate(fakeConnection(mongoose.ConnectionStates.connected) as unknown as Connection, { requestTimeoutMS: ms, answer: errors.answerEarly });
+    const routes = [route('/records'), slowRoute('/hung'), slowRoute('/slow', 400), slowRoute('/upload', 400, true)];
+    app.use(createDispatcher(routes, [gate.middleware]));
+    app.use(errors);
+    app.use((error: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
+      hostErrors.push(error);
+      res.status(500).end();
+    });
+    return { app, warnings, hostErrors };
+  }
+
+  it('answers a request the database never answers with 503 database_timeout + Retry-After at the deadline', async () => {
+    const { app, hostErrors } = appWithDeadline(150);
+    const res = await request(app).get('/hung').timeout(5000);
+    expect(res.status).toBe(503);
+    expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
+    expect(res.headers['retry-after']).toBe('5');
+    expect(res.body).toMatchObject({ status: 503, code: 'database_timeout', detail: expect.stringContaining('may or may not have been applied') });
+    expect(hostErrors).toEqual([]);
+  });
+
+  it('drops the late answer of a slow route with a warning: never to the host, never a crash', async () => {
+    const { app, warnings, hostErrors } = appWithDeadline(100);
+    const res = await request(app).get('/slow');
+    expect(res.status).toBe(503);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(hostErrors).toEqual([]);
+    expect(warnings).toEqual([expect.stringContaining('GET /slow finished after its deadline answer')]);
+  });
+
+  it('leaves answers within the deadline and uploads (which stream at the client\'s pace) alone', async () => {
+    const { app, warnings } = appWithDeadline(200);
+    const fast = await request(app).get('/records');
+    expect(fast.status).toBe(200);
+    const upload = await request(app).get('/upload');
+    expect(upload.status).toBe(200);
+    expect(upload.body).toEqual({ late: '/upload' });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(warnings).toEqual([]);
+  });
+
+  it('applies to a router\'s own routes: a custom endpoint slower than the deadline is a 503', async () => {
+    const connection = await openTestConnection();
+    const t = await createTestApp(
+      {
+        collections,
+        endpoints: [{ path: '/report', method: 'get', handler: () => new Promise((resolve) => setTimeout(() => resolve({ done: true }), 600)) }],
+      },
+      { connection, requestTimeoutMS: 150 },
+    );
+    try {
+      const res = await request(t.app).get('/api/report');
+      expect(res.status).toBe(503);
+      expect(res.body.code).toBe('database_timeout');
+      expect((await request(t.app).get('/api/things').set(...user)).status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      expect(t.hostErrors).toEqual([]);
+    } finally {
+      await t.close();
+      await connection.close();
+    }
   });
 });
 
