@@ -11,7 +11,8 @@ const TOTAL_TAGS: readonly string[] = Object.freeze([LIST_TAG]);
 
 /**
  * The key of a total: a digest of the canonical filter, so an entry's size does not grow with the filter
- * (a relation condition resolved to 10,000 ids is one 43-character key), and `max` entries bound the bytes.
+ * (a relation condition resolved to 10,000 ids is one 43-character key), and `max` entries bound the bytes
+ * (about 300 bytes of heap each).
  * The filter holds everything the total depends on: the caller's read rule and soft-delete scope as
  * resolved, and relation conditions as the ids they matched when this request resolved them. A write to a
  * related collection therefore gives a new filter (a new key) rather than a stale total, and callers whose

@@ -140,6 +140,14 @@ describe('estimatedDocumentCount for an empty final filter', () => {
     expect(exact).toEqual(['plain']);
   });
 
+  it('is not used for the documented way to ask for an exact total, where[id][exists]=true', async () => {
+    const { result, estimated, exact } = await countsDuring(() => get('/plain?where[id][exists]=true'));
+    expect(result.status).toBe(200);
+    expect(result.body.meta.total).toBe(5);
+    expect(estimated).toEqual([]);
+    expect(exact).toEqual(['plain']);
+  });
+
   it('is never used on a soft-delete collection: its scope is a filter', async () => {
     const { result, estimated, exact } = await countsDuring(() => get('/soft'));
     expect(result.body.meta.total).toBe(2);
