@@ -1,17 +1,14 @@
 // The response cache as a feature: REST list and get-one reads of collections with `cache` answered from
-// memory; entries dropped by this router's writes at once, by everyone else's through the change feed.
+// memory, and their list totals kept apart (count-cache.ts); entries dropped by this router's writes at
+// once, by everyone else's through the change feed.
 import { createHash } from 'node:crypto';
 import type { Feature } from '../http/feature';
-import type { ChangeEvent, ChangeReset } from '../operations/change-bus';
 import type { ReadThrough, ResolvedRead, Runtime } from '../operations/runtime';
 import { resolveCacheOptions, validateCacheOptions } from './cache-options';
 import { type CacheStore, createCacheStore } from './cache-store';
+import { createCountThrough } from './count-cache';
+import { LIST_TAG, idTag, invalidateOnChange, relatedTag } from './invalidation';
 import { readKey } from './read-key';
-
-/** Tags an entry carries: what can make it stale. */
-const LIST_TAG = 'list';
-const idTag = (id: string) => `id:${id}`;
-const relatedTag = (slug: string) => `rel:${slug}`;
 
 /** A strong validator of the representation: the answer and, for lists, the envelope it is sent in. */
 function etagOf(read: ResolvedRead, value: unknown): string {
@@ -28,30 +25,6 @@ function createStores(runtime: Runtime): Map<string, CacheStore> {
     stores.set(collection.slug, createCacheStore(ttl, max));
   }
   return stores;
-}
-
-/** Drops what a change can have made stale, in every store. */
-function invalidate(stores: ReadonlyMap<string, CacheStore>, event: ChangeEvent): void {
-  if (event.scope !== 'collection') return;
-  const own = stores.get(event.slug);
-  if (own) {
-    // Without ids (a stream event some servers send without one) any record may have changed.
-    if (event.ids.length === 0) own.flush();
-    else {
-      own.invalidateTag(LIST_TAG);
-      // Lower-cased: a path id may name a record in upper-case hex, entries are tagged with the stored form.
-      for (const id of event.ids) own.invalidateTag(idTag(id.toLowerCase()));
-    }
-  }
-  for (const store of stores.values()) store.invalidateTag(relatedTag(event.slug));
-}
-
-function reset(stores: ReadonlyMap<string, CacheStore>, signal: ChangeReset): void {
-  if (signal.scope !== 'collection') return;
-  for (const slug of signal.slugs) {
-    stores.get(slug)?.flush();
-    for (const store of stores.values()) store.invalidateTag(relatedTag(slug));
-  }
 }
 
 function createReadThrough(stores: ReadonlyMap<string, CacheStore>): ReadThrough {
@@ -88,15 +61,14 @@ export const cacheFeature: Feature = {
   create(runtime) {
     const stores = createStores(runtime);
     if (stores.size === 0) return undefined;
-    const unsubscribe = [
-      runtime.changes.onChange((event) => invalidate(stores, event)),
-      runtime.changes.onReset((signal) => reset(stores, signal)),
-    ];
+    // Totals in stores of their own, with the same ttl and bound, so they never evict answers.
+    const totals = createStores(runtime);
+    const unsubscribe = [invalidateOnChange(runtime.changes, stores), invalidateOnChange(runtime.changes, totals)];
     return {
-      hooks: { readThrough: [createReadThrough(stores)] },
+      hooks: { readThrough: [createReadThrough(stores)], countThrough: [createCountThrough(totals)] },
       close() {
         for (const stop of unsubscribe) stop();
-        for (const store of stores.values()) store.close();
+        for (const store of [...stores.values(), ...totals.values()]) store.close();
       },
     };
   },

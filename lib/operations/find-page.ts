@@ -1,5 +1,5 @@
 // The page read of a list: skip/limit on the filter the list operation resolved (access included),
-// with a total unless count=false.
+// with a total unless count=false (counted by the caller's `count`, see count-total.ts).
 import { toMongoSort } from '../query';
 import type { ListQuery } from '../query/types';
 import type { RawDoc } from '../schema/to-record';
@@ -7,8 +7,16 @@ import type { FindResult } from './find-result';
 import { finishRows } from './finish-rows';
 import type { OperationArgs } from './operation-args';
 
-/** Reads page `query.page` of the records matching `filter` (access and soft delete already in it). */
-export async function findPage(args: OperationArgs, query: ListQuery, filter: Record<string, unknown>): Promise<FindResult> {
+/**
+ * Reads page `query.page` of the records matching `filter` (access and soft delete already in it);
+ * `count` answers the total of `filter`, called only when the query wants one.
+ */
+export async function findPage(
+  args: OperationArgs,
+  query: ListQuery,
+  filter: Record<string, unknown>,
+  count: () => Promise<number>,
+): Promise<FindResult> {
   const { collection } = args;
   const skip = (query.page - 1) * query.limit;
   const rowsQuery = collection.model
@@ -19,7 +27,7 @@ export async function findPage(args: OperationArgs, query: ListQuery, filter: Re
     .lean<RawDoc[]>();
   const [rows, total] = await Promise.all([
     rowsQuery,
-    query.count ? collection.model.countDocuments(filter) : Promise.resolve(undefined),
+    query.count ? count() : Promise.resolve(undefined),
   ]);
   let hasNextPage: boolean;
   if (total === undefined) {

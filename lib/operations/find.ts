@@ -1,7 +1,9 @@
 // The list operation: resolve access -> (cache hook) -> merge the access constraint into one filter ->
-// page or keyset-cursor read -> populate -> serialize. Shared by the REST list route, the local API and custom endpoints.
+// page read with its total (count-total.ts) or keyset-cursor read -> populate -> serialize. Shared by the
+// REST list route, the local API and custom endpoints.
 import type { ListQuery } from '../query/types';
 import { buildFilter } from './build-filter';
+import { countTotal } from './count-total';
 import { findCursor } from './find-cursor';
 import { findPage } from './find-page';
 import type { FindResult } from './find-result';
@@ -21,6 +23,6 @@ export async function find(args: FindArgs): Promise<FindResult> {
   const read = await resolveRead(base, { kind: 'list', query, cacheable });
   return readThrough(read, async () => {
     const filter = await buildFilter({ ...base, nodes: [query.where, read.constraint, read.deleted.node], deleted: read.deleted.deleted });
-    return query.cursor !== undefined ? findCursor(base, query, filter) : findPage(base, query, filter);
+    return query.cursor !== undefined ? findCursor(base, query, filter) : findPage(base, query, filter, () => countTotal(read, filter));
   });
 }

@@ -21,14 +21,18 @@ export async function resolveRead(
   return { ...read, args, constraint, deleted };
 }
 
-/** Runs `load` through the runtime's read-through hooks (the first listed outermost). */
-export function readThrough<T>(read: ResolvedRead, load: () => Promise<T>): Promise<T> {
-  const hooks = read.args.runtime.hooks.readThrough;
+/** Runs `load` through a list of wrapping hooks, the first listed outermost. */
+export function runThrough<R, T>(hooks: ReadonlyArray<(request: R, next: () => Promise<T>) => Promise<T>>, request: R, load: () => Promise<T>): Promise<T> {
   let next = load;
   for (let i = hooks.length - 1; i >= 0; i -= 1) {
     const hook = hooks[i];
     const inner = next;
-    next = () => hook(read, inner);
+    next = () => hook(request, inner);
   }
   return next();
+}
+
+/** Runs `load` through the runtime's read-through hooks (the first listed outermost). */
+export function readThrough<T>(read: ResolvedRead, load: () => Promise<T>): Promise<T> {
+  return runThrough<ResolvedRead, T>(read.args.runtime.hooks.readThrough, read, load);
 }

@@ -80,6 +80,16 @@ export interface ResolvedRead {
 /** Answers a resolved read, from a cache or by calling `load` (the database read). */
 export type ReadThrough = <T>(read: ResolvedRead, load: () => Promise<T>) => Promise<T>;
 
+/** A list total about to be counted exactly: the read it belongs to and its final Mongo filter (never empty). */
+export interface CountRequest {
+  read: ResolvedRead;
+  /** The filter the page is read with: query, access, soft delete, relation conditions resolved to ids. */
+  filter: Record<string, unknown>;
+}
+
+/** Answers a count, from a cache or by calling `count` (countDocuments). */
+export type CountThrough = (request: CountRequest, count: () => Promise<number>) => Promise<number>;
+
 /**
  * Records that live outside the collections (the uploads feature's files): population resolves a field
  * whose `relationTo` is `slug` through `load`, so operations need not know the feature.
@@ -105,6 +115,8 @@ export interface RuntimeHooks {
   readonly transformInput: InputTransformer[];
   /** Wrap every collection read once its access is resolved, the first listed outermost (the response cache). */
   readonly readThrough: ReadThrough[];
+  /** Wrap every exact list total (countDocuments), the first listed outermost (the totals cache). */
+  readonly countThrough: CountThrough[];
   /** Where population looks up a relationTo that is not a collection. */
   readonly relationSources: RelationSource[];
 }
@@ -123,7 +135,7 @@ export interface Runtime {
 
 /** Empty hook lists for a new runtime. */
 export function createRuntimeHooks(): RuntimeHooks {
-  return { authenticate: [], defaultAccess: [], readOnlyFields: [], transformInput: [], readThrough: [], relationSources: [] };
+  return { authenticate: [], defaultAccess: [], readOnlyFields: [], transformInput: [], readThrough: [], countThrough: [], relationSources: [] };
 }
 
 /** Pairs a descriptor with its model and precomputed serializer and projection. */

@@ -31,4 +31,4 @@ export { cursorFilter, reverseSort } from './cursor-filter';
 export { castString, castNumber, castBoolean, castObjectId } from './cast-value';
 export { castDate } from '../schema/parse-date';
 export type { QueryErrorCode } from './reject';
-export { queryKey, whereKey } from './query-key';
+export { mongoFilterKey, queryKey, whereKey } from './query-key';

@@ -103,3 +103,45 @@ export function queryKey(query: ListQuery | RecordQuery, id?: string): string {
     `env=${query.envelope}`,
   ].join('|');
 }
+
+/** Operators whose operand is a set of values (`$in` order never changes what matches) or of conditions. */
+const MONGO_SET_OPERATORS = new Set(['$in', '$nin', '$all']);
+const MONGO_COMPOUNDS = new Set(['$and', '$or', '$nor']);
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+/** A field's operand: an operator object (`{ $gte: 1 }`, keys in any order) or a literal to match as is. */
+function operandKey(operand: unknown): string {
+  if (!isPlainObject(operand)) return valueKey(operand);
+  const keys = Object.keys(operand);
+  // An embedded document compared for equality: its key order is part of the value, so it is kept.
+  if (keys.length === 0 || !keys.every((k) => k.startsWith('$'))) return `lit{${keys.map((k) => `${JSON.stringify(k)}:${operandKey(operand[k])}`).join(',')}}`;
+  const parts = keys.map((op) => {
+    const value = operand[op];
+    if (MONGO_SET_OPERATORS.has(op) && Array.isArray(value)) return `${op}[${sortedUnique(value.map(valueKey)).join(',')}]`;
+    // $elemMatch and $not take a condition (a filter document or an operator object), not a literal.
+    if (op === '$elemMatch' && isPlainObject(value)) return `${op}${mongoFilterKey(value)}`;
+    return `${op}:${operandKey(value)}`;
+  });
+  return `ops{${parts.sort().join(',')}}`;
+}
+
+/**
+ * A canonical key of a Mongo filter as the operations build it: field order, the order of `$and`/`$or`
+ * members and of `$in`/`$nin`/`$all` values do not change it; values are type-tagged as in queryKey.
+ * Equal keys mean filters that match the same documents. Caches of results of a final filter key on it.
+ */
+export function mongoFilterKey(filter: Record<string, unknown>): string {
+  const parts = Object.keys(filter).map((key) => {
+    const value = filter[key];
+    if (MONGO_COMPOUNDS.has(key) && Array.isArray(value)) {
+      return `${key}(${sortedUnique(value.map((member) => (isPlainObject(member) ? mongoFilterKey(member) : valueKey(member)))).join(';')})`;
+    }
+    return `${JSON.stringify(key)}=${operandKey(value)}`;
+  });
+  return `{${parts.sort().join(',')}}`;
+}

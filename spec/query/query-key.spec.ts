@@ -3,7 +3,7 @@
 import { Types } from 'mongoose';
 import { parseListQuery } from '../../lib/query/parse-list-query';
 import { parseRecordQuery } from '../../lib/query/parse-record-query';
-import { queryKey, whereKey } from '../../lib/query/query-key';
+import { mongoFilterKey, queryKey, whereKey } from '../../lib/query/query-key';
 import { OPTIONS, leaf, parseQs, posts, registry } from './fixtures';
 
 const listKey = (query: string) => queryKey(parseListQuery(parseQs(query), posts, registry, OPTIONS));
@@ -64,5 +64,37 @@ describe('queryKey', () => {
     const query = parseListQuery(parseQs('where[views][gt]=5&sort=-views'), posts, registry, OPTIONS);
     expect(queryKey(query)).toBe(queryKey(query));
     expect(queryKey({ ...query, sort: [...query.sort] })).toBe(queryKey(query));
+  });
+});
+
+describe('mongoFilterKey', () => {
+  const a = new Types.ObjectId();
+  const b = new Types.ObjectId();
+
+  it.each([
+    ['field order', { status: { $eq: 'draft' }, views: { $gt: 5 } }, { views: { $gt: 5 }, status: { $eq: 'draft' } }],
+    ['operator order', { views: { $gte: 1, $lte: 9 } }, { views: { $lte: 9, $gte: 1 } }],
+    ['$and member order', { $and: [{ x: { $eq: 1 } }, { y: { $eq: 2 } }] }, { $and: [{ y: { $eq: 2 } }, { x: { $eq: 1 } }] }],
+    ['$in value order', { _id: { $in: [a, b] } }, { _id: { $in: [b, a] } }],
+    ['an ObjectId made afresh', { owner: a }, { owner: new Types.ObjectId(a.toHexString()) }],
+    ['a Date made afresh', { at: { $lt: new Date(5) } }, { at: { $lt: new Date(5) } }],
+  ])('is the same across %s', (_name, x, y) => {
+    expect(mongoFilterKey(x)).toBe(mongoFilterKey(y));
+  });
+
+  it.each([
+    ['a different value', { views: { $gt: 5 } }, { views: { $gt: 6 } }],
+    ['a number vs a string', { views: { $eq: 5 } }, { views: { $eq: '5' } }],
+    ['an ObjectId vs its hex', { owner: a }, { owner: a.toHexString() }],
+    ['a different id', { owner: a }, { owner: b }],
+    ['and vs or', { $and: [{ x: 1 }, { y: 2 }] }, { $or: [{ x: 1 }, { y: 2 }] }],
+    ['the soft-delete scope', { deletedAt: null }, { deletedAt: { $ne: null } }],
+    ['the empty filter vs a condition', {}, { deletedAt: null }],
+    ['a regex and its flags', { title: /ab/i }, { title: /ab/ }],
+    ['the order of an $eq array (array equality is ordered)', { tags: { $eq: ['a', 'b'] } }, { tags: { $eq: ['b', 'a'] } }],
+    ['the key order of an embedded document (compared as a whole)', { meta: { a: 1, b: 2 } }, { meta: { b: 2, a: 1 } }],
+    ['$elemMatch ranges', { n: { $elemMatch: { $gte: 1, $lte: 2 } } }, { n: { $elemMatch: { $gte: 1, $lte: 3 } } }],
+  ])('differs for %s', (_name, x, y) => {
+    expect(mongoFilterKey(x as Record<string, unknown>)).not.toBe(mongoFilterKey(y as Record<string, unknown>));
   });
 });
