@@ -1,6 +1,6 @@
 // The `sort` parameter in both syntaxes (`-field,field` and `field:asc|desc`, mixable), validated
 // against the schema, always ending with the `_id` tie-breaker so pages and cursors are stable.
-import { storagePath, type CollectionDescriptor } from '../schema/descriptors';
+import { allowedSorts, canSortOn, storagePath, type CollectionDescriptor } from '../schema/descriptors';
 import { findField } from './find-field';
 import { readNameList } from './read-list';
 import { rejectQuery } from './reject';
@@ -27,9 +27,14 @@ function parseSortItem(text: string, collection: CollectionDescriptor): SortItem
     name = name.slice(1);
     direction = -1;
   }
+  // With `sortable`, any other name (unknown and hidden ones too, so they read alike) is refused with the list.
+  const allowed = allowedSorts(collection);
+  if (allowed && !allowed.includes(name)) {
+    rejectQuery('sort', `"${name}" is not sortable; sort on one of: ${allowed.join(', ')}`, 'invalid_sort');
+  }
   const field = findField(collection, name);
   if (!field) rejectQuery('sort', `unknown field "${name}"`, 'invalid_sort');
-  if (field.valueType === 'json' || field.isArray) {
+  if (!canSortOn(field)) {
     rejectQuery('sort', `cannot sort on ${field.isArray ? 'list' : 'json'} field "${name}"`, 'invalid_sort');
   }
   return { field: name, path: storagePath(name), direction };
@@ -37,7 +42,7 @@ function parseSortItem(text: string, collection: CollectionDescriptor): SortItem
 
 /**
  * Parses `sort` (a comma list or an array of them; absent or empty means `-createdAt`). Unknown, hidden,
- * json and list fields and repeated fields are a 400. Appends `id` (`_id`) in the direction of the last
+ * json and list fields, fields outside the collection's `sortable` and repeated fields are a 400. Appends `id` (`_id`) in the direction of the last
  * item unless `id` is already sorted on.
  */
 export function parseSort(input: unknown, collection: CollectionDescriptor): SortItem[] {
