@@ -8,12 +8,15 @@ import { isRecord } from '../util/is-record';
 /** MongoDB's limit is 32 keys per index; the router appends `_id`. */
 const MAX_INDEX_FIELDS = 31;
 
-/** The built-in fields of every record: their type as config, so one check covers them and host fields alike. */
+/**
+ * Every field a record has, the built-in ones described as config so one check covers them and the host's
+ * alike. A field config that is not an object is left out (checkFields reports it; names of it read as unknown).
+ */
 function fieldsOf(c: CollectionConfig): Record<string, FieldConfig> {
   const system: Record<string, FieldConfig> = { id: { type: 'text' }, createdAt: { type: 'date' }, updatedAt: { type: 'date' } };
   if (c.softDelete === true) system.deletedAt = { type: 'date' };
-  const host = c.auth ? withAuthFields(c.fields) : c.fields;
-  return { ...host, ...system };
+  const host = Object.entries(c.auth ? withAuthFields(c.fields) : c.fields).filter(([, field]) => isRecord(field));
+  return { ...Object.fromEntries(host), ...system };
 }
 
 function isList(field: FieldConfig): boolean {

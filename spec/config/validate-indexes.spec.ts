@@ -112,6 +112,15 @@ describe('indexes', () => {
     expect(validateConfig(config)).toEqual([]);
   });
 
+  it('a broken field config is reported once, as a field problem, never a crash', () => {
+    const config: ContentConfig = { db, collections: [{ slug: 'a', fields: { x: null as never }, sortable: ['x'], indexes: [{ fields: { x: 1 } }] }] };
+    expect(validateConfig(config)).toEqual([
+      'collections[0].fields.x: must be an object with a type',
+      'collections[0].sortable[0]: unknown field "x"',
+      'collections[0].indexes[0].fields.x: unknown field "x"',
+    ]);
+  });
+
   it('reports every problem at once, with the other options', () => {
     const problems = validateConfig(posts({ sortable: ['nope'], indexes: [{ fields: { nope: 1 } }], maxBatchSize: 0 }));
     expect(problems).toEqual([
