@@ -87,10 +87,11 @@ function exampleConfig(db) {
     },
     email: { send: sendDemoMail },
     collections: [
-      { slug: 'users', auth: true, fields: {} },
+      { slug: 'users', auth: true, sortable: ['email', 'name'], fields: {} },
       {
         slug: 'categories',
         access: adminWrites,
+        sortable: ['name'],
         fields: {
           name: { type: 'text', required: true, unique: true },
           slug: { type: 'text' },
@@ -99,6 +100,7 @@ function exampleConfig(db) {
       {
         slug: 'authors',
         access: adminWrites,
+        sortable: ['name'],
         fields: {
           name: { type: 'text', required: true },
           email: { type: 'email', unique: true },
@@ -110,6 +112,10 @@ function exampleConfig(db) {
         softDelete: true,
         access: postAccess,
         search: ['title', 'body'],
+        // The sorts clients may ask for, each walked through its own index (docs/indexes.md), and one
+        // compound index for the published list: filter=status:published&sort=-publishedAt.
+        sortable: ['publishedAt', 'title', 'views', 'updatedAt'],
+        indexes: [{ fields: { status: 1, publishedAt: -1 } }],
         fields: {
           title: { type: 'text', required: true },
           body: { type: 'textarea' },

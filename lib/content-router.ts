@@ -26,6 +26,7 @@ import { type Runtime, createCollectionRuntime, createRuntimeHooks } from './ope
 import { rateLimitFeature } from './rate-limit/rate-limit-feature';
 import { buildCollectionModels, buildGlobalModels } from './schema/build-models';
 import { describeCollections, describeGlobal } from './schema/describe-collection';
+import { sortIndexWarning } from './schema/sort-index-warning';
 
 /**
  * The features of every router, in hook and middleware order: the rate limit first, so a request is
@@ -115,6 +116,11 @@ export function contentRouter(config: ContentConfig): ContentRouter {
   const resolved = resolveConfig(config, FEATURES.flatMap((feature) => (feature.validate ? [feature.validate] : [])));
   const { connection, owned } = openConnection(resolved);
   const runtime = createRuntime(resolved, connection);
+  // Once per router, not per request: sorts clients may ask for that no declared index serves.
+  for (const collection of runtime.registry.values()) {
+    const warning = sortIndexWarning(collection);
+    if (warning) resolved.logger.warn(warning);
+  }
 
   const instances: FeatureInstance[] = [];
   const router = express.Router() as ContentRouter;

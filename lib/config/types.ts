@@ -207,6 +207,26 @@ export interface CollectionConfig {
   pagination?: { defaultLimit?: number; maxLimit?: number };
   /** Largest batch create. Default 1000. */
   maxBatchSize?: number;
+  /**
+   * The fields clients may sort on (visible top-level scalar fields, `createdAt`, `updatedAt`, `id`); each
+   * gets an index `{ field: 1, _id: 1 }` (and `{ deletedAt: 1, field: 1, _id: 1 }` with softDelete), so the
+   * sort is an index walk. A sort on any other field is a 400 `invalid_sort` listing these; `createdAt` (the
+   * default sort) and `id` are always allowed. Default: any visible scalar field, with no index built for it
+   * (the router logs one start-up warning per such collection).
+   */
+  sortable?: string[];
+  /**
+   * Compound indexes for filters used with a sort, e.g. `{ fields: { status: 1, publishedAt: -1 } }` for
+   * `filter=status:published&sort=-publishedAt`. The router appends `_id` in the direction of the last key
+   * (unless `id` is named), so keyset cursors walk the index. Default: none.
+   */
+  indexes?: CollectionIndex[];
+}
+
+/** One compound index of a collection (docs/indexes.md). */
+export interface CollectionIndex {
+  /** Field name -> 1 (ascending) or -1 (descending), in key order; at most 31 fields and one list field. */
+  fields: Record<string, 1 | -1>;
 }
 
 export interface GlobalConfig {

@@ -1,6 +1,7 @@
 // Checks a ContentConfig and returns every problem, each named by its path
 // (`collections[2].fields.author.relationTo: unknown collection "peoples"`), so a host fixes them in one go.
 import { withAuthFields } from './auth-fields';
+import { checkIndexes, checkSortable } from './validate-indexes';
 import type { CollectionConfig, ContentConfig, FieldConfig, GlobalConfig } from './types';
 import { isRecord } from '../util/is-record';
 
@@ -37,7 +38,7 @@ const FIELD_KEYS: Record<string, readonly string[]> = {
   json: [],
 };
 const TOP_KEYS = ['core', 'db', 'collections', 'globals', 'auth', 'security', 'uploads', 'realtime', 'docs', 'endpoints', 'email', 'logger'];
-const COLLECTION_KEYS = ['slug', 'fields', 'auth', 'softDelete', 'cache', 'access', 'search', 'pagination', 'maxBatchSize'];
+const COLLECTION_KEYS = ['slug', 'fields', 'auth', 'softDelete', 'cache', 'access', 'search', 'pagination', 'maxBatchSize', 'sortable', 'indexes'];
 const GLOBAL_KEYS = ['slug', 'fields', 'access'];
 /** A size as Express's body parser reads it (the `bytes` format): `100kb`, `1mb`, `1.5 MB`, `2048`. */
 const SIZE = /^\s*\d+(?:\.\d+)?\s*(?:b|kb|mb|gb|tb|pb)?\s*$/i;
@@ -187,6 +188,8 @@ function checkCollection(path: string, c: CollectionConfig, slugs: ReadonlySet<s
     }
   }
   if (c.maxBatchSize !== undefined && !isPositiveInt(c.maxBatchSize)) problems.push(`${path}.maxBatchSize: must be an integer >= 1`);
+  checkSortable(path, c, problems);
+  checkIndexes(path, c, problems);
   if (c.search !== undefined) {
     if (!Array.isArray(c.search)) problems.push(`${path}.search: must be an array of field names`);
     else if (isRecord(c.fields)) {

@@ -3,7 +3,7 @@
 import type { ParameterObject } from 'openapi3-ts/oas31';
 import type { QueryOptions } from '../config/resolve-config';
 import type { QueryParameter } from '../http/route-table';
-import type { CollectionDescriptor } from '../schema/descriptors';
+import { allowedSorts, type CollectionDescriptor } from '../schema/descriptors';
 
 const query = (name: string, description: string, schema: ParameterObject['schema'], extra: Partial<ParameterObject> = {}): ParameterObject => ({
   name,
@@ -25,6 +25,13 @@ function recordParameters(options: QueryOptions): ParameterObject[] {
   ];
 }
 
+/** The `sort` parameter's description: with `sortable`, the fields a sort may name. */
+function sortDescription(collection: CollectionDescriptor | undefined): string {
+  const syntax = 'Comma list: `-createdAt,title` or `createdAt:desc,title:asc`. Default `-createdAt`. The id is always the final tie-breaker.';
+  const allowed = collection && allowedSorts(collection);
+  return allowed ? `${syntax} Sortable fields: ${allowed.map((name) => `\`${name}\``).join(', ')}; any other is a 400.` : syntax;
+}
+
 /** The list parameters; page sizes are bounded by the collection's maxLimit when it is known. */
 function listParameters(options: QueryOptions, collection: CollectionDescriptor | undefined): ParameterObject[] {
   const { defaultLimit, maxLimit } = collection?.pagination ?? { defaultLimit: undefined, maxLimit: undefined };
@@ -42,7 +49,7 @@ function listParameters(options: QueryOptions, collection: CollectionDescriptor 
     ),
     query('filter', 'Repeatable `field:value` condition (equals), or `field:>value` with `>`, `>=`, `<`, `<=`, `!=`; ANDed with `where`.', { type: 'array', items: { type: 'string' } }, { style: 'form', explode: true }),
     query('search', 'Case-insensitive text search over the collection\'s search fields.', { type: 'string' }),
-    query('sort', 'Comma list: `-createdAt,title` or `createdAt:desc,title:asc`. The id is always the final tie-breaker.', { type: 'string' }),
+    query('sort', sortDescription(collection), { type: 'string' }),
     query('page', '1-based page number (not with `cursor`). Default 1.', positive),
     query('limit', `Page size; answers in the docs envelope unless \`perPage\` is given too.${sizeDefault}${over}`, size),
     query('perPage', `Page size (preferred over \`limit\`).${sizeDefault}${over}`, size),

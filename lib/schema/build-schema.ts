@@ -1,8 +1,9 @@
 // Fields -> Mongoose schema paths with the same validation (required, unique, options, bounds),
-// plus the indexes list pages and keyset cursors sort on.
+// plus the collection's indexes (index-specs.ts).
 import { Schema, type SchemaDefinition, type SchemaDefinitionProperty } from 'mongoose';
 import type { FieldConfig } from '../config/types';
 import type { CollectionDescriptor, FieldDescriptor } from './descriptors';
+import { collectionIndexes } from './index-specs';
 
 const SCALARS = {
   string: String,
@@ -60,16 +61,8 @@ export function buildSchema(collection: CollectionDescriptor): Schema {
     minimize: false,
   });
 
-  for (const field of Object.values(collection.fields)) {
-    if (field.system) continue;
-    // Sparse so that records without the value (absent, not null: writes unset nulls) never collide.
-    if (field.unique) schema.index({ [field.name]: 1 }, { unique: true, sparse: true });
-    else if (field.config.index || field.type === 'relationship') schema.index({ [field.name]: 1 });
-  }
-  if (!collection.isGlobal) {
-    // The default list order (-createdAt, _id tie-breaker) walks this index.
-    schema.index({ createdAt: -1, _id: -1 });
-    if (collection.softDelete) schema.index({ deletedAt: 1, createdAt: -1, _id: -1 });
+  for (const spec of collectionIndexes(collection)) {
+    if (!spec.builtIn) schema.index(spec.keys, spec.options);
   }
   return schema;
 }

@@ -1,6 +1,7 @@
 // Builds the descriptor registry from collection and global configs (no Mongoose involved),
 // so the pure query layer and its tests can run from plain config objects.
 import { describeAuthFields } from './auth-fields';
+import { indexKeys } from '../config/index-keys';
 import type { CollectionConfig, GlobalConfig } from '../config/types';
 import {
   type CollectionDescriptor,
@@ -41,6 +42,8 @@ export function describeCollection(config: CollectionConfig): CollectionDescript
     maxBatchSize: config.maxBatchSize ?? MAX_BATCH,
     cacheTtl: config.cache?.ttl,
     access: config.access ?? {},
+    sortable: config.sortable ? Object.freeze([...config.sortable]) : undefined,
+    indexes: Object.freeze((config.indexes ?? []).map((index) => indexKeys(index.fields))),
   });
 }
 

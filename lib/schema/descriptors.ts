@@ -1,5 +1,6 @@
 // Field and collection descriptors: the normalized view of the schema that the query, validation,
 // serialization and OpenAPI layers read. Built once from the resolved config; plain data, no Mongoose.
+import type { IndexKeys } from '../config/index-keys';
 import type { ArrayItemType, CollectionAccess, FieldConfig, FieldType } from '../config/types';
 
 /** The canonical type of a field (aliases folded: string -> text, datetime -> date). */
@@ -55,6 +56,10 @@ export interface CollectionDescriptor {
   maxBatchSize: number;
   cacheTtl?: number;
   access: CollectionAccess;
+  /** The `sortable` the collection declares; undefined when it declares none (any sortable field then). */
+  sortable?: readonly string[];
+  /** The compound indexes the collection declares (`indexes`), as key patterns with `_id` appended. */
+  indexes: readonly IndexKeys[];
 }
 
 /** All collections by slug: relationship paths resolve through this. */
@@ -130,7 +135,18 @@ export function systemFields(softDelete: boolean): FieldDescriptor[] {
   return fields;
 }
 
-/** The Mongo path of a field: `id` is stored as `_id`, everything else under its own name. */
-export function storagePath(field: string): string {
-  return field === 'id' ? '_id' : field;
+export { storagePath } from '../config/index-keys';
+
+/** Fields every list may sort on, whatever `sortable` says: the default sort's and the tie-breaker. */
+export const ALWAYS_SORTABLE: readonly string[] = Object.freeze(['createdAt', 'id']);
+
+/** Whether clients can sort on a field at all: visible and holding one scalar value (not json, not a list). */
+export function canSortOn(field: FieldDescriptor): boolean {
+  return !field.hidden && field.valueType !== 'json' && !field.isArray;
+}
+
+/** The fields clients may sort on when the collection declares `sortable`, else undefined (any field canSortOn). */
+export function allowedSorts(collection: CollectionDescriptor): readonly string[] | undefined {
+  if (!collection.sortable) return undefined;
+  return [...collection.sortable, ...ALWAYS_SORTABLE.filter((name) => !collection.sortable!.includes(name))];
 }

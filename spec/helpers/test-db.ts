@@ -12,7 +12,7 @@
  *   itIf(capabilities().changeStreams, 'server has no change streams')('emits realtime events', async () => { ... });
  *
  * Known server quirks (CI uses mongo-java-server, see .ci/launcher): no sessions/transactions, no
- * `$text` queries; change streams work, but update events carry a wrong `documentKey` (read ids
+ * `$text` queries, no `explain`; change streams work, but update events carry a wrong `documentKey` (read ids
  * from `fullDocument` where possible).
  */
 import { randomBytes } from 'node:crypto';
@@ -71,8 +71,8 @@ const probed = new WeakMap<Connection, Promise<DbCapabilities>>();
 
 /**
  * Probes the real server behind `conn` (transaction via withTransaction, text index + `$text`
- * query, change stream receiving an insert) in scratch collections it drops afterwards. Cached per
- * connection.
+ * query, change stream receiving an insert, explain with executionStats) in scratch collections it
+ * drops afterwards. Cached per connection.
  */
 export function detectCapabilities(conn: Connection): Promise<DbCapabilities> {
   let result = probed.get(conn);
@@ -90,7 +90,7 @@ export function detectCapabilities(conn: Connection): Promise<DbCapabilities> {
  * being registered, so `itIf`/`describeIf` can skip). All false if unknown.
  */
 export function capabilities(): DbCapabilities {
-  return readCapabilitiesFromEnv() ?? { transactions: false, textSearch: false, changeStreams: false, findAndModifyEvents: false };
+  return readCapabilitiesFromEnv() ?? { transactions: false, textSearch: false, changeStreams: false, findAndModifyEvents: false, explain: false };
 }
 
 type TestFn = (name: string, fn: jest.ProvidesCallback, timeout?: number) => void;

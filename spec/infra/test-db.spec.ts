@@ -62,6 +62,7 @@ describe('test database infrastructure', () => {
       textSearch: expect.any(Boolean),
       changeStreams: expect.any(Boolean),
       findAndModifyEvents: expect.any(Boolean),
+      explain: expect.any(Boolean),
     });
     // agrees with the global setup's probe of the same server
     expect(caps).toEqual(capabilities());

@@ -104,6 +104,16 @@ describe('buildOpenApiDocument', () => {
     expect((op('/blog-posts/{id}', 'get').parameters as ParameterObject[]).map((p) => p.name)).toEqual(['id', 'depth', 'include', 'fields', 'includeDeleted']);
   });
 
+  it('describes the sort a collection allows: its sortable fields, or any field', () => {
+    const sortOf = (d: ReturnType<typeof buildOpenApiDocument>) =>
+      ((d.paths!['/blog-posts'] as Record<string, OperationObject>).get.parameters as ParameterObject[]).find((p) => p.name === 'sort')!;
+    expect(sortOf(doc).description).not.toContain('Sortable fields');
+    const sortable = COLLECTIONS.map((c) => (c.slug === 'blog-posts' ? { ...c, sortable: ['when', 'title'] } : c));
+    const restricted = sortOf(buildOpenApiDocument(source({ registry: describeCollections(sortable) }), '/cms'));
+    expect(restricted.description).toMatch(/Default `-createdAt`\. .*Sortable fields: `when`, `title`, `createdAt`, `id`; any other is a 400\.$/);
+    expect(restricted.schema).toEqual({ type: 'string' });
+  });
+
   it('derives records and inputs from the fields: relationships as id or record, dates as date-time, hidden fields absent', () => {
     expect(schemas.BlogPosts.properties).toMatchObject({
       id: { $ref: '#/components/schemas/ObjectId' },

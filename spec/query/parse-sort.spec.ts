@@ -1,7 +1,8 @@
 // `sort` in both syntaxes, mixed, with the `_id` tie-breaker, the default, and every rejection.
 import { parseSort, toMongoSort } from '../../lib/query/parse-sort';
 import type { SortItem } from '../../lib/query/types';
-import { describeRejection, expectedRejection, parseQs, posts, rejectionOf } from './fixtures';
+import { describeCollection } from '../../lib/schema/describe-collection';
+import { describeRejection, expectedRejection, parseQs, POSTS, posts, rejectionOf } from './fixtures';
 
 const sort = (query: string) => parseSort(parseQs(query).sort, posts);
 const item = (field: string, direction: 1 | -1, path = field): SortItem => ({ field, path, direction });
@@ -52,6 +53,43 @@ describe('parseSort', () => {
 
   it('refuses a non-string from the local API', () => {
     expect(rejectionOf(() => parseSort(5, posts)).errors?.[0].code).toBe('invalid_sort');
+  });
+});
+
+describe('parseSort with sortable', () => {
+  const sortablePosts = describeCollection({ ...POSTS, sortable: ['publishedAt', 'title'] });
+  const sortOf = (query: string) => parseSort(parseQs(query).sort, sortablePosts);
+  const allowed = 'sort on one of: publishedAt, title, createdAt, id';
+
+  it.each<[string, SortItem[]]>([
+    ['', [item('createdAt', -1), item('id', -1, '_id')]],
+    ['sort=-publishedAt', [item('publishedAt', -1), item('id', -1, '_id')]],
+    ['sort=title:asc,-publishedAt', [item('title', 1), item('publishedAt', -1), item('id', -1, '_id')]],
+    ['sort=createdAt', [item('createdAt', 1), item('id', 1, '_id')]],
+    ['sort=-id', [item('id', -1, '_id')]],
+  ])('allows %s', (query, expected) => expect(sortOf(query)).toEqual(expected));
+
+  it.each([
+    ['sort=-views', '"views" is not sortable'],
+    ['sort=title,updatedAt:desc', '"updatedAt" is not sortable'],
+    // Unknown, hidden, json and list fields read alike, with the same list.
+    ['sort=nope', '"nope" is not sortable'],
+    ['sort=secret', '"secret" is not sortable'],
+    ['sort=meta', '"meta" is not sortable'],
+    ['sort=-tags', '"tags" is not sortable'],
+  ])('%s is a 400 listing the allowed fields', (query, message) => {
+    expect(describeRejection(rejectionOf(() => sortOf(query)))).toEqual(expectedRejection('sort', `${message}; ${allowed}`, 'invalid_sort'));
+  });
+
+  it('still refuses bad syntax and repeated fields as before', () => {
+    expect(rejectionOf(() => sortOf('sort=title:up')).errors?.[0].message).toBe('"title:up": direction must be asc or desc');
+    expect(rejectionOf(() => sortOf('sort=title,-title')).errors?.[0].code).toBe('duplicate_sort');
+  });
+
+  it('with sortable: [] only createdAt and id', () => {
+    const strict = describeCollection({ ...POSTS, sortable: [] });
+    expect(parseSort('createdAt:desc', strict)).toEqual([item('createdAt', -1), item('id', -1, '_id')]);
+    expect(rejectionOf(() => parseSort('title', strict)).message).toBe('sort: "title" is not sortable; sort on one of: createdAt, id');
   });
 });
 

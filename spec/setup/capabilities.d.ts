@@ -6,6 +6,8 @@ export interface DbCapabilities {
   changeStreams: boolean;
   /** findOneAndUpdate/findOneAndDelete writes appear on change streams (real MongoDB; not mongo-java-server). */
   findAndModifyEvents: boolean;
+  /** The explain command with executionStats (real MongoDB; not mongo-java-server). */
+  explain: boolean;
 }
 
 export declare const CAPABILITIES_ENV: 'TEST_DB_CAPABILITIES';

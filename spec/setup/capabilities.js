@@ -125,10 +125,29 @@ async function probeFindAndModifyEvents(db, name, timeoutMs) {
 }
 
 /**
+ * The explain command with executionStats, as MongoDB answers it: a winning plan and the documents the
+ * query examined (mongo-java-server has no explain command).
+ */
+async function probeExplain(db, name) {
+  const coll = db.collection(name);
+  try {
+    await coll.insertMany([{ a: 1 }, { a: 2 }, { a: 3 }]);
+    await coll.createIndex({ a: 1 });
+    const explained = await coll.find({ a: { $gte: 2 } }).sort({ a: 1 }).limit(1).explain('executionStats');
+    const stats = explained && explained.executionStats;
+    return !!stats && typeof stats.totalDocsExamined === 'number' && !!explained.queryPlanner && typeof explained.queryPlanner.winningPlan === 'object';
+  } catch (err) {
+    return { ok: false, err };
+  } finally {
+    await coll.drop().catch(() => undefined);
+  }
+}
+
+/**
  * @param {import('mongodb').MongoClient} client
  * @param {import('mongodb').Db} db  scratch database; probe collections are created and dropped in it
  * @param {{ timeoutMs?: number, onFailure?: (feature: string, err: unknown) => void }} [options]
- * @returns {Promise<{ transactions: boolean, textSearch: boolean, changeStreams: boolean, findAndModifyEvents: boolean }>}
+ * @returns {Promise<{ transactions: boolean, textSearch: boolean, changeStreams: boolean, findAndModifyEvents: boolean, explain: boolean }>}
  */
 async function probeCapabilities(client, db, options = {}) {
   const timeoutMs = options.timeoutMs ?? 3000;
@@ -139,6 +158,7 @@ async function probeCapabilities(client, db, options = {}) {
     changeStreams: await probeChangeStreams(db, `__probe_cs_${suffix}`, timeoutMs),
   };
   results.findAndModifyEvents = results.changeStreams === true ? await probeFindAndModifyEvents(db, `__probe_fam_${suffix}`, timeoutMs) : false;
+  results.explain = await probeExplain(db, `__probe_explain_${suffix}`);
   const caps = {};
   for (const [feature, r] of Object.entries(results)) {
     if (r === true) caps[feature] = true;
@@ -161,6 +181,7 @@ function readCapabilitiesFromEnv() {
       textSearch: parsed.textSearch === true,
       changeStreams: parsed.changeStreams === true,
       findAndModifyEvents: parsed.findAndModifyEvents === true,
+      explain: parsed.explain === true,
     };
   } catch {
     return undefined;
