@@ -54,7 +54,7 @@ describe('create / get / update / delete', () => {
       updatedAt: expect.stringMatching(ISO_MS),
       deletedAt: null,
     });
-    expect(Object.keys(res.body)).toEqual(['id', 'title', 'views', 'status', 'slug', 'author', 'createdAt', 'updatedAt', 'deletedAt']);
+    expect(Object.keys(res.body)).toEqual(['id', 'title', 'views', 'status', 'author', 'slug', 'createdAt', 'updatedAt', 'deletedAt']);
     const stored = await posts().findOne({ _id: new Types.ObjectId(res.body.id) });
     expect(stored).toMatchObject({ title: 'Hello', secret: 'top-secret-value' });
     expect(stored).not.toHaveProperty('__v');
