@@ -68,16 +68,22 @@ const UNAVAILABLE_CODES = new Set([6, 7, 89, 91, 189, 262, 9001, 10107, 11600, 1
  */
 const SOCKET_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNREFUSED', 'ECONNABORTED', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTCONN']);
 
+/** A socket failure named in a driver error's message (a bulk write copies only the network error's text). */
+const SOCKET_MESSAGE = /\b(?:ECONNRESET|EPIPE|ECONNREFUSED|ECONNABORTED|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ENOTCONN)\b/;
+
 /** True for an error that says the database cannot be reached, however the driver or Mongoose wrapped it. */
-export function isDatabaseUnavailable(error: unknown): boolean {
+export function isDatabaseUnavailable(error: unknown, depth = 3): boolean {
   if (typeof error !== 'object' || error === null) return false;
-  const e = error as { name?: unknown; message?: unknown; code?: unknown; syscall?: unknown; writeErrors?: unknown; writeConcernError?: { code?: unknown } };
+  const e = error as { name?: unknown; message?: unknown; code?: unknown; syscall?: unknown; cause?: unknown; writeErrors?: unknown; writeConcernError?: { code?: unknown } };
   if (classNames(error).some((name) => UNAVAILABLE.has(name))) return true;
   if (typeof e.syscall === 'string' && typeof e.code === 'string' && SOCKET_CODES.has(e.code)) return true;
   const codes = [e.code, e.writeConcernError?.code, ...(Array.isArray(e.writeErrors) ? e.writeErrors.map((w: { code?: unknown; err?: { code?: unknown } }) => w?.code ?? w?.err?.code) : [])];
   if (codes.some((code) => typeof code === 'number' && UNAVAILABLE_CODES.has(code))) return true;
   const message = typeof e.message === 'string' ? e.message : '';
-  return /buffering timed out|before initial connection is complete|Client must be connected|connection .* closed/i.test(message);
+  if (/buffering timed out|before initial connection is complete|Client must be connected|connection .* closed/i.test(message)) return true;
+  // A batch insert cut by the outage is a MongoBulkWriteError carrying only the network error's message.
+  if (typeof e.name === 'string' && e.name.startsWith('Mongo') && SOCKET_MESSAGE.test(message)) return true;
+  return depth > 0 && e.cause !== undefined && isDatabaseUnavailable(e.cause, depth - 1);
 }
 
 /** Problem type URIs are stable identifiers, one per error code. */

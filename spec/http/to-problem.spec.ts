@@ -64,6 +64,9 @@ describe('toProblem', () => {
     ['a batch interrupted at shutdown', Object.assign(new Error('bulk'), { name: 'MongoBulkWriteError', code: 11600, writeErrors: [{ code: 11600, index: 3 }] })],
     ['a write concern error at shutdown', Object.assign(new Error('wc'), { name: 'MongoWriteConcernError', writeConcernError: { code: 91 } })],
     ['a closed client', Object.assign(new Error('closed'), { name: 'MongoClientClosedError' })],
+    // What insertMany throws when the server goes away mid-batch (seen in the outage load test).
+    ['a batch cut by the network', new mongoose.mongo.MongoBulkWriteError(new mongoose.mongo.MongoNetworkError('connect ECONNREFUSED 127.0.0.1:39533'), {} as never)],
+    ['an error caused by a network error', new Error('wrapped', { cause: new mongoose.mongo.MongoNetworkError('read ECONNRESET') })],
   ])('maps %s to 503 with Retry-After', (_what, error) => {
     expect(toProblem(error, prod)).toMatchObject({ status: 503, headers: { 'Retry-After': '5' }, body: { code: 'service_unavailable' } });
   });
@@ -72,6 +75,7 @@ describe('toProblem', () => {
     ['a duplicate key', Object.assign(new Error('E11000'), { name: 'MongoServerError', code: 11000 })],
     ['a socket code without a syscall (not a system error)', Object.assign(new Error('x'), { code: 'ECONNRESET' })],
     ['an operation failure', Object.assign(new Error('bad'), { name: 'MongoServerError', code: 2 })],
+    ['a socket code in the message of an error that is not the driver\'s', new Error('client said ECONNRESET')],
   ])('does not map %s to 503', (_what, error) => {
     expect(toProblem(error, prod).status).not.toBe(503);
   });
