@@ -8,7 +8,7 @@
 // list and get are lean find, countDocuments and findOne queries through this same Query#exec.
 // The population bench (bench/population.js) restores real reads first: an aggregation is no Query.
 
-const STUBBED_OPS = new Set(['find', 'findOne', 'countDocuments']);
+const STUBBED_OPS = new Set(['find', 'findOne', 'countDocuments', 'estimatedDocumentCount']);
 
 /** Wraps mongoose.Query#exec with a per-query memo; returns a function that restores it. */
 function stubReads(mongoose) {
