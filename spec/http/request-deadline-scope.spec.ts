@@ -1,0 +1,66 @@
+// What the request deadline (db.requestTimeoutMS) covers, as docs/operations.md describes it: "a route that
+// needs the database is answered within db.requestTimeoutMS", and "if the route finishes later after all,
+// its answer is dropped and the router logs a warning". Found while following the docs as a new user.
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import request from 'supertest';
+import { createTestApp } from '../helpers/create-test-app';
+
+const collections = [{ slug: 'things', sortable: [], access: { read: () => true, create: () => true }, fields: { title: { type: 'text' as const } } }];
+
+/** Sends a JSON POST whose body arrives in two parts `pauseMs` apart (a slow client); resolves to the raw answer. */
+function slowJsonPost(port: number, path: string, body: string, pauseMs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => {
+      socket.write(`POST ${path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n`);
+      socket.write(body.slice(0, 3));
+      setTimeout(() => socket.writable && socket.write(body.slice(3)), pauseMs);
+    });
+    let answer = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (answer += chunk));
+    socket.on('end', () => resolve(answer));
+    socket.on('error', reject);
+  });
+}
+
+describe('the request deadline (db.requestTimeoutMS): what it covers', () => {
+  it('does not count the time a slow client takes to send its JSON body as a database wait', async () => {
+    const t = await createTestApp({ collections }, { requestTimeoutMS: 150 });
+    const server = t.app.listen(0);
+    try {
+      const { port } = server.address() as AddressInfo;
+      const answer = await slowJsonPost(port, '/api/things', JSON.stringify({ title: 'slow client' }), 600);
+      // The database was never asked before the body arrived: a 503 "the database did not answer" is wrong.
+      expect(answer).not.toContain('database_timeout');
+      expect(answer.split('\r\n')[0]).toBe('HTTP/1.1 201 Created');
+      expect(await t.connection.db!.collection('things').countDocuments({ title: 'slow client' })).toBe(1);
+    } finally {
+      server.close();
+      await t.close();
+    }
+  });
+
+  it('logs a warning when an object-form custom endpoint finishes after its deadline answer', async () => {
+    const warnings: string[] = [];
+    const logger = { error: () => undefined, info: () => undefined, warn: (message: unknown) => void warnings.push(String(message)) };
+    const t = await createTestApp(
+      {
+        collections,
+        logger,
+        endpoints: [{ path: '/report', method: 'get', handler: () => new Promise((resolve) => setTimeout(() => resolve({ done: true }), 400)) }],
+      },
+      { requestTimeoutMS: 150 },
+    );
+    try {
+      const res = await request(t.app).get('/api/report');
+      expect(res.status).toBe(503);
+      expect(res.body.code).toBe('database_timeout');
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect(t.hostErrors).toEqual([]);
+      expect(warnings).toEqual([expect.stringContaining('GET /api/report finished after its deadline answer')]);
+    } finally {
+      await t.close();
+    }
+  });
+});
