@@ -141,6 +141,7 @@ export function contentRouter(config: ContentConfig): ContentRouter {
       gate.middleware,
       ...instances.flatMap((i) => (i.middleware ? [i.middleware] : [])),
       jsonBodyFor(resolved.bodyLimit),
+      gate.deadline,
     ];
     dispatcher = createDispatcher(table, middleware);
     router.use(dispatcher);

@@ -1,6 +1,7 @@
 // Object endpoints: `{ path, method, handler, schema?, detail? }` as one route-table entry. The body is
 // read (JSON, or multipart when the schema has files) and validated before the handler; its return is the answer.
 import type { RequestHandler } from 'express';
+import { LateAnswerError, wasAnsweredEarly } from '../http/error-handler';
 import type { EndpointObject } from '../config/types';
 import { readQuery } from '../http/read-query';
 import { requestUser } from '../http/request-user';
@@ -66,7 +67,11 @@ export function objectEndpointRoute(runtime: Runtime, endpoint: EndpointObject, 
         req,
         res,
       });
-      if (res.headersSent) return;
+      if (res.headersSent) {
+        // Answered already: by the handler itself (fine), or by the request deadline (then this is late).
+        if (wasAnsweredEarly(res)) throw new LateAnswerError();
+        return;
+      }
       if (result === undefined) {
         if (res.statusCode === 200) res.status(204);
         res.end();

@@ -37,8 +37,13 @@ export interface DatabaseGateOptions {
 }
 
 export interface DatabaseGate {
-  /** Route middleware for every route but those declaring `database: false`. */
+  /** Route middleware for every route but those declaring `database: false`: refuses during an outage. */
   middleware: RouteMiddleware;
+  /**
+   * Route middleware starting the request deadline, to run once the body is read (a slow client's upload
+   * of its JSON is not a database wait). Not on uploads, which stream at the client's pace.
+   */
+  deadline: RouteMiddleware;
   /** Stops listening to the connection. */
   close(): void;
 }
@@ -78,8 +83,8 @@ export function createDatabaseGate(connection: Connection, options: DatabaseGate
   // answer says a write may have been applied. Without it, a command the driver loses track of (a socket
   // closed while it waits to drain) would hold the request forever. Uploads stream at the client's pace.
   const limit = options.requestTimeoutMS;
-  const gateWithDeadline: RequestHandler = (req, res, next) => {
-    if (!up || limit === false) return gate(req, res, next);
+  const startDeadline: RequestHandler = (req, res, next) => {
+    if (limit === false) return next();
     const timer = setTimeout(() => {
       if (!res.headersSent) options.answer(new DatabaseTimeoutError(limit), req, res);
     }, limit);
@@ -89,7 +94,8 @@ export function createDatabaseGate(connection: Connection, options: DatabaseGate
     next();
   };
   return {
-    middleware: (route) => (route.database === false ? undefined : route.body?.type === 'multipart' ? gate : gateWithDeadline),
+    middleware: (route) => (route.database === false ? undefined : gate),
+    deadline: (route) => (limit === false || route.database === false || route.body?.type === 'multipart' ? undefined : startDeadline),
     close() {
       for (const [event, listener] of listeners) connection.off(event, listener);
     },

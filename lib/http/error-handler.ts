@@ -2,13 +2,26 @@
 // problem+json, so a client's mistake never reaches the host's error handler as a 500.
 import type { ErrorRequestHandler, Request, Response } from 'express';
 import type { Logger } from '../config/types';
+import { DatabaseTimeoutError } from '../errors';
 import { escapeControlCharacters, toLoggableError } from '../util/loggable-error';
 import { toProblem } from './to-problem';
 
-/**
- * Creates the error handler; 5xx errors are logged (message and stack only, never bodies or tokens),
- * with control characters escaped, since a path or an error message may carry client text.
- */
+/** Responses the deadline answered before their route finished (module-wide: a response has one router). */
+const answeredEarly = new WeakSet<Response>();
+
+/** True when the request deadline answered `res` before its route finished: the route's own answer is late. */
+export function wasAnsweredEarly(res: Response): boolean {
+  return answeredEarly.has(res);
+}
+
+/** Thrown by a route that finds its answer late: the error handler logs it as the deadline's warning. */
+export class LateAnswerError extends Error {
+  constructor() {
+    super('The route finished after its deadline answer.');
+    this.name = 'LateAnswerError';
+  }
+}
+
 export type RouterErrorHandler = ErrorRequestHandler & {
   /**
    * Answers `res` with `error` before its route has finished (a deadline). What the route does after that is
@@ -17,9 +30,13 @@ export type RouterErrorHandler = ErrorRequestHandler & {
   answerEarly(error: Error, req: Request, res: Response): void;
 };
 
+/**
+ * Creates the error handler; 5xx errors are logged (message and stack only, never bodies or tokens),
+ * with control characters escaped, since a path or an error message may carry client text. A deadline's
+ * 503 is one warning line: its stack (a timer's) says nothing, and an outage would log one per request.
+ */
 export function createErrorHandler(logger: Required<Logger>): RouterErrorHandler {
   const development = process.env.NODE_ENV === 'development';
-  const answeredEarly = new WeakSet<Response>();
   const handler: ErrorRequestHandler = (error, req, res, next) => {
     if (res.headersSent) {
       if (!answeredEarly.has(res)) return next(error);
@@ -27,10 +44,9 @@ export function createErrorHandler(logger: Required<Logger>): RouterErrorHandler
       return;
     }
     const problem = toProblem(error, { development });
-    if (problem.unexpected) {
-      const where = escapeControlCharacters(`${req.method} ${req.baseUrl}${req.path}`);
-      logger.error(`content-router: ${where} failed:`, toLoggableError(error));
-    }
+    const where = escapeControlCharacters(`${req.method} ${req.baseUrl}${req.path}`);
+    if (error instanceof DatabaseTimeoutError) logger.warn(`content-router: ${where}: ${error.message}`);
+    else if (problem.unexpected) logger.error(`content-router: ${where} failed:`, toLoggableError(error));
     res.status(problem.status).set(problem.headers).type('application/problem+json').send(JSON.stringify(problem.body));
   };
   return Object.assign(handler, {

@@ -125,7 +125,7 @@ describe('the request deadline (db.requestTimeoutMS)', () => {
     const errors = createErrorHandler({ ...silent, warn: (message: unknown) => void warnings.push(String(message)) });
     const gate = createDatabaseGate(fakeConnection(mongoose.ConnectionStates.connected) as unknown as Connection, { requestTimeoutMS: ms, answer: errors.answerEarly });
     const routes = [route('/records'), slowRoute('/hung'), slowRoute('/slow', 400), slowRoute('/upload', 400, true)];
-    app.use(createDispatcher(routes, [gate.middleware]));
+    app.use(createDispatcher(routes, [gate.middleware, gate.deadline]));
     app.use(errors);
     app.use((error: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
       hostErrors.push(error);
@@ -150,7 +150,7 @@ describe('the request deadline (db.requestTimeoutMS)', () => {
     expect(res.status).toBe(503);
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(hostErrors).toEqual([]);
-    expect(warnings).toEqual([expect.stringContaining('GET /slow finished after its deadline answer')]);
+    expect(warnings).toEqual([expect.stringContaining('GET /slow: The database did not answer within 0.1 s'), expect.stringContaining('GET /slow finished after its deadline answer')]);
   });
 
   it('leaves answers within the deadline and uploads (which stream at the client\'s pace) alone', async () => {
