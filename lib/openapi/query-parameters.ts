@@ -15,19 +15,20 @@ const query = (name: string, description: string, schema: ParameterObject['schem
 
 const positive = { type: 'integer', minimum: 1 } as const;
 
-/** The parameters that shape each record: population, selection, soft-deleted records. */
-function recordParameters(options: QueryOptions): ParameterObject[] {
+/** The parameters that shape each record: population, selection, soft-deleted records (where there are any). */
+function recordParameters(options: QueryOptions, collection: CollectionDescriptor | undefined): ParameterObject[] {
+  const deleted = !collection || collection.softDelete;
   return [
     query('depth', `Populate relationship and upload fields this many levels deep (0 leaves ids; at most ${options.maxDepth}).`, { type: 'integer', minimum: 0, maximum: options.maxDepth }),
     query('include', 'Comma list of relations to populate, dotted for nested ones (`author,author.avatar`).', { type: 'string' }),
     query('fields', 'Comma list of fields to return (`id` is always included).', { type: 'string' }),
-    query('includeDeleted', 'true also returns soft-deleted records (for callers allowed to see them). Default false.', { type: 'boolean' }),
+    ...(deleted ? [query('includeDeleted', 'true also returns soft-deleted records (for callers allowed to see them). Default false.', { type: 'boolean' })] : []),
   ];
 }
 
 /** The `sort` parameter's description: with `sortable`, the fields a sort may name. */
 function sortDescription(collection: CollectionDescriptor | undefined): string {
-  const syntax = 'Comma list: `-createdAt,title` or `createdAt:desc,title:asc`. Default `-createdAt`. The id is always the final tie-breaker.';
+  const syntax = 'Comma list: `-createdAt,id` or `createdAt:desc,id:asc`. Default `-createdAt`. The id is always the final tie-breaker.';
   const allowed = collection && allowedSorts(collection);
   return allowed ? `${syntax} Sortable fields: ${allowed.map((name) => `\`${name}\``).join(', ')}; any other is a 400.` : syntax;
 }
@@ -54,7 +55,7 @@ function listParameters(options: QueryOptions, collection: CollectionDescriptor 
     query('limit', `Page size; answers in the docs envelope unless \`perPage\` is given too.${sizeDefault}${over}`, size),
     query('perPage', `Page size (preferred over \`limit\`).${sizeDefault}${over}`, size),
     query('cursor', 'Keyset pagination: empty for the first page, then `meta.nextCursor`/`meta.prevCursor`; answers in the cursor envelope.', { type: 'string' }),
-    ...recordParameters(options),
+    ...recordParameters(options, collection),
     query('count', 'false skips the total: the envelope then leaves out total/totalDocs/totalPages. Default true.', { type: 'boolean' }),
   ];
 }
@@ -67,6 +68,6 @@ export function queryParameters(
 ): ParameterObject[] {
   if (declared === undefined) return [];
   if (declared === 'list') return listParameters(options, collection);
-  if (declared === 'record') return recordParameters(options);
+  if (declared === 'record') return recordParameters(options, collection);
   return declared.map((p) => query(p.name, p.description, p.schema));
 }

@@ -5,7 +5,8 @@ import type { CollectionConfig } from '../../lib';
 import type { QueryOptions } from '../../lib/config/resolve-config';
 import type { RouteDef } from '../../lib/http/route-table';
 import { type DocumentSource, buildOpenApiDocument } from '../../lib/openapi/build-document';
-import { describeCollections, describeGlobal } from '../../lib/schema/describe-collection';
+import { queryParameters } from '../../lib/openapi/query-parameters';
+import { describeCollection, describeCollections, describeGlobal } from '../../lib/schema/describe-collection';
 import { validateOpenApiDocument } from './openapi-validators';
 
 const QUERY: QueryOptions = { listFormat: 'data', maxDepth: 2, overLimit: 'reject', maxRelationConditions: 10, maxRelationDepth: 3, maxRelationIds: 10_000 };
@@ -94,7 +95,8 @@ describe('buildOpenApiDocument', () => {
   it('expands query: list into every dialect\'s parameters, bounded by the collection\'s page sizes', () => {
     const params = op('/blog-posts', 'get').parameters as ParameterObject[];
     expect(params.map((p) => p.name).sort()).toEqual(
-      ['where', 'sort', 'limit', 'page', 'perPage', 'cursor', 'depth', 'include', 'fields', 'search', 'filter', 'includeDeleted', 'count'].sort(),
+      // No includeDeleted: blog-posts has no soft delete.
+      ['where', 'sort', 'limit', 'page', 'perPage', 'cursor', 'depth', 'include', 'fields', 'search', 'filter', 'count'].sort(),
     );
     expect(params.find((p) => p.name === 'where')!.description).toContain('where[title][like]=foo');
     // No `default`: Swagger UI would send it, changing the envelope or clashing with a cursor.
@@ -188,3 +190,19 @@ describe('buildOpenApiDocument', () => {
     expect(validateOpenApiDocument(odd)).toEqual({ valid: true });
   });
 });
+
+describe('query parameters', () => {
+  const options = { maxDepth: 2, overLimit: 'reject' } as QueryOptions;
+  it('offer includeDeleted only where records can be soft-deleted, and a sort example every collection can use', () => {
+    const plain = describeCollection({ slug: 'products', fields: { name: { type: 'text' } } });
+    const archived = describeCollection({ slug: 'notes', softDelete: true, fields: { body: { type: 'text' } } });
+    for (const declared of ['list', 'record'] as const) {
+      expect(queryParameters(declared, options, plain).map((p) => p.name)).not.toContain('includeDeleted');
+      expect(queryParameters(declared, options, archived).map((p) => p.name)).toContain('includeDeleted');
+    }
+    const sort = queryParameters('list', options, plain).find((p) => p.name === 'sort');
+    expect(sort?.description).toContain('`-createdAt,id`');
+    expect(sort?.description).not.toContain('title');
+  });
+});
+
