@@ -70,6 +70,7 @@ export {
   RangeNotSatisfiableError,
   ServiceUnavailableError,
   TooManyRequestsError,
+  TooManyConnectionsError,
   UnauthorizedError,
   UnsupportedMediaTypeError,
   UpgradeRequiredError,
