@@ -52,7 +52,7 @@ function expressPair(app: ExpressApp, raw: IncomingMessage, socket: Duplex, pref
   });
   const req = Object.setPrototypeOf(raw, app.request) as Request;
   const res = Object.setPrototypeOf(response, app.response) as Response;
-  Object.assign(req, { res, originalUrl: raw.url, baseUrl: prefix, url, params: {} });
+  Object.assign(req, { res, originalUrl: raw.url, baseUrl: prefix, url });
   Object.assign(res, { req, locals: Object.create(null) });
   return { req, res };
 }
