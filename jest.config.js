@@ -27,6 +27,7 @@ const UNIT = [
   'realtime/sse-frame.spec.ts',
   'realtime/realtime-options.spec.ts',
   'realtime/hub-feed.spec.ts',
+  'realtime/connection-limit.spec.ts',
   'uploads/upload-options.spec.ts',
   'types-gen/',
   'endpoints/validate-endpoints.spec.ts',

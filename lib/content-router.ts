@@ -17,6 +17,7 @@ import { type Feature, type FeatureInstance, addHooks } from './http/feature';
 import { jsonBodyFor } from './http/json-body';
 import type { RouteDef } from './http/route-table';
 import { restFeature } from './http/rest-feature';
+import { type UpgradeListener, createUpgradeListener } from './http/upgrade-listener';
 import { type RealtimeApi, realtimeFeature } from './realtime/realtime-feature';
 import { uploadsFeature } from './uploads/uploads-feature';
 import { type LocalApi, createLocalApi } from './local/local-api';
@@ -125,6 +126,7 @@ export function contentRouter(config: ContentConfig): ContentRouter {
   const instances: FeatureInstance[] = [];
   const router = express.Router() as ContentRouter;
   let dispatcher: ReturnType<typeof createDispatcher>;
+  let upgrades: UpgradeListener | undefined;
   const errorHandler = createErrorHandler(resolved.logger);
   // The database gate first: during an outage a request is refused before any other work (or count).
   const gate = createDatabaseGate(connection, { requestTimeoutMS: resolved.requestTimeoutMS, answer: errorHandler.answerEarly });
@@ -145,6 +147,8 @@ export function contentRouter(config: ContentConfig): ContentRouter {
     ];
     dispatcher = createDispatcher(table, middleware);
     router.use(dispatcher);
+    // Only a router with routes taking upgrades listens to them (Node closes unclaimed upgrades otherwise).
+    if (table.some((route) => route.upgrade)) upgrades = createUpgradeListener({ dispatcher, prefix: resolved.prefix, errorHandler });
   } catch (error) {
     // A route problem found while building (a custom route colliding with a generated one) must not leave
     // behind the connection the router opened, nor the timers of features already built.
@@ -168,11 +172,12 @@ export function contentRouter(config: ContentConfig): ContentRouter {
     routes: dispatcher.routes,
     ready,
     attach(server: Server) {
-      for (const instance of instances) instance.attach?.(server);
+      upgrades?.attach(server);
     },
     async close() {
       if (closed) return;
       closed = true;
+      upgrades?.close();
       for (const instance of [...instances].reverse()) await instance.close?.();
       runtime.changes.close();
       if (owned) await connection.close();

@@ -144,6 +144,13 @@ export class TooManyRequestsError extends ContentError {
   }
 }
 
+/** 429: the client already holds as many open realtime connections (SSE streams, WebSockets) as it may. */
+export class TooManyConnectionsError extends ContentError {
+  constructor(max: number) {
+    super(429, 'too_many_connections', 'Too many connections', `At most ${max} open realtime connections per client: close one first.`);
+  }
+}
+
 /** 429: too many failed logins for this address; `Retry-After` says when to try again. */
 export class AccountLockedError extends ContentError {
   constructor(retryAfterMs: number) {

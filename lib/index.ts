@@ -71,6 +71,7 @@ export {
   ServiceUnavailableError,
   DatabaseTimeoutError,
   TooManyRequestsError,
+  TooManyConnectionsError,
   UnauthorizedError,
   UnsupportedMediaTypeError,
   UpgradeRequiredError,

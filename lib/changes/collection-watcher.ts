@@ -58,6 +58,8 @@ export function createCollectionWatcher(db: mongo.Db, target: WatchTarget, callb
   let stream: mongo.ChangeStream | undefined;
   let timer: NodeJS.Timeout | undefined;
   let wake: (() => void) | undefined;
+  /** The loop waits for the server to open a stream: a server that never answers keeps it waiting. */
+  let opening = false;
   let markStarted!: () => void;
   const started = new Promise<void>((resolve) => {
     markStarted = resolve;
@@ -85,7 +87,9 @@ export function createCollectionWatcher(db: mongo.Db, target: WatchTarget, callb
           ...(resuming ? { resumeAfter: token } : {}),
         });
         // The first read runs the aggregate: only then is the stream open and no later write missed.
+        opening = true;
         let change = await stream.tryNext();
+        opening = false;
         if (closed) break;
         missable = true;
         attemptsWithToken = 0;
@@ -110,6 +114,7 @@ export function createCollectionWatcher(db: mongo.Db, target: WatchTarget, callb
           if (closed) break;
         }
       } catch (error) {
+        opening = false;
         if (closed) break;
         if (isUnsupportedError(error)) {
           callbacks.onDown(error, true);
@@ -155,7 +160,11 @@ export function createCollectionWatcher(db: mongo.Db, target: WatchTarget, callb
       closed = true;
       if (timer) clearTimeout(timer);
       wake?.();
-      await stream?.close().catch(() => undefined);
+      const closing = stream?.close().catch(() => undefined);
+      // A read waiting for a server that does not answer may never settle: the loop then ends (and closes its
+      // stream) whenever the read does, at the latest when the connection closes; close() does not wait for it.
+      if (opening) return;
+      await closing;
       await loop;
     },
   };

@@ -434,6 +434,11 @@ export interface RealtimeOptions {
   credentialCheckMs?: number;
   /** Events kept in memory for clients resuming with `Last-Event-ID`. Default 1000. */
   replayEvents?: number;
+  /**
+   * Open connections (SSE streams and WebSockets together) one client may hold; more are refused with a 429.
+   * A client is its authenticated user, else its IP address. Default 50.
+   */
+  maxConnectionsPerClient?: number;
 }
 
 /** The OpenAPI document and Swagger UI. */

@@ -41,7 +41,7 @@ export interface DatabaseGate {
   middleware: RouteMiddleware;
   /**
    * Route middleware starting the request deadline, to run once the body is read (a slow client's upload
-   * of its JSON is not a database wait). Not on uploads, which stream at the client's pace.
+   * of its JSON is not a database wait). Not on uploads, which stream at the client's pace, nor upgrades.
    */
   deadline: RouteMiddleware;
   /** Stops listening to the connection. */
@@ -95,7 +95,8 @@ export function createDatabaseGate(connection: Connection, options: DatabaseGate
   };
   return {
     middleware: (route) => (route.database === false ? undefined : gate),
-    deadline: (route) => (limit === false || route.database === false || route.body?.type === 'multipart' ? undefined : startDeadline),
+    // Not on upgrades either: the 101 is written on the raw socket, never through the response.
+    deadline: (route) => (limit === false || route.database === false || route.body?.type === 'multipart' || route.upgrade ? undefined : startDeadline),
     close() {
       for (const [event, listener] of listeners) connection.off(event, listener);
     },

@@ -7,11 +7,18 @@ import type { RouteDef } from './route-table';
 
 type Segment = { literal: string } | { param: string };
 
+/** One method of a path: its route, the middleware before it, and the whole chain ending in its handler. */
+interface Served {
+  route: RouteDef;
+  before: RequestHandler[];
+  chain: RequestHandler[];
+}
+
 interface Pattern {
   path: string;
   segments: Segment[];
-  /** Upper-case method -> the middleware chain ending in the route's handler. */
-  methods: Map<string, RequestHandler[]>;
+  /** Upper-case method -> what serves it. */
+  methods: Map<string, Served>;
   allow: string;
 }
 
@@ -23,8 +30,22 @@ export interface MountedRoute {
   readonly operationId: string;
 }
 
+/** What serves an upgrade request: the route's middleware, then its `upgrade` handler. */
+export interface UpgradeMatch {
+  readonly before: readonly RequestHandler[];
+  readonly route: RouteDef & { upgrade: NonNullable<RouteDef['upgrade']> };
+  readonly params: Record<string, string>;
+}
+
 /** The dispatcher middleware, carrying the list of what it compiled (for `api.routes` and its tests). */
-export type Dispatcher = RequestHandler & { readonly routes: readonly MountedRoute[] };
+export type Dispatcher = RequestHandler & {
+  readonly routes: readonly MountedRoute[];
+  /**
+   * The GET route at `path` (relative to the mount path) when it takes upgrade requests (WebSocket), with the
+   * middleware every request of that route runs; undefined when no such route is there.
+   */
+  matchUpgrade(path: string): UpgradeMatch | undefined;
+};
 
 /** Middleware a feature runs before a route's own handler (a body parser, a rate limiter). */
 export type RouteMiddleware = (route: RouteDef) => RequestHandler | undefined;
@@ -119,7 +140,7 @@ export function createDispatcher(routes: readonly RouteDef[], middleware: readon
       patterns.set(key, pattern);
     }
     const before = middleware.map((m) => m(route)).filter((m): m is RequestHandler => m !== undefined);
-    pattern.methods.set(method, [...before, route.handler as RequestHandler]);
+    pattern.methods.set(method, { route, before, chain: [...before, route.handler as RequestHandler] });
     mounted.push(Object.freeze({ method, path: route.path, operationId: route.operationId }));
   }
   if (problems.length) throw new ConfigError(problems);
@@ -135,31 +156,51 @@ export function createDispatcher(routes: readonly RouteDef[], middleware: readon
   }
   for (const list of byHead.values()) list.sort(compareSpecificity);
 
+  /** The pattern matching a path's segments and its parameters; throws for a parameter that does not decode. */
+  function find(parts: readonly string[]): { pattern: Pattern; params: Record<string, string> } | undefined {
+    for (const pattern of byHead.get(parts[0] ?? '') ?? []) {
+      const params = matchPattern(pattern, parts);
+      if (params) return { pattern, params };
+    }
+    return undefined;
+  }
+
   const dispatch: RequestHandler = (req, res, next) => {
     const parts = req.path.split('/').filter(Boolean);
-    const candidates = byHead.get(parts[0] ?? '');
-    if (!candidates) return next();
-    for (const pattern of candidates) {
-      let params: Record<string, string> | undefined;
-      try {
-        params = matchPattern(pattern, parts);
-      } catch (error) {
-        return next(error);
-      }
-      if (!params) continue;
-      const method = req.method === 'HEAD' && !pattern.methods.has('HEAD') ? 'GET' : req.method;
-      const chain = pattern.methods.get(method);
-      if (!chain) {
-        if (req.method === 'OPTIONS') {
-          res.status(204).set('Allow', pattern.allow).end();
-          return;
-        }
-        return next(new MethodNotAllowedError(req.method, pattern.allow));
-      }
-      req.params = params;
-      return runChain(chain, req, res, next);
+    if (!byHead.has(parts[0] ?? '')) return next();
+    let found;
+    try {
+      found = find(parts);
+    } catch (error) {
+      return next(error);
     }
-    return next(new NotFoundError(`No route ${req.method} ${req.baseUrl}${req.path}.`));
+    if (!found) return next(new NotFoundError(`No route ${req.method} ${req.baseUrl}${req.path}.`));
+    const { pattern, params } = found;
+    const method = req.method === 'HEAD' && !pattern.methods.has('HEAD') ? 'GET' : req.method;
+    const served = pattern.methods.get(method);
+    if (!served) {
+      if (req.method === 'OPTIONS') {
+        res.status(204).set('Allow', pattern.allow).end();
+        return;
+      }
+      return next(new MethodNotAllowedError(req.method, pattern.allow));
+    }
+    req.params = params;
+    return runChain(served.chain, req, res, next);
   };
-  return Object.assign(dispatch, { routes: Object.freeze(mounted) });
+
+  function matchUpgrade(path: string): UpgradeMatch | undefined {
+    let found;
+    try {
+      found = find(path.split('/').filter(Boolean));
+    } catch {
+      // Not a path any route of ours could serve: the upgrade is someone else's.
+      return undefined;
+    }
+    const served = found?.pattern.methods.get('GET');
+    if (!found || !served?.route.upgrade) return undefined;
+    return { before: served.before, route: served.route as UpgradeMatch['route'], params: found.params };
+  }
+
+  return Object.assign(dispatch, { routes: Object.freeze(mounted), matchUpgrade });
 }

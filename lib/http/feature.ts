@@ -1,6 +1,5 @@
 // The one shape every feature of the router has (auth, the REST routes, uploads, cache, realtime, ...):
 // it checks its own options, then, given the runtime, contributes routes, hooks and lifecycle steps.
-import type { Server } from 'node:http';
 import type { ContentConfig } from '../config/types';
 import type { LocalApi } from '../local/local-api';
 import type { Runtime, RuntimeHooks } from '../operations/runtime';
@@ -26,8 +25,6 @@ export interface FeatureInstance {
   withRoutes?(table: readonly RouteDef[]): void;
   /** Part of api.ready: runs after the connection is open and the models' indexes are built. */
   ready?(): Promise<void>;
-  /** Part of api.attach(server): hooks onto the host's HTTP server (WebSocket upgrades). */
-  attach?(server: Server): void;
   /** Part of api.close(): stops its streams, sockets and timers. */
   close?(): void | Promise<void>;
 }

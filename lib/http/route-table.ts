@@ -1,5 +1,6 @@
 // The route table: every route the router serves, declared once with its method, path, auth
 // requirement and request/response shapes. Mounting reads it, and so will the OpenAPI generator.
+import type { Duplex } from 'node:stream';
 import type { NextFunction, Request, Response } from 'express';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -44,6 +45,13 @@ export interface RouteResponse {
  */
 export type RouteHandler = (req: Request, res: Response, next?: NextFunction) => void | Promise<void>;
 
+/**
+ * Takes over an upgrade request (WebSocket) of a GET route once the route's middleware (database gate, rate
+ * limit, ...) let it through. Rejecting refuses it: the error is answered as problem+json on the socket, so
+ * it must reject before writing anything there, and not after taking the socket.
+ */
+export type UpgradeHandler = (req: Request, socket: Duplex, head: Buffer) => Promise<void>;
+
 export interface RouteDef {
   method: HttpMethod;
   /** Relative to the mount path; literal segments and `:param` segments only (`/posts/:id/restore`). */
@@ -73,6 +81,8 @@ export interface RouteDef {
   /** Answers by status; 4xx/5xx entries are problem+json. */
   responses: Record<number, RouteResponse>;
   handler: RouteHandler;
+  /** GET routes: serves upgrade requests of this path once the host calls api.attach(server). */
+  upgrade?: UpgradeHandler;
   /** Where the route was declared when that is config the host wrote (`endpoints[2]`), for start-up errors. */
   source?: string;
 }

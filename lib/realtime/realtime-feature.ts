@@ -1,6 +1,7 @@
-// Realtime as a feature: the hub fed from the change bus, GET /sse, and /ws (declared in the route table
-// for plain GETs, served on upgrade once the host calls api.attach(server)).
+// Realtime as a feature: the hub fed from the change bus, GET /sse, and /ws (a route whose upgrades the
+// router serves once the host calls api.attach(server)), with one connection cap per client over both.
 import type { Feature } from '../http/feature';
+import { createConnectionLimit } from './connection-limit';
 import { createEventHub } from './event-hub';
 import { connectHub } from './hub-feed';
 import type { RealtimeClient } from './realtime-client';
@@ -15,11 +16,6 @@ export interface RealtimeApi {
   stats(): { sse: number; ws: number };
 }
 
-/** The WebSocket path: the configured mount prefix (core.api.prefix, default /api) plus /ws. */
-export function websocketPath(prefix: string): string {
-  return `${prefix.replace(/\/+$/, '')}/ws`;
-}
-
 /** `realtime: true | { ... }`: events over Server-Sent Events and WebSocket. */
 export const realtimeFeature: Feature = {
   name: 'realtime',
@@ -31,12 +27,12 @@ export const realtimeFeature: Feature = {
     const hub = createEventHub<HubEntry>(options.replayEvents, (error) => logger.error('content-router: a realtime client failed:', error));
     const clients = new Set<RealtimeClient>();
     const disconnect = connectHub(runtime, hub, clients);
-    const sse = createSseTransport({ runtime, hub, options, clients });
-    const ws = createWsTransport({ runtime, hub, options, clients, path: websocketPath(runtime.config.prefix) });
+    const limit = createConnectionLimit(options.maxConnectionsPerClient);
+    const sse = createSseTransport({ runtime, hub, options, clients, limit });
+    const ws = createWsTransport({ runtime, hub, options, clients, limit });
     const api: RealtimeApi = { stats: () => ({ sse: sse.size, ws: ws.size }) };
     return {
       routes: [sse.route, ws.route],
-      attach: (server) => ws.attach(server),
       expose: { realtime: api },
       close() {
         disconnect();

@@ -1,5 +1,5 @@
 // The `realtime` option: checked once with every other config problem, then resolved to complete
-// numbers the transports use (heartbeat, per-client buffer, subscriptions, credential re-checks, replay).
+// numbers the transports use (heartbeat, buffers, subscriptions, credential re-checks, replay, connections).
 import type { ContentConfig, RealtimeOptions } from '../config/types';
 import { isRecord } from '../util/is-record';
 
@@ -9,6 +9,7 @@ export interface ResolvedRealtimeOptions {
   readonly maxSubscriptions: number;
   readonly credentialCheckMs: number;
   readonly replayEvents: number;
+  readonly maxConnectionsPerClient: number;
 }
 
 const DEFAULTS: ResolvedRealtimeOptions = Object.freeze({
@@ -17,6 +18,7 @@ const DEFAULTS: ResolvedRealtimeOptions = Object.freeze({
   maxSubscriptions: 50,
   credentialCheckMs: 30_000,
   replayEvents: 1000,
+  maxConnectionsPerClient: 50,
 });
 
 const KEYS = Object.keys(DEFAULTS) as (keyof ResolvedRealtimeOptions)[];

@@ -4,6 +4,7 @@ import type { Request, Response } from 'express';
 import { type ContentError, QueryError, ServiceUnavailableError } from '../errors';
 import type { Runtime } from '../operations/runtime';
 import type { RouteDef } from '../http/route-table';
+import type { ConnectionLimit } from './connection-limit';
 import { authenticateClient } from './credential-request';
 import type { EventHub } from './event-hub';
 import { type RealtimeClient, createRealtimeClient } from './realtime-client';
@@ -58,8 +59,9 @@ export function createSseTransport(ctx: {
   hub: EventHub<HubEntry>;
   options: ResolvedRealtimeOptions;
   clients: Set<RealtimeClient>;
+  limit: ConnectionLimit;
 }): SseTransport {
-  const { runtime, hub, options, clients } = ctx;
+  const { runtime, hub, options, clients, limit } = ctx;
   const connections = new Set<SseConnection>();
   let closed = false;
   const comment = Buffer.from(formatSseComment('heartbeat'));
@@ -71,6 +73,8 @@ export function createSseTransport(ctx: {
   async function handler(req: Request, res: Response): Promise<void> {
     const slugs = parseCollectionsParam(req.url);
     const user = await authenticateClient(runtime, req);
+    // Held from here until the client closes, so streams still being set up count too.
+    const release = limit.acquire(req, user);
     let opened = false;
     let blocked = false;
     let backlog = 0;
@@ -119,6 +123,7 @@ export function createSseTransport(ctx: {
         },
       },
       onClose() {
+        release();
         connections.delete(connection);
         clients.delete(client);
         connection.end();
@@ -184,6 +189,7 @@ export function createSseTransport(ctx: {
       400: { description: 'No collections named, an unknown collection, or more than the subscription limit.' },
       401: { description: 'A bad credential, or none where the access rule needs one.' },
       403: { description: 'The caller may not read one of the collections.' },
+      429: { description: 'The client already holds maxConnectionsPerClient realtime connections.' },
     },
     handler,
   };

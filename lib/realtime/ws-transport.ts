@@ -1,13 +1,14 @@
-// WebSocket at <prefix>/ws on the `ws` package (noServer): api.attach(server) hooks the host's HTTP
-// server's upgrades for that one path and leaves every other upgrade to whoever else listens.
-import type { IncomingMessage, Server } from 'node:http';
+// WebSocket at /ws on the `ws` package (noServer): the route's upgrade handler, which the router runs for
+// upgrades of <prefix>/ws once the host calls api.attach(server), after the route's middleware.
 import type { Duplex } from 'node:stream';
+import type { Request } from 'express';
 import { WebSocket, WebSocketServer } from 'ws';
-import { ContentError, UpgradeRequiredError } from '../errors';
+import type { AuthUser } from '../config/types';
+import { ContentError, ServiceUnavailableError, UpgradeRequiredError } from '../errors';
 import type { RouteDef } from '../http/route-table';
-import { toProblem } from '../http/to-problem';
 import type { Runtime } from '../operations/runtime';
 import { isRecord } from '../util/is-record';
+import type { ConnectionLimit } from './connection-limit';
 import { authenticateClient } from './credential-request';
 import type { EventHub } from './event-hub';
 import { type RealtimeClient, createRealtimeClient } from './realtime-client';
@@ -23,8 +24,6 @@ const MAX_PENDING_MESSAGES = 32;
 
 export interface WsTransport {
   readonly route: RouteDef;
-  /** Hooks upgrades of `path` on this server; once per server. */
-  attach(server: Server): void;
   /** Open sockets. */
   readonly size: number;
   close(): void;
@@ -58,36 +57,16 @@ function codeOf(error: ContentError): string {
   return error.errors?.[0]?.code ?? error.code;
 }
 
-/** The path of a request target; undefined when it does not parse (then it is not ours). */
-function pathOf(url: string | undefined): string | undefined {
-  try {
-    return new URL(url ?? '/', 'http://localhost').pathname;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Answers a refused upgrade with its problem+json, then closes the socket. */
-function rejectUpgrade(socket: Duplex, error: unknown, runtime: Runtime): void {
-  const problem = toProblem(error, { development: false });
-  if (problem.unexpected) runtime.config.logger.error('content-router: a WebSocket upgrade failed:', error);
-  const body = JSON.stringify(problem.body);
-  const headers = { ...problem.headers, 'Content-Type': 'application/problem+json', 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' };
-  const head = [`HTTP/1.1 ${problem.status} ${problem.body.title}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)].join('\r\n');
-  if (!socket.destroyed) socket.end(`${head}\r\n\r\n${body}`);
-}
-
-/** Creates the WebSocket endpoint at `path` (the mount path plus /ws). */
+/** Creates the WebSocket endpoint. */
 export function createWsTransport(ctx: {
   runtime: Runtime;
   hub: EventHub<HubEntry>;
   options: ResolvedRealtimeOptions;
   clients: Set<RealtimeClient>;
-  path: string;
+  limit: ConnectionLimit;
 }): WsTransport {
-  const { runtime, hub, options, clients, path } = ctx;
+  const { runtime, hub, options, clients, limit } = ctx;
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
-  const listeners = new Map<Server, (req: IncomingMessage, socket: Duplex, head: Buffer) => void>();
   const alive = new Map<WebSocket, boolean>();
   let closed = false;
 
@@ -160,7 +139,7 @@ export function createWsTransport(ctx: {
     ws.send(text, { binary: false });
   }
 
-  function upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, user: Awaited<ReturnType<typeof authenticateClient>>): void {
+  function accept(req: Request, socket: Duplex, head: Buffer, user: AuthUser | null): void {
     wss.handleUpgrade(req, socket, head, (ws) => {
       const state = { backlog: 0 };
       const client = createRealtimeClient({
@@ -189,16 +168,19 @@ export function createWsTransport(ctx: {
     });
   }
 
-  function onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    if (closed || pathOf(req.url) !== path) return;
-    socket.on('error', () => socket.destroy());
-    authenticateClient(runtime, req).then(
-      (user) => {
-        if (closed || socket.destroyed) return void socket.destroy();
-        upgrade(req, socket, head, user);
-      },
-      (error: unknown) => rejectUpgrade(socket, error, runtime),
-    );
+  /**
+   * Runs after the route's middleware (database gate, rate limit). A bad credential or a client over its
+   * connection cap is refused before anything is written on the socket; the cap's slot is held until the
+   * socket closes, whether or not the handshake completes.
+   */
+  async function upgrade(req: Request, socket: Duplex, head: Buffer): Promise<void> {
+    if (closed) throw new ServiceUnavailableError('The server is shutting down.');
+    const user = await authenticateClient(runtime, req);
+    const release = limit.acquire(req, user);
+    if (socket.destroyed) return release();
+    socket.once('close', release);
+    if (closed) return void socket.destroy();
+    accept(req, socket, head, user);
   }
 
   const route: RouteDef = {
@@ -213,27 +195,22 @@ export function createWsTransport(ctx: {
       101: { description: 'Switching to the WebSocket protocol.' },
       401: { description: 'A bad credential (the upgrade is refused).' },
       426: { description: 'A plain request without Upgrade: websocket.' },
+      429: { description: 'The client is over the rate limit, or already holds maxConnectionsPerClient realtime connections.' },
     },
     handler() {
       throw new UpgradeRequiredError();
     },
+    upgrade,
   };
 
   return {
     route,
-    attach(server) {
-      if (closed || listeners.has(server)) return;
-      listeners.set(server, onUpgrade);
-      server.on('upgrade', onUpgrade);
-    },
     get size() {
       return alive.size;
     },
     close() {
       closed = true;
       clearInterval(pinger);
-      for (const [server, listener] of listeners) server.off('upgrade', listener);
-      listeners.clear();
       for (const ws of [...alive.keys()]) ws.terminate();
       wss.close();
     },

@@ -30,6 +30,8 @@ export interface AuthTestOptions {
   send?: (mail: EmailMessage) => Promise<void> | void;
   /** Anything else of the config. */
   extra?: Omit<TestConfig, 'collections' | 'auth' | 'email' | 'logger'>;
+  /** db.requestTimeoutMS (the test app sets db itself). */
+  requestTimeoutMS?: number | false;
 }
 
 /** The test app. */
@@ -51,7 +53,7 @@ export async function createAuthTestApp(options: AuthTestOptions = {}): Promise<
       ...(options.collections ?? []),
     ],
     ...options.extra,
-  });
+  }, options.requestTimeoutMS === undefined ? {} : { requestTimeoutMS: options.requestTimeoutMS });
   return Object.assign(app, { mails, logs });
 }
 

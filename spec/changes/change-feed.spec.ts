@@ -1,11 +1,13 @@
 // The change feed on the real test server: writes made straight through the driver arrive on the bus as
-// origin-stream events (full document, resume token, time), globals by slug; feed.active follows the
-// streams; a server without change streams is reported in one log line.
-import type { mongo } from 'mongoose';
+// origin-stream events (full document, resume token, time), globals by slug; a server without change
+// streams is reported in one log line; a server that does not answer the stream's opening holds start()
+// only up to its timeout, and the streams open when it answers.
+import mongoose, { type mongo } from 'mongoose';
 import { createChangeFeed } from '../../lib/changes/change-feed';
 import { type ChangeEvent, createChangeBus } from '../../lib/operations/change-bus';
 import type { Runtime } from '../../lib/operations/runtime';
-import { capabilities, closeTestConnection, describeIf, openTestConnection } from '../helpers/test-db';
+import { type TcpProxy, parseMongoHost, startTcpProxy } from '../helpers/tcp-proxy';
+import { capabilities, closeTestConnection, describeIf, openTestConnection, testDbUri, uniqueDbName } from '../helpers/test-db';
 import type { Connection } from 'mongoose';
 
 const silent = { error: () => undefined, warn: () => undefined, info: () => undefined };
@@ -102,5 +104,61 @@ describe('the change feed without change streams', () => {
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/change streams are not available.*only writes made through this router/);
     await feed.close();
+  });
+});
+
+describeIf(capabilities().changeStreams, 'the server has no change streams')('a change feed whose server does not answer', () => {
+  let proxy: TcpProxy;
+  let via: Connection;
+  let direct: Connection;
+  const logged: { warn: string[]; info: string[] } = { warn: [], info: [] };
+  const logger = { ...silent, warn: (...a: unknown[]) => void logged.warn.push(a.map(String).join(' ')), info: (...a: unknown[]) => void logged.info.push(a.map(String).join(' ')) };
+
+  beforeEach(async () => {
+    logged.warn.length = 0;
+    logged.info.length = 0;
+    const dbName = uniqueDbName();
+    direct = await openTestConnection(dbName);
+    proxy = await startTcpProxy(parseMongoHost(testDbUri()));
+    // Through the proxy: the connection opens, then the proxy holds everything sent after that.
+    via = await mongoose.createConnection(`mongodb://127.0.0.1:${proxy.port}/?directConnection=true`, { dbName, serverSelectionTimeoutMS: 10000 }).asPromise();
+    await via.db!.command({ ping: 1 });
+  });
+
+  afterEach(async () => {
+    proxy.release();
+    await via.close(true);
+    await proxy.close();
+    await closeTestConnection(direct);
+  });
+
+  it('stops waiting after the open timeout with one warning, keeps trying, and opens once the server answers', async () => {
+    const runtime = feedRuntime(via, logger, []);
+    const events: ChangeEvent[] = [];
+    runtime.changes.onChange((event) => events.push(event));
+    proxy.hold();
+    const feed = createChangeFeed(runtime, { openTimeoutMs: 300 });
+    // Without a bound this never settles while the proxy holds.
+    await feed.start();
+    expect(logged.warn).toEqual([expect.stringMatching(/^content-router: 2 of 2 change streams did not open within 0\.3 s \(the MongoDB server has not answered\); until they do, only writes made through this router invalidate caches and reach realtime clients\. They keep trying\.$/)]);
+    expect(logged.info).toEqual([]);
+
+    proxy.release();
+    await until(() => logged.info.find((line) => /change streams are open now/.test(line)));
+    const { insertedId } = await direct.db!.collection('posts').insertOne({ title: 'after the wait' });
+    await until(() => events.find((e) => e.ids[0] === insertedId.toHexString()));
+    expect(logged.warn).toHaveLength(1);
+    expect(logged.info).toHaveLength(1);
+    await feed.close();
+  });
+
+  it('closes while the server still does not answer, ending its timer', async () => {
+    proxy.hold();
+    const feed = createChangeFeed(feedRuntime(via, logger, []), { openTimeoutMs: 60_000 });
+    const started = feed.start();
+    // Closing first ends the wait at once: start() settles without waiting out the minute, and logs nothing.
+    await feed.close();
+    await started;
+    expect(logged.warn).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 // A TCP proxy for outage tests: a client connects to the proxy, which pipes bytes to the real server.
-// stop() is a server going away as a driver sees it (open connections reset, new ones refused); resume() comes back.
+// stop() is a server going away as a driver sees it (open connections reset, new ones refused); resume() comes
+// back; hold() is a server that keeps connections open but answers nothing until release().
 import net from 'node:net';
 
 /** A running proxy in front of one host:port. */
@@ -10,6 +11,10 @@ export interface TcpProxy {
   stop(): Promise<void>;
   /** Accepts connections again on the same port. */
   resume(): Promise<void>;
+  /** Stops passing the client's bytes on (connections stay open, nothing is answered); they wait in the proxy. */
+  hold(): void;
+  /** Passes on what waited during hold(), and everything after. */
+  release(): void;
   /** Stops for good. */
   close(): Promise<void>;
 }
@@ -35,7 +40,10 @@ function listen(server: net.Server, port: number): Promise<number> {
 /** Starts a proxy to `target` on a free port (or `port`). */
 export async function startTcpProxy(target: { host: string; port: number }, port = 0): Promise<TcpProxy> {
   const sockets = new Set<net.Socket>();
+  /** Each client socket and the upstream its bytes go to. */
+  const pairs = new Map<net.Socket, net.Socket>();
   let server: net.Server | undefined;
+  let held = false;
 
   const track = (socket: net.Socket) => {
     sockets.add(socket);
@@ -49,7 +57,10 @@ export async function startTcpProxy(target: { host: string; port: number }, port
       const upstream = net.connect(target.port, target.host);
       track(client);
       track(upstream);
-      client.pipe(upstream);
+      pairs.set(client, upstream);
+      client.on('close', () => pairs.delete(client));
+      if (held) client.pause();
+      else client.pipe(upstream);
       upstream.pipe(client);
       // One side gone: the other is reset too, so neither half lingers.
       client.on('close', () => upstream.destroy());
@@ -80,6 +91,17 @@ export async function startTcpProxy(target: { host: string; port: number }, port
     stop: shut,
     async resume() {
       if (!server) await open(actualPort);
+    },
+    hold() {
+      held = true;
+      for (const client of pairs.keys()) {
+        client.unpipe();
+        client.pause();
+      }
+    },
+    release() {
+      held = false;
+      for (const [client, upstream] of pairs) client.pipe(upstream);
     },
     close: shut,
   };

@@ -6,25 +6,26 @@ const config = (realtime: unknown): ContentConfig => ({ db: { uri: 'mongodb://x'
 
 describe('realtime options', () => {
   it('accepts absent, booleans and known numeric options', () => {
-    for (const value of [undefined, true, false, {}, { heartbeatMs: 1000, maxBufferedEvents: 5, maxSubscriptions: 2, credentialCheckMs: 100, replayEvents: 10 }]) {
+    for (const value of [undefined, true, false, {}, { heartbeatMs: 1000, maxBufferedEvents: 5, maxSubscriptions: 2, credentialCheckMs: 100, replayEvents: 10, maxConnectionsPerClient: 1 }]) {
       expect(validateRealtimeConfig(config(value))).toEqual([]);
     }
   });
 
   it('names every bad or unknown option', () => {
     expect(validateRealtimeConfig(config('yes'))).toEqual(['realtime: must be true, false or an object of options']);
-    expect(validateRealtimeConfig(config({ heartbeatMs: 0, maxSubscriptions: 1.5, maxBufferedEvents: '10', hartbeat: 1 }))).toEqual([
+    expect(validateRealtimeConfig(config({ heartbeatMs: 0, maxSubscriptions: 1.5, maxBufferedEvents: '10', hartbeat: 1, maxConnectionsPerClient: 0 }))).toEqual([
       'realtime.hartbeat: unknown option',
       'realtime.heartbeatMs: must be an integer >= 1',
       'realtime.maxBufferedEvents: must be an integer >= 1',
       'realtime.maxSubscriptions: must be an integer >= 1',
+      'realtime.maxConnectionsPerClient: must be an integer >= 1',
     ]);
   });
 
   it('resolves defaults, overrides and off', () => {
     expect(resolveRealtimeOptions(undefined)).toBeUndefined();
     expect(resolveRealtimeOptions(false)).toBeUndefined();
-    expect(resolveRealtimeOptions(true)).toEqual({ heartbeatMs: 25000, maxBufferedEvents: 1000, maxSubscriptions: 50, credentialCheckMs: 30000, replayEvents: 1000 });
+    expect(resolveRealtimeOptions(true)).toEqual({ heartbeatMs: 25000, maxBufferedEvents: 1000, maxSubscriptions: 50, credentialCheckMs: 30000, replayEvents: 1000, maxConnectionsPerClient: 50 });
     expect(resolveRealtimeOptions({ heartbeatMs: 10 })?.heartbeatMs).toBe(10);
     expect(resolveRealtimeOptions({ heartbeatMs: 10 })?.maxSubscriptions).toBe(50);
   });

@@ -1,0 +1,106 @@
+// Upgrade requests (WebSocket) of the router's routes: api.attach(server) hooks the server's upgrade event,
+// and an upgrade of a GET route declaring `upgrade` runs that route's middleware (database gate, rate limit)
+// like any request, so refusals are the same problem+json answers, written on the raw socket.
+import { type IncomingMessage, type Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import express, { type Application, type ErrorRequestHandler, type Request, type Response } from 'express';
+import { type Dispatcher, runChain } from './dispatch';
+
+export interface UpgradeListener {
+  /** Hooks the upgrades of this server; once per server. */
+  attach(server: Server): void;
+  /** Unhooks every server; upgrades already being served finish. */
+  close(): void;
+}
+
+type ExpressApp = Application & { request: Request; response: Response };
+
+function isExpressApp(listener: unknown): listener is ExpressApp {
+  if (typeof listener !== 'function') return false;
+  const app = listener as unknown as Partial<Record<'get' | 'request' | 'response', unknown>>;
+  return typeof app.get === 'function' && typeof app.request === 'object' && typeof app.response === 'object';
+}
+
+/**
+ * The Express app the server was created with (`http.createServer(app)`, `app.listen()`), whose settings
+ * (`trust proxy`, for `req.ip`) the upgrade's request then follows; else an app with Express's defaults.
+ */
+function appOf(server: Server, fallback: () => ExpressApp): ExpressApp {
+  return server.listeners('request').find(isExpressApp) ?? fallback();
+}
+
+/** The part of the request target after the mount prefix (`/ws?token=...`), or undefined outside it. */
+function underPrefix(url: string | undefined, prefix: string): string | undefined {
+  if (!url) return undefined;
+  const path = url.split('?', 1)[0];
+  if (!path.startsWith(`${prefix}/`)) return undefined;
+  return url.slice(prefix.length);
+}
+
+/**
+ * Dresses the raw upgrade request as Express does a request (the host app's req/res prototypes, mount
+ * path and URL), with a response written on the socket that closes it once sent.
+ */
+function expressPair(app: ExpressApp, raw: IncomingMessage, socket: Duplex, prefix: string, url: string): { req: Request; res: Response } {
+  const response = new ServerResponse(raw);
+  response.shouldKeepAlive = false;
+  response.assignSocket(socket as Socket);
+  response.on('finish', () => {
+    socket.once('finish', () => socket.destroy());
+    socket.end();
+  });
+  const req = Object.setPrototypeOf(raw, app.request) as Request;
+  const res = Object.setPrototypeOf(response, app.response) as Response;
+  Object.assign(req, { res, originalUrl: raw.url, baseUrl: prefix, url });
+  Object.assign(res, { req, locals: Object.create(null) });
+  return { req, res };
+}
+
+/** Creates the listener for the routes of `dispatcher` mounted at `prefix`; refusals go to `errorHandler`. */
+export function createUpgradeListener(args: { dispatcher: Dispatcher; prefix: string; errorHandler: ErrorRequestHandler }): UpgradeListener {
+  const { dispatcher, errorHandler } = args;
+  const prefix = args.prefix.replace(/\/+$/, '');
+  const listeners = new Map<Server, (req: IncomingMessage, socket: Duplex, head: Buffer) => void>();
+  let defaults: ExpressApp | undefined;
+  let closed = false;
+  const defaultApp = () => (defaults ??= express() as ExpressApp);
+
+  function serve(server: Server, raw: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const url = underPrefix(raw.url, prefix);
+    const match = url === undefined ? undefined : dispatcher.matchUpgrade(url.split('?', 1)[0]);
+    // Not ours: left to the host's other upgrade listeners.
+    if (!match || url === undefined) return;
+    socket.on('error', () => socket.destroy());
+    const { req, res } = expressPair(appOf(server, defaultApp), raw, socket, prefix, url);
+    req.params = match.params;
+    const refuse = (error: unknown) => {
+      if (!socket.destroyed) errorHandler(error, req, res, () => socket.destroy());
+    };
+    runChain(match.before, req, res, (error?: unknown) => {
+      if (error) return refuse(error);
+      if (socket.destroyed) return;
+      // The route's handler writes its own answer (the 101) on the socket.
+      res.detachSocket(socket as Socket);
+      match.route.upgrade(req, socket, head).catch((failure: unknown) => {
+        if (socket.destroyed) return;
+        res.assignSocket(socket as Socket);
+        refuse(failure);
+      });
+    });
+  }
+
+  return {
+    attach(server) {
+      if (closed || listeners.has(server)) return;
+      const listener = (req: IncomingMessage, socket: Duplex, head: Buffer) => serve(server, req, socket, head);
+      listeners.set(server, listener);
+      server.on('upgrade', listener);
+    },
+    close() {
+      closed = true;
+      for (const [server, listener] of listeners) server.off('upgrade', listener);
+      listeners.clear();
+    },
+  };
+}
