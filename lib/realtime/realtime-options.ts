@@ -23,6 +23,9 @@ const DEFAULTS: ResolvedRealtimeOptions = Object.freeze({
 
 const KEYS = Object.keys(DEFAULTS) as (keyof ResolvedRealtimeOptions)[];
 
+/** Node's timers take at most 2^31 - 1 ms; a larger delay fires after 1 ms, every 1 ms. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** Problems of `config.realtime`, named by path; none when it is absent, false or true. */
 export function validateRealtimeConfig(config: ContentConfig): string[] {
   const value: unknown = config.realtime;
@@ -36,6 +39,7 @@ export function validateRealtimeConfig(config: ContentConfig): string[] {
     const option = value[key];
     if (option === undefined) continue;
     if (typeof option !== 'number' || !Number.isInteger(option) || option < 1) problems.push(`realtime.${key}: must be an integer >= 1`);
+    else if (key.endsWith('Ms') && option > MAX_TIMER_MS) problems.push(`realtime.${key}: at most ${MAX_TIMER_MS} (about 24.8 days)`);
   }
   return problems;
 }

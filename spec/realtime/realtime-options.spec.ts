@@ -22,6 +22,10 @@ describe('realtime options', () => {
     ]);
   });
 
+  it('refuses a timer longer than Node can keep (it would fire every millisecond)', () => {
+    expect(validateRealtimeConfig(config({ heartbeatMs: 2 ** 31, credentialCheckMs: 2 ** 31 - 1 }))).toEqual(['realtime.heartbeatMs: at most 2147483647 (about 24.8 days)']);
+  });
+
   it('resolves defaults, overrides and off', () => {
     expect(resolveRealtimeOptions(undefined)).toBeUndefined();
     expect(resolveRealtimeOptions(false)).toBeUndefined();
