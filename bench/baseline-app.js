@@ -5,6 +5,7 @@
 // lists `{ data, meta: { total, page, perPage, totalPages } }`.
 
 const express = require('express');
+const jwt = require('jsonwebtoken');
 const { Schema, isValidObjectId } = require('mongoose');
 
 const postSchema = new Schema(
@@ -42,12 +43,33 @@ function positiveInt(value, fallback, max) {
   return Number.isInteger(n) && n >= 1 && n <= max ? n : NaN;
 }
 
-/** Builds the baseline app on `connection`. Returns `{ app, Post }`. */
-async function createBaselineApp(connection) {
+/**
+ * What a hand-written app does with `Authorization: Bearer <jwt>`: verify it (HS256, the router's secret)
+ * and load the user it names. Without a secret, requests are anonymous.
+ */
+function bearerAuth(connection, jwtSecret) {
+  const User = connection.models.BaselineUser || connection.model('BaselineUser', new Schema({}, { strict: false }), 'users');
+  return async (req, res, next) => {
+    const header = req.headers.authorization;
+    if (!jwtSecret || !header) return next();
+    try {
+      const claims = jwt.verify(header.slice('Bearer '.length), jwtSecret, { algorithms: ['HS256'] });
+      req.user = await User.findById(claims.sub).lean();
+      if (!req.user) return res.status(401).json({ error: 'unknown user' });
+      next();
+    } catch {
+      res.status(401).json({ error: 'invalid token' });
+    }
+  };
+}
+
+/** Builds the baseline app on `connection`; with `jwtSecret`, bearer tokens are verified. Returns `{ app, Post }`. */
+async function createBaselineApp(connection, { jwtSecret } = {}) {
   const Post = connection.models.BaselinePost || connection.model('BaselinePost', postSchema, 'posts');
   const app = express();
   app.disable('x-powered-by');
   app.use(express.json());
+  app.use(bearerAuth(connection, jwtSecret));
 
   // GET /api/posts?status=published&minViews=100&page=1&perPage=20, newest published first.
   app.get('/api/posts', async (req, res) => {

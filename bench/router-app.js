@@ -62,7 +62,8 @@ const UNREACHED = { windowMs: 60_000, max: 1_000_000_000 };
  */
 async function createRouterApp(connection, options = {}) {
   const logger = { error: console.error, warn: console.warn, info: () => undefined };
-  const api = contentRouter({ ...benchConfig(connection, options), logger });
+  const config = benchConfig(connection, options);
+  const api = contentRouter({ ...config, logger });
   const limiters = options.cache
     ? []
     : [
@@ -79,7 +80,7 @@ async function createRouterApp(connection, options = {}) {
   const password = `Bench-${randomBytes(12).toString('hex')}`;
   // One bench user per database: a second app (the cached one) logs in with its own address.
   const { accessToken } = await api.auth.register(options.cache ? 'bench-cached@example.com' : 'bench@example.com', password, 'Bench');
-  return { app, api, accessToken, close: () => Promise.all([api.close(), ...limiters.map(([, limited]) => limited.close())]) };
+  return { app, api, accessToken, jwtSecret: config.auth.jwtSecret, close: () => Promise.all([api.close(), ...limiters.map(([, limited]) => limited.close())]) };
 }
 
 module.exports = { createRouterApp, benchConfig };

@@ -88,6 +88,8 @@ export function createDatabaseGate(connection: Connection, options: DatabaseGate
     const timer = setTimeout(() => {
       if (!res.headersSent) options.answer(new DatabaseTimeoutError(limit), req, res);
     }, limit);
+    // The request's socket keeps the process alive while it is open; the timer need not.
+    timer.unref();
     const clear = () => clearTimeout(timer);
     res.once('finish', clear);
     res.once('close', clear);

@@ -22,6 +22,37 @@ export class LateAnswerError extends Error {
   }
 }
 
+/**
+ * After an early answer, the route's own writes are dropped instead of throwing "headers already sent":
+ * a handler answering from a timer or callback (plain Express code in a custom endpoint) would otherwise
+ * throw where nothing catches it and take the host process down. The first late write is reported.
+ */
+function ignoreLateWrites(res: Response, report: () => void): void {
+  let reported = false;
+  const late = () => {
+    if (!reported) report();
+    reported = true;
+  };
+  Object.assign(res, {
+    setHeader() {
+      late();
+      return res;
+    },
+    writeHead() {
+      late();
+      return res;
+    },
+    write() {
+      late();
+      return true;
+    },
+    end() {
+      late();
+      return res;
+    },
+  });
+}
+
 export type RouterErrorHandler = ErrorRequestHandler & {
   /**
    * Answers `res` with `error` before its route has finished (a deadline). What the route does after that is
@@ -37,11 +68,12 @@ export type RouterErrorHandler = ErrorRequestHandler & {
  */
 export function createErrorHandler(logger: Required<Logger>): RouterErrorHandler {
   const development = process.env.NODE_ENV === 'development';
+  const lateAnswer = (req: Request) =>
+    logger.warn(`content-router: ${escapeControlCharacters(`${req.method} ${req.baseUrl}${req.path}`)} finished after its deadline answer`);
   const handler: ErrorRequestHandler = (error, req, res, next) => {
     if (res.headersSent) {
       if (!answeredEarly.has(res)) return next(error);
-      logger.warn(`content-router: ${escapeControlCharacters(`${req.method} ${req.baseUrl}${req.path}`)} finished after its deadline answer`);
-      return;
+      return lateAnswer(req);
     }
     const problem = toProblem(error, { development });
     const where = escapeControlCharacters(`${req.method} ${req.baseUrl}${req.path}`);
@@ -53,6 +85,7 @@ export function createErrorHandler(logger: Required<Logger>): RouterErrorHandler
     answerEarly(error: Error, req: Request, res: Response) {
       answeredEarly.add(res);
       handler(error, req, res, () => undefined);
+      ignoreLateWrites(res, () => lateAnswer(req));
     },
   });
 }

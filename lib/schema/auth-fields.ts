@@ -13,7 +13,7 @@ export function describeAuthFields(hostFields: Fields): FieldDescriptor[] {
   for (const [name, config] of Object.entries(AUTH_FIELDS)) {
     if (REDEFINABLE_AUTH_FIELDS.has(name) && Object.hasOwn(hostFields, name)) continue;
     const descriptor = describeField(name, config);
-    descriptors.push(name === 'password' ? { ...descriptor, writeOnly: true } : descriptor);
+    descriptors.push(name === 'password' ? Object.freeze({ ...descriptor, writeOnly: true }) : descriptor);
   }
   return descriptors;
 }

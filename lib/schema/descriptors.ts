@@ -89,13 +89,16 @@ export function canonicalType(type: FieldType): CanonicalType {
   return type;
 }
 
-/** Describes one configured field. */
+/**
+ * Describes one configured field. Descriptors are frozen: parsed queries that hold them are shared between
+ * requests, and freezing those stops at a frozen descriptor, never reaching the host's own config objects.
+ */
 export function describeField(name: string, fieldConfig: FieldConfig): FieldDescriptor {
   const config: AnyFieldConfig = fieldConfig;
   const type = canonicalType(config.type);
   const valueType = type === 'array' ? VALUE_TYPES[canonicalType(config.of ?? 'text')] : VALUE_TYPES[type];
   const isArray = type === 'array' || (config.hasMany === true && ['select', 'relationship', 'upload'].includes(type));
-  return {
+  return Object.freeze({
     name,
     type,
     valueType,
@@ -107,11 +110,11 @@ export function describeField(name: string, fieldConfig: FieldConfig): FieldDesc
     relationTo: type === 'upload' ? UPLOADS_SLUG : config.relationTo,
     system: false,
     config,
-  };
+  });
 }
 
 function systemField(name: string, type: CanonicalType, valueType: ValueType): FieldDescriptor {
-  return {
+  return Object.freeze({
     name,
     type,
     valueType,
@@ -120,8 +123,8 @@ function systemField(name: string, type: CanonicalType, valueType: ValueType): F
     required: false,
     unique: name === 'id',
     system: true,
-    config: { type } as AnyFieldConfig,
-  };
+    config: Object.freeze({ type }) as AnyFieldConfig,
+  });
 }
 
 /** The built-in fields every record has; `deletedAt` only on soft-delete collections. */

@@ -1,4 +1,4 @@
-// Attacks on the request deadline (db.requestTimeoutMS) over real sockets: a client that controls how long
+// The request deadline (db.requestTimeoutMS) over real sockets against a client that controls how long
 // its own request takes, and a host whose custom endpoint answers from a callback.
 import { once } from 'node:events';
 import net from 'node:net';
