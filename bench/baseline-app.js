@@ -5,6 +5,7 @@
 // lists `{ data, meta: { total, page, perPage, totalPages } }`.
 
 const express = require('express');
+const { createSecretKey } = require('node:crypto');
 const jwt = require('jsonwebtoken');
 const { Schema, isValidObjectId } = require('mongoose');
 
@@ -49,11 +50,13 @@ function positiveInt(value, fallback, max) {
  */
 function bearerAuth(connection, jwtSecret) {
   const User = connection.models.BaselineUser || connection.model('BaselineUser', new Schema({}, { strict: false }), 'users');
+  // A KeyObject made once: jsonwebtoken would otherwise convert the string secret on every verify.
+  const key = jwtSecret ? createSecretKey(Buffer.from(jwtSecret)) : undefined;
   return async (req, res, next) => {
     const header = req.headers.authorization;
     if (!jwtSecret || !header) return next();
     try {
-      const claims = jwt.verify(header.slice('Bearer '.length), jwtSecret, { algorithms: ['HS256'] });
+      const claims = jwt.verify(header.slice('Bearer '.length), key, { algorithms: ['HS256'] });
       req.user = await User.findById(claims.sub).lean();
       if (!req.user) return res.status(401).json({ error: 'unknown user' });
       next();

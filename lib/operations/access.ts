@@ -4,6 +4,7 @@ import type { AccessArgs, AuthUser } from '../config/types';
 import { ForbiddenError, QueryError, UnauthorizedError } from '../errors';
 import { parseWhere } from '../query';
 import type { WhereNode } from '../query/types';
+import { type MaybePromise, thenMaybe } from '../util/maybe-promise';
 import type { OperationArgs } from './operation-args';
 import { type CollectionRuntime, defaultAccessOf } from './runtime';
 
@@ -49,6 +50,14 @@ const authenticated = ({ user }: AccessArgs): boolean => user !== null;
  * Throws UnauthorizedError (no user) or ForbiddenError (user) when denied.
  */
 export async function checkAccess(check: AccessCheck): Promise<WhereNode | undefined> {
+  return accessNow(check);
+}
+
+/**
+ * checkAccess, answered at once when the rule answers at once (throwing there, not rejecting), and as a
+ * promise only when the rule returns one.
+ */
+export function accessNow(check: AccessCheck): MaybePromise<WhereNode | undefined> {
   if (check.overrideAccess) return undefined;
   const { runtime, collection, op } = check;
   // A key without the scope acts as an anonymous caller for this operation: it never does less than no
@@ -56,13 +65,17 @@ export async function checkAccess(check: AccessCheck): Promise<WhereNode | undef
   const scoped = scopeAllows(check.user, op);
   const user = scoped ? check.user : null;
   const rule = collection.descriptor.access[op] ?? defaultAccessOf(runtime, collection.descriptor, op) ?? authenticated;
-  const result = await rule({ user, req: check.req, id: check.id, data: check.data });
+  return thenMaybe(rule({ user, req: check.req, id: check.id, data: check.data }), (result) => ruleOutcome(check, scoped, user, result));
+}
+
+function ruleOutcome(check: AccessCheck, scoped: boolean, user: AuthUser | null, result: unknown): WhereNode | undefined {
+  const { runtime, collection, op } = check;
   if (result === true) return undefined;
   // Any falsy answer (false, null, undefined, 0, '') denies: a rule that forgot to return never allows.
   if (!result) throw scoped ? accessDenied(user) : insufficientScope(op);
   try {
     // Constraints come from server code, so they may name hidden fields (e.g. an owner id).
-    return parseWhere(result, collection.descriptor, runtime.registry, { trusted: true });
+    return parseWhere(result as Record<string, unknown>, collection.descriptor, runtime.registry, { trusted: true });
   } catch (error) {
     // A bad constraint is the host's bug, not the client's: a logged 500 that shows the client none of it.
     if (!(error instanceof QueryError)) throw error;

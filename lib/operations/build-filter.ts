@@ -1,7 +1,8 @@
 // Turns query and access conditions into one Mongo filter: ANDs them, resolves dotted relationship
 // conditions through the related collection (under its read access, bounded, never truncated), adds soft delete.
 import type { Types } from 'mongoose';
-import { combineAnd, combineWhere, mapRelationNodes, rejectTooManyRelationIds, toMongoFilter } from '../query';
+import { combineAnd, combineWhere, hasRelationNodes, mapRelationNodes, rejectTooManyRelationIds, toMongoFilter } from '../query';
+import type { MaybePromise } from '../util/maybe-promise';
 import type { WhereNode } from '../query/types';
 import { checkAccess, readConstraintOrNull } from './access';
 import type { OperationArgs } from './operation-args';
@@ -37,10 +38,17 @@ export async function deletedScope(args: OperationArgs, requested: boolean): Pro
   return { deleted: true, node: combineWhere('or', [live, constraint]) };
 }
 
-/** Builds the Mongo filter for the collection; relation conditions are resolved to id lists first. */
-export async function buildFilter(args: FilterArgs): Promise<Record<string, unknown>> {
+/**
+ * Builds the Mongo filter for the collection; relation conditions are resolved to id lists first (the
+ * only step that waits: without them the filter is built at once).
+ */
+export function buildFilter(args: FilterArgs): MaybePromise<Record<string, unknown>> {
   const node = combineAnd(...args.nodes);
-  const resolved = node ? await mapRelationNodes(node, (relation) => resolveRelation(args, relation)) : undefined;
+  if (!node || !hasRelationNodes(node)) return toFilter(args, node);
+  return mapRelationNodes(node, (relation) => resolveRelation(args, relation)).then((resolved) => toFilter(args, resolved));
+}
+
+function toFilter(args: FilterArgs, resolved: WhereNode | undefined): Record<string, unknown> {
   const filter = resolved ? toMongoFilter(resolved) : {};
   const softDelete = softDeleteCondition(args.collection, args.deleted ?? false);
   if (!softDelete) return filter;

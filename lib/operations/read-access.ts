@@ -1,7 +1,8 @@
 // The step every collection read shares before the database: evaluate the read rule and the soft-delete
 // scope, then hand the resolved read to the read-through hooks (a cache may answer it instead of `load`).
 import type { ListQuery, RecordQuery } from '../query/types';
-import { checkAccess } from './access';
+import { type MaybePromise, isPromiseLike } from '../util/maybe-promise';
+import { accessNow } from './access';
 import { deletedScope } from './build-filter';
 import type { OperationArgs } from './operation-args';
 import type { ReadObserver, ResolvedRead } from './runtime';
@@ -10,16 +11,21 @@ import type { ReadObserver, ResolvedRead } from './runtime';
  * Resolves the caller's access for a read (throws 401/403 when denied). `pathId` is the record id as the
  * caller gave it: rules receive it (`args.id`) on get-one reads, as on writes.
  */
-export async function resolveRead(
+export function resolveRead(
   args: OperationArgs,
   read: { kind: 'list' | 'record'; query: ListQuery | RecordQuery; id?: string; cacheable?: ReadObserver },
   pathId?: string,
-): Promise<ResolvedRead> {
+): MaybePromise<ResolvedRead> {
   const withId = pathId === undefined ? args : { ...args, id: pathId };
-  const constraint = await checkAccess({ ...withId, op: 'read' });
-  const deleted = await deletedScope(withId, read.query.includeDeleted === true);
-  return { ...read, args, constraint, deleted };
+  const constraint = accessNow({ ...withId, op: 'read' });
+  const includeDeleted = read.query.includeDeleted === true;
+  // The common read (a rule answering at once, no deleted records asked for) resolves without waiting.
+  if (!includeDeleted && !isPromiseLike(constraint)) return { ...read, args, constraint, deleted: LIVE_ONLY };
+  return (async () => ({ ...read, args, constraint: await constraint, deleted: await deletedScope(withId, includeDeleted) }))();
 }
+
+/** The soft-delete scope of a read that did not ask for deleted records. */
+const LIVE_ONLY = Object.freeze({ deleted: false });
 
 /** Runs `load` through a list of wrapping hooks, the first listed outermost. */
 export function runThrough<R, T>(hooks: ReadonlyArray<(request: R, next: () => Promise<T>) => Promise<T>>, request: R, load: () => Promise<T>): Promise<T> {

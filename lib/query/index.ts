@@ -23,7 +23,7 @@ export { parsePage, parseLimit, chooseEnvelope } from './parse-pagination';
 export { parsePopulate, parseDepth, parseInclude, expandDepth, mergePopulate } from './parse-populate';
 export { parseSelect } from './parse-select';
 export { combineWhere, combineAnd } from './combine-where';
-export { mapRelationNodes, type RelationNode } from './map-relation-nodes';
+export { hasRelationNodes, mapRelationNodes, type RelationNode } from './map-relation-nodes';
 export { assertRelationLimits, listRelationPaths, rejectTooManyRelationIds, type RelationLimits, type RelationPath } from './relation-limits';
 export { toMongoFilter, matchNothing } from './to-mongo-filter';
 export { encodeCursor, decodeCursor, signCursor, MAX_CURSOR_LENGTH } from './cursor';

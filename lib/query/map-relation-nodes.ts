@@ -6,6 +6,12 @@ import type { WhereNode } from './types';
 /** A relation node: the condition `where` on the collection `relationTo` that `field` points at. */
 export type RelationNode = Extract<WhereNode, { kind: 'relation' }>;
 
+/** Whether `node` holds a relation node anywhere (which mapRelationNodes would have to resolve). */
+export function hasRelationNodes(node: WhereNode): boolean {
+  if (node.kind === 'relation') return true;
+  return (node.kind === 'and' || node.kind === 'or') && node.nodes.some(hasRelationNodes);
+}
+
 /**
  * Walks `node` and replaces every relation node with `await resolve(relationNode)`; compounds are
  * rebuilt through combineWhere, so a resolver returning a constant folds away. Siblings resolve

@@ -2,7 +2,7 @@
 // resolved relation conditions, and the guarantee that no client text becomes a Mongo key.
 import { Types } from 'mongoose';
 import { QueryError } from '../../lib/errors';
-import { mapRelationNodes } from '../../lib/query/map-relation-nodes';
+import { hasRelationNodes, mapRelationNodes } from '../../lib/query/map-relation-nodes';
 import { parseWhere } from '../../lib/query/parse-where';
 import { toMongoFilter } from '../../lib/query/to-mongo-filter';
 import type { WhereNode } from '../../lib/query/types';
@@ -81,6 +81,14 @@ describe('toMongoFilter', () => {
         ? Object.entries(value).flatMap(([key, inner]) => [...(Array.isArray(value) ? [] : [key]), ...keys(inner)])
         : [];
     for (const [input] of CASES) for (const key of keys(mongo(input))) expect(allowed).toContain(key);
+  });
+});
+
+describe('hasRelationNodes', () => {
+  it('finds a relation condition at any depth, and none in plain conditions', () => {
+    expect(hasRelationNodes(parseWhere({ title: 'a', views: { gt: 1 } }, posts, registry)!)).toBe(false);
+    expect(hasRelationNodes(parseWhere({ 'author.name': 'Ann' }, posts, registry)!)).toBe(true);
+    expect(hasRelationNodes(parseWhere({ title: 'a', or: [{ views: 1 }, { and: [{ 'categories.name': 'News' }] }] }, posts, registry)!)).toBe(true);
   });
 });
 
