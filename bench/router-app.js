@@ -23,9 +23,10 @@ function benchConfig(connection, { cache = false } = {}) {
       { path: '/bench/ping-object', method: 'get', handler: () => PONG },
     ],
     collections: [
-      { slug: 'users', auth: true, fields: {} },
+      { slug: 'users', auth: true, sortable: [], fields: {} },
       {
         slug: 'authors',
+        sortable: ['name'],
         access: open,
         fields: {
           name: { type: 'text', required: true },
@@ -34,6 +35,8 @@ function benchConfig(connection, { cache = false } = {}) {
       },
       {
         slug: 'posts',
+        // What the list case sorts on, indexed as a real deployment would declare it.
+        sortable: ['publishedAt', 'views', 'title'],
         access: open,
         ...(cache ? { cache: { ttl: 600 } } : {}),
         fields: {

@@ -80,8 +80,10 @@ export function createUpgradeListener(args: { dispatcher: Dispatcher; prefix: st
     runChain(match.before, req, res, (error?: unknown) => {
       if (error) return refuse(error);
       if (socket.destroyed) return;
-      // The route's handler writes its own answer (the 101) on the socket.
+      // The route's handler writes its own answer (the 101) on the socket. A connection may keep its request
+      // for its lifetime (credential checks), so it must not keep the unused response with it.
       res.detachSocket(socket as Socket);
+      (req as { res?: Response }).res = undefined;
       match.route.upgrade(req, socket, head).catch((failure: unknown) => {
         if (socket.destroyed) return;
         res.assignSocket(socket as Socket);

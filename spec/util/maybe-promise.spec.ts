@@ -12,7 +12,7 @@ describe('thenMaybe', () => {
     const later = thenMaybe(Promise.resolve(2), (n) => n * 3);
     expect(isPromiseLike(later)).toBe(true);
     await expect(later).resolves.toBe(6);
-    const thenable = { then: (resolve: (n: number) => void) => resolve(5) };
+    const thenable = { then: (resolve: (n: number) => void) => resolve(5) } as unknown as PromiseLike<number>;
     await expect(thenMaybe(thenable, (n) => n + 1)).resolves.toBe(6);
     await expect(thenMaybe(Promise.reject(new Error('no')), () => 1)).rejects.toThrow('no');
   });
