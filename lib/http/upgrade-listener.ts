@@ -87,6 +87,7 @@ export function createUpgradeListener(args: { dispatcher: Dispatcher; prefix: st
       match.route.upgrade(req, socket, head).catch((failure: unknown) => {
         if (socket.destroyed) return;
         res.assignSocket(socket as Socket);
+        Object.assign(req, { res });
         refuse(failure);
       });
     });
