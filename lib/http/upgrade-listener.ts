@@ -57,6 +57,10 @@ function expressPair(app: ExpressApp, raw: IncomingMessage, socket: Duplex, pref
   return { req, res };
 }
 
+function destroyOnError(this: Duplex): void {
+  this.destroy();
+}
+
 /** Creates the listener for the routes of `dispatcher` mounted at `prefix`; refusals go to `errorHandler`. */
 export function createUpgradeListener(args: { dispatcher: Dispatcher; prefix: string; errorHandler: ErrorRequestHandler }): UpgradeListener {
   const { dispatcher, errorHandler } = args;
@@ -71,7 +75,9 @@ export function createUpgradeListener(args: { dispatcher: Dispatcher; prefix: st
     const match = url === undefined ? undefined : dispatcher.matchUpgrade(url.split('?', 1)[0]);
     // Not ours: left to the host's other upgrade listeners.
     if (!match || url === undefined) return;
-    socket.on('error', () => socket.destroy());
+    // A listener made outside this scope: one made here would keep the whole scope (the request pair, the
+    // refusal) alive for as long as the socket lives.
+    socket.on('error', destroyOnError);
     const { req, res } = expressPair(appOf(server, defaultApp), raw, socket, prefix, url);
     req.params = match.params;
     const refuse = (error: unknown) => {
