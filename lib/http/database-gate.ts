@@ -83,22 +83,21 @@ export function createDatabaseGate(connection: Connection, options: DatabaseGate
   // answer says a write may have been applied. Without it, a command the driver loses track of (a socket
   // closed while it waits to drain) would hold the request forever. Uploads stream at the client's pace.
   const limit = options.requestTimeoutMS;
-  const startDeadline: RequestHandler = (req, res, next) => {
-    if (limit === false) return next();
+  const startDeadline = (ms: number): RequestHandler => (req, res, next) => {
     const timer = setTimeout(() => {
-      if (!res.headersSent) options.answer(new DatabaseTimeoutError(limit), req, res);
-    }, limit);
+      if (!res.headersSent) options.answer(new DatabaseTimeoutError(ms), req, res);
+    }, ms);
     // The request's socket keeps the process alive while it is open; the timer need not.
     timer.unref();
-    const clear = () => clearTimeout(timer);
-    res.once('finish', clear);
-    res.once('close', clear);
+    // A response emits 'close' once it has finished or its connection has gone, whichever comes first.
+    res.once('close', () => clearTimeout(timer));
     next();
   };
+  const deadline = limit === false ? undefined : startDeadline(limit);
   return {
     middleware: (route) => (route.database === false ? undefined : gate),
     // Not on upgrades either: the 101 is written on the raw socket, never through the response.
-    deadline: (route) => (limit === false || route.database === false || route.body?.type === 'multipart' || route.upgrade ? undefined : startDeadline),
+    deadline: (route) => (route.database === false || route.body?.type === 'multipart' || route.upgrade ? undefined : deadline),
     close() {
       for (const [event, listener] of listeners) connection.off(event, listener);
     },

@@ -6,8 +6,11 @@ import { DatabaseTimeoutError } from '../errors';
 import { escapeControlCharacters, toLoggableError } from '../util/loggable-error';
 import { toProblem } from './to-problem';
 
-/** Responses the deadline answered before their route finished (module-wide: a response has one router). */
-const answeredEarly = new WeakSet<Response>();
+/**
+ * Responses the deadline answered before their route finished, each with its "finished late" report, made
+ * once (module-wide: a response has one router).
+ */
+const answeredEarly = new WeakMap<Response, () => void>();
 
 /** True when the request deadline answered `res` before its route finished: the route's own answer is late. */
 export function wasAnsweredEarly(res: Response): boolean {
@@ -25,9 +28,10 @@ export class LateAnswerError extends Error {
 /**
  * After an early answer, the route's own writes are dropped instead of throwing "headers already sent":
  * a handler answering from a timer or callback (plain Express code in a custom endpoint) would otherwise
- * throw where nothing catches it and take the host process down. The first late write is reported.
+ * throw where nothing catches it and take the host process down. Returns `late`, the report made once,
+ * whether the route then writes or fails.
  */
-function ignoreLateWrites(res: Response, report: () => void): void {
+function ignoreLateWrites(res: Response, report: () => void): () => void {
   let reported = false;
   const late = () => {
     if (!reported) report();
@@ -51,12 +55,13 @@ function ignoreLateWrites(res: Response, report: () => void): void {
       return res;
     },
   });
+  return late;
 }
 
 export type RouterErrorHandler = ErrorRequestHandler & {
   /**
    * Answers `res` with `error` before its route has finished (a deadline). What the route does after that is
-   * dropped: its late answer fails with "headers already sent", which is logged as a warning, never passed on.
+   * dropped: its late writes or failure are logged as one warning, never passed on.
    */
   answerEarly(error: Error, req: Request, res: Response): void;
 };
@@ -68,24 +73,22 @@ export type RouterErrorHandler = ErrorRequestHandler & {
  */
 export function createErrorHandler(logger: Required<Logger>): RouterErrorHandler {
   const development = process.env.NODE_ENV === 'development';
-  const lateAnswer = (req: Request) =>
-    logger.warn(`content-router: ${escapeControlCharacters(`${req.method} ${req.baseUrl}${req.path}`)} finished after its deadline answer`);
+  const whereOf = (req: Request) => escapeControlCharacters(`${req.method} ${req.baseUrl}${req.path}`);
   const handler: ErrorRequestHandler = (error, req, res, next) => {
     if (res.headersSent) {
-      if (!answeredEarly.has(res)) return next(error);
-      return lateAnswer(req);
+      const late = answeredEarly.get(res);
+      return late ? late() : next(error);
     }
     const problem = toProblem(error, { development });
-    const where = escapeControlCharacters(`${req.method} ${req.baseUrl}${req.path}`);
+    const where = whereOf(req);
     if (error instanceof DatabaseTimeoutError) logger.warn(`content-router: ${where}: ${error.message}`);
     else if (problem.unexpected) logger.error(`content-router: ${where} failed:`, toLoggableError(error));
     res.status(problem.status).set(problem.headers).type('application/problem+json').send(JSON.stringify(problem.body));
   };
   return Object.assign(handler, {
     answerEarly(error: Error, req: Request, res: Response) {
-      answeredEarly.add(res);
       handler(error, req, res, () => undefined);
-      ignoreLateWrites(res, () => lateAnswer(req));
+      answeredEarly.set(res, ignoreLateWrites(res, () => logger.warn(`content-router: ${whereOf(req)} finished after its deadline answer`)));
     },
   });
 }
