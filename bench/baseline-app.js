@@ -31,10 +31,10 @@ function plain(value) {
   return value;
 }
 /** The schema's fields: a record has each of them, null when the document has no value. */
-const FIELDS = [...Object.keys(postSchema.obj), 'createdAt', 'updatedAt'];
+const POST_FIELDS = [...Object.keys(postSchema.obj), 'createdAt', 'updatedAt'];
 function toRecord(doc) {
   const record = { id: doc._id.toHexString() };
-  for (const key of FIELDS) record[key] = doc[key] === undefined ? null : plain(doc[key]);
+  for (const key of POST_FIELDS) record[key] = doc[key] === undefined ? null : plain(doc[key]);
   return record;
 }
 
@@ -117,4 +117,4 @@ async function createBaselineApp(connection, { jwtSecret } = {}) {
   return { app, Post, close: async () => undefined };
 }
 
-module.exports = { createBaselineApp, toRecord, postSchema };
+module.exports = { createBaselineApp, toRecord, postSchema, POST_FIELDS };

@@ -20,6 +20,7 @@
 
 const assert = require('node:assert/strict');
 const { randomBytes } = require('node:crypto');
+const { POST_FIELDS } = require('./baseline-app');
 const { PEER_LIST_PATH } = require('./peer-app');
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
@@ -37,10 +38,10 @@ function sameBody(actual, expected, what) {
   assert.deepStrictEqual(canonical(actual), canonical(expected), `${what}: the answers differ`);
 }
 
-/** The fields of a bench post, each in every router record (null when unset); the peer omits unset ones. */
-const POST_FIELDS = ['title', 'body', 'status', 'views', 'tags', 'publishedAt', 'author', 'featured', 'createdAt', 'updatedAt'];
-
-/** A peer (express-restify-mongoose) record as the router writes it: `_id` becomes `id`, first; unset fields null. */
+/**
+ * A peer (express-restify-mongoose) record as the router writes it: `_id` becomes `id`, first; the fields it
+ * leaves out when unset read as null, as in every router record.
+ */
 function fromPeer(record) {
   const { _id, ...rest } = record;
   return { id: _id, ...Object.fromEntries(POST_FIELDS.map((key) => [key, null])), ...rest };
