@@ -8,7 +8,7 @@ import { rejectQuery } from '../query/reject';
 import { createCachedReadHeaders } from './cache-headers';
 import { toListEnvelope } from './list-envelope';
 import type { QueryMemo } from './query-memo';
-import { querySearch, readQuery } from './read-query';
+import { parseQueryString, querySearch, readQuery } from './read-query';
 import { requestUser } from './request-user';
 import type { RouteDef } from './route-table';
 
@@ -51,7 +51,8 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
       responses: { 200: { description: 'A page of records', shape: { kind: 'list', slug } }, ...READ_ERRORS },
       async handler(req, res) {
         // A cursor names one position: parsed every time, never kept.
-        const query = memo.get(`${slug}.list`, querySearch(req), () => parseListQuery(readQuery(req), descriptor, registry, queryOptions), (q) => !q.cursor);
+        const search = querySearch(req);
+        const query = memo.get(`${slug}.list`, search, () => parseListQuery(parseQueryString(search), descriptor, registry, queryOptions), (q) => !q.cursor);
         const args = await base(req);
         const headers = createCachedReadHeaders();
         const result = await find({ ...args, query, cacheable: headers.observe });
@@ -69,7 +70,8 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
       query: 'record',
       responses: { 200: { description: 'The record', shape: { kind: 'record', slug } }, ...READ_ERRORS, 404: { description: 'No such record' } },
       async handler(req, res) {
-        const query = memo.get(`${slug}.get`, querySearch(req), () => parseRecordQuery(readQuery(req), descriptor, registry, queryOptions));
+        const search = querySearch(req);
+        const query = memo.get(`${slug}.get`, search, () => parseRecordQuery(parseQueryString(search), descriptor, registry, queryOptions));
         const args = await base(req);
         const headers = createCachedReadHeaders();
         const record = await findById({ ...args, ...query, id: String(req.params.id), cacheable: headers.observe });

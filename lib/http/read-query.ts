@@ -45,7 +45,11 @@ export function querySearch(req: Request): string {
 
 /** The request's query string parsed into nested objects and arrays. */
 export function readQuery(req: Request): Record<string, unknown> {
-  const search = querySearch(req);
+  return parseQueryString(querySearch(req));
+}
+
+/** A raw query string (without the `?`) parsed into nested objects and arrays. */
+export function parseQueryString(search: string): Record<string, unknown> {
   if (search === '') return {};
   const pairs = search.split('&');
   // Counted as qs counts (empty parts included), so nothing past its limit is ever ignored unnoticed.
