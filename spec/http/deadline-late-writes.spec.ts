@@ -8,12 +8,14 @@ import { createTestApp, type TestApp } from '../helpers/create-test-app';
 
 const everyone = { read: () => true, create: () => true, update: () => true, delete: () => true };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Long enough for a create on a busy test server once the body is in; the body takes twice as long. */
+const SLOW_BODY_DEADLINE_MS = 1000;
 
 describe('a client that sends its body slower than the deadline', () => {
   let t: TestApp;
   let server: Server;
   beforeAll(async () => {
-    t = await createTestApp({ collections: [{ slug: 'posts', fields: { title: { type: 'text' } }, access: everyone }] }, { requestTimeoutMS: 300 });
+    t = await createTestApp({ collections: [{ slug: 'posts', fields: { title: { type: 'text' } }, access: everyone }] }, { requestTimeoutMS: SLOW_BODY_DEADLINE_MS });
     server = t.app.listen(0);
     await once(server, 'listening');
   });
@@ -30,9 +32,9 @@ describe('a client that sends its body slower than the deadline', () => {
     socket.on('data', (chunk) => (answer += chunk.toString()));
     // Headers and the first bytes of the body, then nothing until well past the deadline.
     socket.write(`POST /api/posts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`);
-    await sleep(600);
+    await sleep(2 * SLOW_BODY_DEADLINE_MS);
     socket.write(body.slice(5));
-    await sleep(600);
+    await sleep(2 * SLOW_BODY_DEADLINE_MS);
     socket.destroy();
     const rows = await t.connection.db!.collection('posts').find().toArray();
     const status = Number(answer.split(' ')[1]);
