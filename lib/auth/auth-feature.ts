@@ -15,6 +15,7 @@ import { hashPassword } from './password-hash';
 import { checkPassword } from './password-policy';
 import { createUserResolver } from './resolve-user';
 import { validateAuthConfig } from './validate-auth-config';
+import { createVerifiedTokens } from './verified-tokens';
 
 /** Seconds a token's user is reused before it is read again (auth.userCacheTtl). */
 const DEFAULT_USER_CACHE_TTL = 10;
@@ -48,16 +49,19 @@ export const authFeature: Feature = {
 
     const users = createUserResolver(collections, runtime.config.source.auth?.userCacheTtl ?? DEFAULT_USER_CACHE_TTL, runtime.changes);
     const endSessions = endSessionsOnPasswordChange(collections, runtime);
+    const userOfClaims = (claims: AccessClaims) => users.loadUser(claims.col, claims.sub);
+    const verifiedTokens = createVerifiedTokens();
     const passport = createAuthPassport({
       jwt: resolveJwtOptions(runtime.config.source),
-      userOfClaims: (claims: AccessClaims) => users.loadUser(claims.col, claims.sub),
+      userOfClaims,
       userOfApiKey: (key) => users.userOfApiKey(key),
+      onVerified: (token, claims, exp) => verifiedTokens.set(token, claims, exp),
     });
 
     return {
       routes: [...collections.values()].flatMap(authRoutes),
       hooks: {
-        authenticate: [createAuthenticate(passport)],
+        authenticate: [createAuthenticate({ passport, verifiedTokens, userOfClaims })],
         defaultAccess: [authDefaultAccess],
         readOnlyFields: [authReadOnlyFields],
         transformInput: [

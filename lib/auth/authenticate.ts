@@ -1,5 +1,6 @@
 // The authenticator of auth collections: a package credential (API key, else a Bearer JWT) decides, and
 // a bad one is a 401 even if the host set req.user; without one it has no say and the host's user counts.
+// Passport runs its strategies on a stand-in carrying only the credential (see passport-strategies).
 import type { Request } from 'express';
 import { TokenExpiredError } from 'jsonwebtoken';
 import type passport from 'passport';
@@ -7,7 +8,9 @@ import type { AuthUser } from '../config/types';
 import type { Authenticator } from '../operations/runtime';
 import { UnauthorizedError } from '../errors';
 import { API_KEY_PREFIX } from './api-key-store';
-import { API_KEY_STRATEGY, JWT_STRATEGY } from './passport-strategies';
+import type { AccessClaims } from './access-token';
+import { API_KEY_STRATEGY, JWT_STRATEGY, standIn } from './passport-strategies';
+import type { VerifiedTokens } from './verified-tokens';
 
 /** A credential of the package's own, as the request presents it. */
 export interface Credential {
@@ -45,34 +48,45 @@ export function readCredential(req: Pick<Request, 'headers'>): Credential | unde
  * (even a bad one): refused.
  */
 export function hasConflictingCredentials(req: Pick<Request, 'headers'> & Partial<Pick<Request, 'rawHeaders'>>): boolean {
-  // Node keeps only the first of repeated Authorization headers; a proxy may read the last. Two, one of
-  // them Bearer, are refused rather than half read. (Repeated X-API-Key headers arrive joined, and fail.)
-  const raw = req.rawHeaders ?? [];
-  const authorizations = raw.filter((_, i) => i % 2 === 1 && raw[i - 1].toLowerCase() === 'authorization');
-  if (authorizations.length > 1 && authorizations.some((value) => bearerToken(value) !== undefined)) return true;
   const apiKey = firstHeader(req.headers['x-api-key']);
   const header = firstHeader(req.headers.authorization);
-  if (apiKey === undefined || header === undefined) return false;
+  // Most requests carry neither: nothing to compare, and no raw header needs reading.
+  if (header === undefined) return false;
+  // Node keeps only the first of repeated Authorization headers; a proxy may read the last. Two, one of
+  // them Bearer, are refused rather than half read. (Repeated X-API-Key headers arrive joined, and fail.)
+  if (repeatedBearer(req.rawHeaders ?? [])) return true;
+  if (apiKey === undefined) return false;
   const token = bearerToken(header);
   return token !== undefined && token !== apiKey.trim();
 }
+
+/** True when the raw headers hold more than one Authorization header and one of them is Bearer. */
+function repeatedBearer(raw: readonly string[]): boolean {
+  let count = 0;
+  let bearer = false;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i];
+    if (name.length !== AUTHORIZATION.length || name.toLowerCase() !== AUTHORIZATION) continue;
+    count += 1;
+    if (bearerToken(raw[i + 1]) !== undefined) bearer = true;
+  }
+  return count > 1 && bearer;
+}
+
+const AUTHORIZATION = 'authorization';
 
 interface Outcome {
   user: AuthUser | false;
   info?: unknown;
 }
 
-/**
- * Runs one strategy on a stand-in request that carries only this credential: the strategies cannot pick
- * tokens out of the body or query string, and passport's request decorations never touch the host's req.
- */
+/** Runs one strategy on a stand-in request that carries only this credential. */
 function runStrategy(instance: passport.Authenticator, strategy: string, token: string): Promise<Outcome> {
-  const standIn = { headers: { authorization: `Bearer ${token}` }, query: {}, body: {} };
   return new Promise((resolve, reject) => {
     const middleware = instance.authenticate(strategy, { session: false }, (error: unknown, user: AuthUser | false, info: unknown) =>
       error ? reject(error) : resolve({ user, info }),
     );
-    middleware(standIn, {}, (error?: unknown) => (error ? reject(error) : resolve({ user: false })));
+    middleware(standIn(token), {}, (error?: unknown) => (error ? reject(error) : resolve({ user: false })));
   });
 }
 
@@ -82,9 +96,22 @@ function refusal(credential: Credential, info: unknown): UnauthorizedError {
   return new UnauthorizedError('The access token is invalid.', 'invalid_token');
 }
 
-/** Creates the authenticator hook: undefined ("not mine") when the request carries no package credential. */
-export function createAuthenticate(instance: passport.Authenticator): Authenticator {
-  return async (req) => {
+export interface AuthenticateOptions {
+  /** The private Passport instance with both strategies. */
+  passport: passport.Authenticator;
+  /** Access tokens verified before: a token found there skips passport and goes straight to its user. */
+  verifiedTokens: VerifiedTokens;
+  /** The user of verified claims, or null (the strategy's own lookup). */
+  userOfClaims(claims: AccessClaims): Promise<AuthUser | null>;
+}
+
+/**
+ * Creates the authenticator hook: undefined ("not mine") when the request carries no package credential,
+ * answered at once then; a promise of the user otherwise.
+ */
+export function createAuthenticate(options: AuthenticateOptions): Authenticator {
+  const { passport: instance, verifiedTokens, userOfClaims } = options;
+  return (req) => {
     if (hasConflictingCredentials(req)) {
       throw new UnauthorizedError('Send one credential: one X-API-Key or one Authorization: Bearer header.', 'invalid_token');
     }
@@ -92,9 +119,9 @@ export function createAuthenticate(instance: passport.Authenticator): Authentica
     if (!credential) return undefined;
     // A token never contains whitespace; passport-jwt would read `Bearer <jwt> anything` as the bare JWT.
     if (/\s/.test(credential.token)) throw refusal(credential, undefined);
+    const claims = credential.kind === 'jwt' ? verifiedTokens.get(credential.token) : undefined;
+    if (claims) return userOfClaims(claims).then((user) => user ?? Promise.reject(refusal(credential, undefined)));
     const strategy = credential.kind === 'api-key' ? API_KEY_STRATEGY : JWT_STRATEGY;
-    const outcome = await runStrategy(instance, strategy, credential.token);
-    if (outcome.user) return outcome.user;
-    throw refusal(credential, outcome.info);
+    return runStrategy(instance, strategy, credential.token).then((outcome) => outcome.user || Promise.reject(refusal(credential, outcome.info)));
   };
 }

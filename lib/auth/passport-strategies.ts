@@ -2,7 +2,7 @@
 // global one): passport-jwt for access tokens (HS256 only), passport-http-bearer for `ck_` API keys.
 import passport from 'passport';
 import { Strategy as BearerStrategy } from 'passport-http-bearer';
-import { ExtractJwt, Strategy as JwtStrategy } from 'passport-jwt';
+import { Strategy as JwtStrategy } from 'passport-jwt';
 import type { AuthUser } from '../config/types';
 import { type AccessClaims, type AccessTokenOptions, jwtVerifyOptions, readAccessClaims } from './access-token';
 
@@ -16,9 +16,30 @@ export interface StrategyOptions {
   userOfClaims(claims: AccessClaims): Promise<AuthUser | null>;
   /** The user (with scopes) of a live API key, or null. */
   userOfApiKey(key: string): Promise<AuthUser | null>;
+  /** Told of every access token that passed verification, with its claims and expiry (seconds). */
+  onVerified?(token: string, claims: AccessClaims, exp: number): void;
 }
 
 type Done = (error: unknown, user?: AuthUser | false) => void;
+
+/**
+ * What the strategies are run on: a stand-in carrying only the credential, so they cannot pick tokens out
+ * of a body or query string, and passport's request decorations never touch the host's req.
+ */
+export interface StandIn {
+  token: string;
+  headers: { authorization: string };
+  query: Record<string, never>;
+  body: Record<string, never>;
+}
+
+/** A stand-in request for `token`. */
+export function standIn(token: string): StandIn {
+  return { token, headers: { authorization: `Bearer ${token}` }, query: {}, body: {} };
+}
+
+/** passport-jwt's extractor: the stand-in already holds the token. */
+const extractToken = (req: StandIn): string => req.token;
 
 // A database error reaches passport as an error (-> 503), never as "no user" (-> 401).
 function settle(lookup: Promise<AuthUser | null>, done: Done): void {
@@ -34,12 +55,14 @@ export function createAuthPassport(options: StrategyOptions): passport.Authentic
       {
         // passport-jwt hands the key to jsonwebtoken as is; its types predate KeyObject support.
         secretOrKey: options.jwt.secret as unknown as Buffer,
-        jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
+        jwtFromRequest: extractToken,
+        passReqToCallback: true,
         ...jwtVerifyOptions(options.jwt),
       },
-      (payload: unknown, done: Done) => {
+      (req: StandIn, payload: unknown, done: Done) => {
         const claims = readAccessClaims(payload);
         if (!claims) return done(null, false);
+        options.onVerified?.(req.token, claims, (payload as { exp: number }).exp);
         settle(options.userOfClaims(claims), done);
       },
     ),

@@ -3,23 +3,44 @@
 import type { Request } from 'express';
 import type { AuthUser } from '../config/types';
 import type { Runtime } from '../operations/runtime';
+import { type MaybePromise, isPromiseLike } from '../util/maybe-promise';
 
-const users = new WeakMap<Request, Promise<AuthUser | null>>();
+/**
+ * Where a request keeps its caller. A property rather than a WeakMap keyed by requests: requests die
+ * young, and every garbage collection would have to revisit a WeakMap entry for each one in flight.
+ */
+const USER = Symbol('content-router.user');
+type WithUser = Request & { [USER]?: MaybePromise<AuthUser | null> };
 
-async function authenticate(runtime: Runtime, req: Request): Promise<AuthUser | null> {
-  for (const authenticator of runtime.hooks.authenticate) {
-    const user = await authenticator(req);
+function authenticate(runtime: Runtime, req: Request, from: number): MaybePromise<AuthUser | null> {
+  const authenticators = runtime.hooks.authenticate;
+  for (let i = from; i < authenticators.length; i++) {
+    const user = authenticators[i](req);
+    if (isPromiseLike<AuthUser | null | undefined>(user)) {
+      return Promise.resolve(user).then((found) => (found === undefined ? authenticate(runtime, req, i + 1) : found));
+    }
     if (user !== undefined) return user;
   }
   return runtime.config.fromRequest(req);
 }
 
-/** The authenticated user of this request, or null. */
-export function requestUser(runtime: Runtime, req: Request): Promise<AuthUser | null> {
-  let user = users.get(req);
-  if (!user) {
-    user = authenticate(runtime, req);
-    users.set(req, user);
-  }
+/**
+ * The authenticated user of this request, or null: at once when no credential needs checking (an
+ * anonymous request, a host's req.user), else a promise. Throws for a bad credential.
+ */
+export function requestUserNow(runtime: Runtime, req: Request): MaybePromise<AuthUser | null> {
+  const known = (req as WithUser)[USER];
+  if (known !== undefined) return known;
+  const user = authenticate(runtime, req, 0);
+  (req as WithUser)[USER] = user;
   return user;
+}
+
+/** The authenticated user of this request, or null; rejects for a bad credential. */
+export function requestUser(runtime: Runtime, req: Request): Promise<AuthUser | null> {
+  try {
+    return Promise.resolve(requestUserNow(runtime, req));
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }

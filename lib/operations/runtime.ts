@@ -8,6 +8,7 @@ import type { ListQuery, RecordQuery, WhereNode } from '../query/types';
 import type { CollectionDescriptor, SchemaRegistry } from '../schema/descriptors';
 import type { ValidatedInput } from '../schema/validate-input';
 import { type RecordSerializer, createRecordSerializer } from '../schema/to-record';
+import type { MaybePromise } from '../util/maybe-promise';
 import type { ChangeBus } from './change-bus';
 import type { OperationArgs } from './operation-args';
 
@@ -22,9 +23,10 @@ export interface CollectionRuntime {
 /**
  * Resolves the caller of a request from credentials this feature owns: a user, null for "anonymous",
  * or undefined for "not mine" (the next authenticator, and finally the host's req.user, decide).
- * Throws UnauthorizedError for a credential of its own that is bad.
+ * Throws (or rejects with) UnauthorizedError for a credential of its own that is bad. Answers at once
+ * when it can (no credential), so an anonymous read waits for nothing.
  */
-export type Authenticator = (req: Request) => Promise<AuthUser | null | undefined>;
+export type Authenticator = (req: Request) => MaybePromise<AuthUser | null | undefined>;
 
 /** Supplies the access function used when a collection configures none; undefined passes to the next provider. */
 export type DefaultAccessProvider = (collection: CollectionDescriptor, op: 'read' | 'create' | 'update' | 'delete') => AccessFn | undefined;

@@ -4,7 +4,7 @@ import jwt from 'jsonwebtoken';
 import { Types } from 'mongoose';
 import request from 'supertest';
 import { hashToken } from '../../lib/auth/random-token';
-import { type AuthTestApp, PROBLEM, SECRET, bearer, createAuthTestApp, expectNoSecrets, registerUser } from './auth-test-app';
+import { type AuthTestApp, PROBLEM, SECRET, bearer, createAuthTestApp, expectNoSecrets, registerAdmin, registerUser } from './auth-test-app';
 
 let t: AuthTestApp;
 beforeAll(async () => {
@@ -185,6 +185,36 @@ describe('bad access tokens: 401 with WWW-Authenticate: Bearer, even when the ho
     const doomed = await registerUser(t);
     await t.connection.collection('users').deleteOne({ _id: new Types.ObjectId(doomed.id) });
     expect401(await request(t.app).get('/api/posts').set(...bearer(doomed.accessToken)), 'invalid_token');
+  });
+});
+
+describe('an access token verified before (kept so repeated requests skip the signature check)', () => {
+  const now = () => Math.floor(Date.now() / 1000);
+
+  it('still expires: a token that passed is refused with token_expired once its exp is reached', async () => {
+    const user = await registerUser(t);
+    const shortLived = jwt.sign({ typ: 'access', col: 'users', sid: 'x', sub: user.id, exp: now() + 2 }, SECRET, { algorithm: 'HS256' });
+    const first = await request(t.app).get('/api/users/me').set(...bearer(shortLived));
+    expect(first.status).toBe(200);
+    expect(first.body.id).toBe(user.id);
+    await new Promise((resolve) => setTimeout(resolve, (now() + 2 - Date.now() / 1000) * 1000 + 1100));
+    expect401(await request(t.app).get('/api/users/me').set(...bearer(shortLived)), 'token_expired');
+  });
+
+  it('is matched on the whole token: a tampered signature of a token that passed is refused', async () => {
+    const user = await registerUser(t);
+    expect((await request(t.app).get('/api/posts').set(...bearer(user.accessToken))).status).toBe(200);
+    const last = user.accessToken.at(-1) === 'A' ? 'B' : 'A';
+    expect401(await request(t.app).get('/api/posts').set(...bearer(`${user.accessToken.slice(0, -1)}${last}`)), 'invalid_token');
+    expect401(await request(t.app).get('/api/posts').set(...bearer(`${user.accessToken}.`)), 'invalid_token');
+  });
+
+  it('still names a live user: once the user is deleted through the API, the same token is refused', async () => {
+    const admin = await registerAdmin(t);
+    const doomed = await registerUser(t);
+    expect((await request(t.app).get('/api/users/me').set(...bearer(doomed.accessToken))).status).toBe(200);
+    expect((await request(t.app).delete(`/api/users/${doomed.id}`).set(...bearer(admin.accessToken))).status).toBe(200);
+    expect401(await request(t.app).get('/api/users/me').set(...bearer(doomed.accessToken)), 'invalid_token');
   });
 });
 
