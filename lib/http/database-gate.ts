@@ -48,6 +48,35 @@ export interface DatabaseGate {
   close(): void;
 }
 
+/** Where a response keeps its deadline timer (a property: a WeakMap entry per request costs every GC). */
+const DEADLINE = Symbol('content-router.deadline');
+type WithDeadline = Response & { [DEADLINE]?: NodeJS.Timeout };
+
+/** Shared by every request: a response emits 'close' once it has finished or its connection has gone. */
+function clearDeadline(this: WithDeadline): void {
+  clearTimeout(this[DEADLINE]);
+}
+
+/**
+ * A bound on the wait, not a cancellation: the driver cannot take back a command already sent, so the
+ * answer says a write may have been applied. Without it, a command the driver loses track of (a socket
+ * closed while it waits to drain) would hold the request forever. Its listener and callback are shared,
+ * so a request adds one timer and no closure.
+ */
+function startDeadline(ms: number, answer: DatabaseGateOptions['answer']): RequestHandler {
+  const expire = (req: Request, res: Response) => {
+    if (!res.headersSent) answer(new DatabaseTimeoutError(ms), req, res);
+  };
+  return (req, res, next) => {
+    const timer = setTimeout(expire, ms, req, res);
+    // The request's socket keeps the process alive while it is open; the timer need not.
+    timer.unref();
+    (res as WithDeadline)[DEADLINE] = timer;
+    res.on('close', clearDeadline);
+    next();
+  };
+}
+
 /**
  * Refuses database routes with a 503 while the connection is down. Refusing before any work also means
  * no write of this request can land later. The state is followed through the connection's events rather
@@ -79,21 +108,9 @@ export function createDatabaseGate(connection: Connection, options: DatabaseGate
     probe();
     next(new ServiceUnavailableError(REFUSED));
   };
-  // A bound on the wait, not a cancellation: the driver cannot take back a command already sent, so the
-  // answer says a write may have been applied. Without it, a command the driver loses track of (a socket
-  // closed while it waits to drain) would hold the request forever. Uploads stream at the client's pace.
+  // Uploads stream at the client's pace: they get no deadline.
   const limit = options.requestTimeoutMS;
-  const startDeadline = (ms: number): RequestHandler => (req, res, next) => {
-    const timer = setTimeout(() => {
-      if (!res.headersSent) options.answer(new DatabaseTimeoutError(ms), req, res);
-    }, ms);
-    // The request's socket keeps the process alive while it is open; the timer need not.
-    timer.unref();
-    // A response emits 'close' once it has finished or its connection has gone, whichever comes first.
-    res.once('close', () => clearTimeout(timer));
-    next();
-  };
-  const deadline = limit === false ? undefined : startDeadline(limit);
+  const deadline = limit === false ? undefined : startDeadline(limit, options.answer);
   return {
     middleware: (route) => (route.database === false ? undefined : gate),
     // Not on upgrades either: the 101 is written on the raw socket, never through the response.

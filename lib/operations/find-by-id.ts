@@ -8,7 +8,8 @@ import { finishRows } from './finish-rows';
 import type { OperationArgs } from './operation-args';
 import { readThrough, resolveRead } from './read-access';
 import { toRecordId } from './record-id';
-import type { ReadObserver } from './runtime';
+import type { ReadObserver, ResolvedRead } from './runtime';
+import { isPromiseLike } from '../util/maybe-promise';
 
 export interface FindByIdArgs extends OperationArgs, Partial<RecordQuery> {
   id: string;
@@ -18,16 +19,21 @@ export interface FindByIdArgs extends OperationArgs, Partial<RecordQuery> {
 
 /** Reads one record or throws NotFoundError. */
 export async function findById(args: FindByIdArgs): Promise<ApiRecord> {
-  const { id, select, populate = {}, includeDeleted = false, cacheable, ...base } = args;
+  const { id, select, populate = {}, includeDeleted = false, cacheable } = args;
   const _id = toRecordId(id);
+  // The common part alone: rules and hooks see only the operation's args, never this read's options.
+  const base: OperationArgs = { runtime: args.runtime, collection: args.collection, user: args.user, req: args.req, overrideAccess: args.overrideAccess };
   const query: RecordQuery = { select, populate, includeDeleted };
-  const read = await resolveRead(base, { kind: 'record', query, id: _id.toHexString(), cacheable }, id);
+  const pending = resolveRead(base, { kind: 'record', query, id: _id.toHexString(), cacheable }, id);
+  const read = isPromiseLike<ResolvedRead>(pending) ? await pending : pending;
   return readThrough(read, async () => {
     const { collection } = base;
-    const filter = await buildFilter({ ...base, nodes: [idCondition(collection, [_id]), read.constraint, read.deleted.node], deleted: read.deleted.deleted });
+    const nodes = [idCondition(collection, [_id]), read.constraint, read.deleted.node];
+    const built = buildFilter({ runtime: base.runtime, collection, user: base.user, req: base.req, overrideAccess: base.overrideAccess, nodes, deleted: read.deleted.deleted });
+    const filter = isPromiseLike<Record<string, unknown>>(built) ? await built : built;
     const row = await collection.model.findOne(filter, collection.projection).lean<RawDoc>();
     if (!row) throw new NotFoundError('No record with this id.');
-    const [record] = await finishRows(base, [row], populate, select);
-    return record;
+    const finished = finishRows(base, [row], populate, select);
+    return (isPromiseLike<ApiRecord[]>(finished) ? await finished : finished)[0];
   });
 }

@@ -9,7 +9,8 @@ import { findPage } from './find-page';
 import type { FindResult } from './find-result';
 import type { OperationArgs } from './operation-args';
 import { readThrough, resolveRead } from './read-access';
-import type { ReadObserver } from './runtime';
+import type { ReadObserver, ResolvedRead } from './runtime';
+import { isPromiseLike } from '../util/maybe-promise';
 
 export interface FindArgs extends OperationArgs {
   query: ListQuery;
@@ -19,10 +20,15 @@ export interface FindArgs extends OperationArgs {
 
 /** Lists records of a collection. */
 export async function find(args: FindArgs): Promise<FindResult> {
-  const { query, cacheable, ...base } = args;
-  const read = await resolveRead(base, { kind: 'list', query, cacheable });
+  const { query, cacheable } = args;
+  // The common part alone: rules and hooks see only the operation's args, never the query.
+  const base: OperationArgs = { runtime: args.runtime, collection: args.collection, user: args.user, req: args.req, overrideAccess: args.overrideAccess };
+  const pending = resolveRead(base, { kind: 'list', query, cacheable });
+  const read = isPromiseLike<ResolvedRead>(pending) ? await pending : pending;
   return readThrough(read, async () => {
-    const filter = await buildFilter({ ...base, nodes: [query.where, read.constraint, read.deleted.node], deleted: read.deleted.deleted });
+    const nodes = [query.where, read.constraint, read.deleted.node];
+    const built = buildFilter({ runtime: base.runtime, collection: base.collection, user: base.user, req: base.req, overrideAccess: base.overrideAccess, nodes, deleted: read.deleted.deleted });
+    const filter = isPromiseLike<Record<string, unknown>>(built) ? await built : built;
     return query.cursor !== undefined ? findCursor(base, query, filter) : findPage(base, query, filter, () => countTotal(read, filter));
   });
 }

@@ -2,12 +2,24 @@
 // (hidden fields gone, only the selected fields kept).
 import type { PopulateTree } from '../query/types';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
+import type { MaybePromise } from '../util/maybe-promise';
 import type { OperationArgs } from './operation-args';
 import { populateRows } from './populate';
 
-/** Populates `tree` on the rows in place and returns them serialized. */
-export async function finishRows(args: OperationArgs, rows: RawDoc[], tree: PopulateTree, select: readonly string[] | undefined): Promise<ApiRecord[]> {
-  await populateRows({ ...args, rows, tree });
-  const fields = select ? new Set(select) : undefined;
-  return rows.map((row) => args.collection.serialize(row, fields));
+function isEmpty(tree: PopulateTree): boolean {
+  for (const _ in tree) return false;
+  return true;
+}
+
+/**
+ * Populates `tree` on the rows in place and returns them serialized: at once when there is nothing to
+ * populate (the common read), so it adds no promise of its own.
+ */
+export function finishRows(args: OperationArgs, rows: RawDoc[], tree: PopulateTree, select: readonly string[] | undefined): MaybePromise<ApiRecord[]> {
+  const serialize = (): ApiRecord[] => {
+    const fields = select ? new Set(select) : undefined;
+    return rows.map((row) => args.collection.serialize(row, fields));
+  };
+  if (rows.length === 0 || isEmpty(tree)) return serialize();
+  return populateRows({ ...args, rows, tree }).then(serialize);
 }
