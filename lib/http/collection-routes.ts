@@ -83,7 +83,7 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
         const query = memo.get(`${slug}.get`, search, () => parseRecordQuery(parseQueryString(search), descriptor, registry, queryOptions));
         const args = await reader(req);
         const headers = cacheHeaders();
-        const record = await findById({ ...args, ...query, id: String(req.params.id), cacheable: headers?.observe });
+        const record = await findById({ ...args, select: query.select, populate: query.populate, includeDeleted: query.includeDeleted, id: String(req.params.id), cacheable: headers?.observe });
         if (headers?.answerNotModified(req, res, args.user === null)) return;
         res.json(record);
       },

@@ -48,32 +48,58 @@ export interface DatabaseGate {
   close(): void;
 }
 
-/** Where a response keeps its deadline timer (a property: a WeakMap entry per request costs every GC). */
-const DEADLINE = Symbol('content-router.deadline');
-type WithDeadline = Response & { [DEADLINE]?: NodeJS.Timeout };
+/** When a response in flight is due (performance.now() ms). A property: a WeakMap entry per request costs every GC. */
+const DUE = Symbol('content-router.due');
+type InFlight = Response & { [DUE]: number };
 
-/** Shared by every request: a response emits 'close' once it has finished or its connection has gone. */
-function clearDeadline(this: WithDeadline): void {
-  clearTimeout(this[DEADLINE]);
+interface Deadlines {
+  middleware: RequestHandler;
+  close(): void;
 }
 
 /**
  * A bound on the wait, not a cancellation: the driver cannot take back a command already sent, so the
  * answer says a write may have been applied. Without it, a command the driver loses track of (a socket
- * closed while it waits to drain) would hold the request forever. Its listener and callback are shared,
- * so a request adds one timer and no closure.
+ * closed while it waits to drain) would hold the request forever.
+ * One timer serves every request of the router: all deadlines are the same length, so the requests in
+ * flight, kept in arrival order, are also in deadline order, and the timer only ever waits for the first.
+ * A request adds a set entry and a shared 'close' listener, never a timer of its own.
  */
-function startDeadline(ms: number, answer: DatabaseGateOptions['answer']): RequestHandler {
-  const expire = (req: Request, res: Response) => {
-    if (!res.headersSent) answer(new DatabaseTimeoutError(ms), req, res);
+function createDeadlines(ms: number, answer: DatabaseGateOptions['answer']): Deadlines {
+  const inFlight = new Set<InFlight>();
+  let timer: NodeJS.Timeout | undefined;
+  const arm = (): void => {
+    const first = inFlight.values().next();
+    timer = first.done ? undefined : setTimeout(expire, Math.max(0, first.value[DUE] - performance.now()));
+    // Open requests keep the process alive through their sockets; the timer need not.
+    timer?.unref();
   };
-  return (req, res, next) => {
-    const timer = setTimeout(expire, ms, req, res);
-    // The request's socket keeps the process alive while it is open; the timer need not.
-    timer.unref();
-    (res as WithDeadline)[DEADLINE] = timer;
-    res.on('close', clearDeadline);
-    next();
+  function expire(): void {
+    const now = performance.now();
+    for (const res of inFlight) {
+      if (res[DUE] > now) break;
+      inFlight.delete(res);
+      if (!res.headersSent) answer(new DatabaseTimeoutError(ms), res.req, res);
+    }
+    arm();
+  }
+  // A response emits 'close' once it has finished or its connection has gone, whichever comes first.
+  function finished(this: InFlight): void {
+    inFlight.delete(this);
+  }
+  return {
+    middleware(_req, res, next) {
+      (res as InFlight)[DUE] = performance.now() + ms;
+      inFlight.add(res as InFlight);
+      res.on('close', finished);
+      if (!timer) arm();
+      next();
+    },
+    close() {
+      clearTimeout(timer);
+      timer = undefined;
+      inFlight.clear();
+    },
   };
 }
 
@@ -110,13 +136,14 @@ export function createDatabaseGate(connection: Connection, options: DatabaseGate
   };
   // Uploads stream at the client's pace: they get no deadline.
   const limit = options.requestTimeoutMS;
-  const deadline = limit === false ? undefined : startDeadline(limit, options.answer);
+  const deadlines = limit === false ? undefined : createDeadlines(limit, options.answer);
   return {
     middleware: (route) => (route.database === false ? undefined : gate),
     // Not on upgrades either: the 101 is written on the raw socket, never through the response.
-    deadline: (route) => (route.database === false || route.body?.type === 'multipart' || route.upgrade ? undefined : deadline),
+    deadline: (route) => (route.database === false || route.body?.type === 'multipart' || route.upgrade ? undefined : deadlines?.middleware),
     close() {
       for (const [event, listener] of listeners) connection.off(event, listener);
+      deadlines?.close();
     },
   };
 }

@@ -144,6 +144,29 @@ describe('the request deadline (db.requestTimeoutMS)', () => {
     expect(hostErrors).toEqual([]);
   });
 
+  it('gives every request its own full deadline, however many are in flight (one timer serves them all)', async () => {
+    const { app, hostErrors } = appWithDeadline(300);
+    const timed = async (delay: number) => {
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      const start = Date.now();
+      const res = await request(app).get('/hung').timeout(5000);
+      return { status: res.status, code: res.body.code as string, elapsed: Date.now() - start };
+    };
+    const fastOnes = Promise.all([20, 60, 120].map(async (delay) => {
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      return (await request(app).get('/records')).status;
+    }));
+    const answers = await Promise.all([timed(0), timed(150), timed(250)]);
+    expect(await fastOnes).toEqual([200, 200, 200]);
+    for (const answer of answers) {
+      expect(answer).toMatchObject({ status: 503, code: 'database_timeout' });
+      // Never before its own deadline, and not held back for the others'.
+      expect(answer.elapsed).toBeGreaterThanOrEqual(295);
+      expect(answer.elapsed).toBeLessThan(1000);
+    }
+    expect(hostErrors).toEqual([]);
+  });
+
   it('drops the late answer of a slow route with a warning: never to the host, never a crash', async () => {
     const { app, warnings, hostErrors } = appWithDeadline(100);
     const res = await request(app).get('/slow');
