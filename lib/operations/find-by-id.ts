@@ -24,7 +24,8 @@ export async function findById(args: FindByIdArgs): Promise<ApiRecord> {
   // The common part alone: rules and hooks see only the operation's args, never this read's options.
   const base: OperationArgs = { runtime: args.runtime, collection: args.collection, user: args.user, req: args.req, overrideAccess: args.overrideAccess };
   const query: RecordQuery = { select, populate, includeDeleted };
-  const pending = resolveRead(base, { kind: 'record', query, id: _id.toHexString(), cacheable }, id);
+  // The id is 24 hex digits (toRecordId checked): its lower case is the ObjectId's hex.
+  const pending = resolveRead(base, { kind: 'record', query, id: id.toLowerCase(), cacheable }, id);
   const read = isPromiseLike<ResolvedRead>(pending) ? await pending : pending;
   return readThrough(read, async () => {
     const { collection } = base;

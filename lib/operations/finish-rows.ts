@@ -16,10 +16,14 @@ function isEmpty(tree: PopulateTree): boolean {
  * populate (the common read), so it adds no promise of its own.
  */
 export function finishRows(args: OperationArgs, rows: RawDoc[], tree: PopulateTree, select: readonly string[] | undefined): MaybePromise<ApiRecord[]> {
-  const serialize = (): ApiRecord[] => {
-    const fields = select ? new Set(select) : undefined;
-    return rows.map((row) => args.collection.serialize(row, fields));
-  };
-  if (rows.length === 0 || isEmpty(tree)) return serialize();
-  return populateRows({ ...args, rows, tree }).then(serialize);
+  if (rows.length === 0 || isEmpty(tree)) return serializeRows(args, rows, select);
+  return populateRows({ ...args, rows, tree }).then(() => serializeRows(args, rows, select));
+}
+
+function serializeRows(args: OperationArgs, rows: RawDoc[], select: readonly string[] | undefined): ApiRecord[] {
+  const fields = select ? new Set(select) : undefined;
+  const { serialize } = args.collection;
+  const records = new Array<ApiRecord>(rows.length);
+  for (let i = 0; i < rows.length; i++) records[i] = serialize(rows[i], fields);
+  return records;
 }
