@@ -48,9 +48,17 @@ export function buildFilter(args: FilterArgs): MaybePromise<Record<string, unkno
   return mapRelationNodes(node, (relation) => resolveRelation(args, relation)).then((resolved) => toFilter(args, resolved));
 }
 
+/** The filter of one live record by id, with nothing else to combine: what buildFilter gives for it, directly. */
+export function liveRecordFilter(collection: CollectionRuntime, id: Types.ObjectId): Record<string, unknown> {
+  return withSoftDelete(collection, false, toMongoFilter(idCondition(collection, [id])));
+}
+
 function toFilter(args: FilterArgs, resolved: WhereNode | undefined): Record<string, unknown> {
-  const filter = resolved ? toMongoFilter(resolved) : {};
-  const softDelete = softDeleteCondition(args.collection, args.deleted ?? false);
+  return withSoftDelete(args.collection, args.deleted ?? false, resolved ? toMongoFilter(resolved) : {});
+}
+
+function withSoftDelete(collection: CollectionRuntime, deleted: FilterArgs['deleted'], filter: Record<string, unknown>): Record<string, unknown> {
+  const softDelete = softDeleteCondition(collection, deleted);
   if (!softDelete) return filter;
   return Object.keys(filter).length ? { $and: [filter, softDelete] } : softDelete;
 }

@@ -4,9 +4,11 @@ import type { PopulateTree } from '../query/types';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
 import type { MaybePromise } from '../util/maybe-promise';
 import type { OperationArgs } from './operation-args';
+import type { CollectionRuntime } from './runtime';
 import { populateRows } from './populate';
 
-function isEmpty(tree: PopulateTree): boolean {
+/** True when a populate tree asks for nothing. */
+export function isEmptyTree(tree: PopulateTree): boolean {
   for (const _ in tree) return false;
   return true;
 }
@@ -16,7 +18,7 @@ function isEmpty(tree: PopulateTree): boolean {
  * populate (the common read), so it adds no promise of its own.
  */
 export function finishRows(args: OperationArgs, rows: RawDoc[], tree: PopulateTree, select: readonly string[] | undefined): MaybePromise<ApiRecord[]> {
-  if (rows.length === 0 || isEmpty(tree)) return serializeRows(args, rows, select);
+  if (rows.length === 0 || isEmptyTree(tree)) return serializeRows(args, rows, select);
   return populateRows({ ...args, rows, tree }).then(() => serializeRows(args, rows, select));
 }
 
@@ -26,4 +28,9 @@ function serializeRows(args: OperationArgs, rows: RawDoc[], select: readonly str
   const records = new Array<ApiRecord>(rows.length);
   for (let i = 0; i < rows.length; i++) records[i] = serialize(rows[i], fields);
   return records;
+}
+
+/** One row serialized, nothing to populate. */
+export function serializeRow(collection: CollectionRuntime, row: RawDoc, select: readonly string[] | undefined): ApiRecord {
+  return collection.serialize(row, select ? new Set(select) : undefined);
 }
