@@ -1,124 +1,194 @@
 'use strict';
-// CPU time per request, router vs the hand-written baseline, reads answered from memory (bench/stub-reads.js):
-// requests are sent one at a time over a keep-alive connection from this same process, in interleaved
-// rounds, and the process's CPU time is divided by the requests served. One request at a time makes the
-// figure a cost, not a throughput: it holds on a busy machine, where req/s swing with the neighbours.
-// The client's share is the same for both sides, so the ratio understates the server-side difference.
+// Server CPU per request: the router, the hand-written baseline and the peer (express-restify-mongoose),
+// reads answered from memory (bench/stub-reads.js), over real keep-alive sockets.
 //
-//   MONGODB_URI=... node bench/cpu-per-request.js     (BENCH_CPU_REQUESTS=2000 BENCH_ROUNDS=5)
+// Why not req/s: on a small shared machine neighbours swing req/s by 10% between rounds, more than the
+// differences measured here. So the three servers run in one child process and this process sends one
+// request at a time, alternating side by side request by request (the order rotating), so any drift of
+// the machine falls on every side alike. The child attributes its CPU time to a side by the interval
+// between one 'request' event and the next: the handling of that request, its write, and the parse of the
+// following request (a parse of the same size for every side, so it evens out). The load generator's own
+// CPU is not counted. Reported: mean and median µs per request per side, and the ratios.
 //
-// Run by `npm run bench`; prints µs/request per side and router/baseline for list and get, anonymous
-// and with a JWT, and writes bench/results-cpu.json.
+//   MONGODB_URI=... node bench/cpu-per-request.js      (BENCH_CPU_REQUESTS=4000 per side and case)
+//
+// Run by `npm run bench`; writes bench/results-cpu.json.
 
 const http = require('node:http');
 const fs = require('node:fs');
 const path = require('node:path');
-const { randomBytes } = require('node:crypto');
-const { startMongo, connect, redact } = require('../example-app/mongo');
-const { seed } = require('./seed');
-const { createRouterApp } = require('./router-app');
-const { createBaselineApp } = require('./baseline-app');
-const { stubReads } = require('./stub-reads');
+const { fork } = require('node:child_process');
 
-const REQUESTS = Number(process.env.BENCH_CPU_REQUESTS || 2000);
-const ROUNDS = Number(process.env.BENCH_ROUNDS || 5);
-/** The issue's goal for the router's Node-side cost: within 5% of the hand-written handler. */
+const REQUESTS = Number(process.env.BENCH_CPU_REQUESTS || 4000);
+const WARMUP = 1500;
+/** The issue's goals for the router's Node-side cost: within 5% of the hand-written handler, twice the peer's speed. */
 const GOAL = 0.95;
+const PEER_GOAL = 2;
 
-function listen(app) {
-  return new Promise((resolve) => {
-    const server = http.createServer(app);
+// ---- the server side (child process) ----
+
+async function serve() {
+  const { startMongo, connect } = require('../example-app/mongo');
+  const { randomBytes } = require('node:crypto');
+  const { seed } = require('./seed');
+  const { createRouterApp } = require('./router-app');
+  const { createBaselineApp } = require('./baseline-app');
+  const { createPeerApp, PEER_LIST_PATH } = require('./peer-app');
+  const { stubReads } = require('./stub-reads');
+  const mongo = await startMongo();
+  const dbName = `cr_cpu_${randomBytes(4).toString('hex')}`;
+  const connection = await connect(mongo.uri, dbName);
+  const seeded = await seed(connection, { posts: 2000 });
+  const router = await createRouterApp(connection);
+  // The baseline verifies the same tokens: a hand-written app with bearer auth (jsonwebtoken, user by id).
+  const baseline = await createBaselineApp(connection, { jwtSecret: router.jwtSecret });
+  const peer = await createPeerApp(connection);
+
+  const samples = {};
+  let recording = false;
+  let previous = null;
+  let previousSide = null;
+  const servers = {};
+  for (const [side, app] of [['router', router.app], ['baseline', baseline.app], ['peer', peer.app]]) {
+    const server = http.createServer();
+    // Registered before the app: the interval since the last request event belongs to that request's side.
+    server.on('request', () => {
+      const now = process.cpuUsage();
+      if (recording && previous) (samples[previousSide] ||= []).push(now.user + now.system - previous.user - previous.system);
+      previous = now;
+      previousSide = side;
+    });
+    server.on('request', app);
     server.keepAliveTimeout = 60_000;
-    server.listen(0, '127.0.0.1', () => resolve(server));
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    servers[side] = server;
+  }
+  const restore = stubReads(require('mongoose'));
+  process.on('message', async (message) => {
+    if (message === 'start') {
+      for (const key of Object.keys(samples)) delete samples[key];
+      previous = null;
+      recording = true;
+      process.send('started');
+    } else if (message === 'stop') {
+      recording = false;
+      process.send({ samples });
+    } else if (message === 'exit') {
+      restore();
+      for (const server of Object.values(servers)) server.close();
+      await router.close();
+      await connection.dropDatabase().catch(() => undefined);
+      await connection.close();
+      await mongo.stop();
+      process.exit(0);
+    }
+  });
+  process.send({
+    ports: Object.fromEntries(Object.entries(servers).map(([side, server]) => [side, server.address().port])),
+    token: router.accessToken,
+    ids: seeded.postIds.slice(0, 200).map(String),
+    peerListPath: PEER_LIST_PATH,
+    mongo: mongo.source,
   });
 }
+
+// ---- the client side (this process) ----
 
 function get(agent, port, pathName, headers) {
   return new Promise((resolve, reject) => {
     const req = http.get({ host: '127.0.0.1', port, path: pathName, agent, headers }, (res) => {
       const chunks = [];
       res.on('data', (c) => chunks.push(c));
-      res.on('end', () => (res.statusCode === 200 ? resolve(Buffer.concat(chunks)) : reject(new Error(`${pathName}: HTTP ${res.statusCode} ${Buffer.concat(chunks)}`))));
+      res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`${pathName}: HTTP ${res.statusCode} ${Buffer.concat(chunks)}`))));
     });
     req.on('error', reject);
   });
 }
 
-/** CPU µs per request for `count` sequential GETs rotating over `paths`. */
-async function measure(agent, port, paths, headers, count) {
-  const start = process.cpuUsage();
-  for (let i = 0; i < count; i++) await get(agent, port, paths[i % paths.length], headers);
-  const used = process.cpuUsage(start);
-  return (used.user + used.system) / count;
-}
-
-/** The least CPU a round took: neighbours on a shared machine only ever add to it. */
-const best = (values) => Math.min(...values);
+const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 async function main() {
-  const mongo = await startMongo();
-  const dbName = `cr_cpu_${randomBytes(4).toString('hex')}`;
-  const connection = await connect(mongo.uri, dbName);
-  console.log(`MongoDB: ${mongo.source === 'MONGODB_URI' ? redact(mongo.uri) : 'mongodb-memory-server'}, database ${dbName}`);
-  const servers = [];
-  let router;
-  try {
-    const seeded = await seed(connection, { posts: 2000 });
-    router = await createRouterApp(connection);
-    // The baseline verifies the same tokens: a hand-written app with bearer auth (jsonwebtoken, user by id).
-    const baseline = await createBaselineApp(connection, { jwtSecret: router.jwtSecret });
-    const routerServer = await listen(router.app);
-    const baselineServer = await listen(baseline.app);
-    servers.push(routerServer, baselineServer);
-    const restore = stubReads(require('mongoose'));
-    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-    const ids = seeded.postIds.slice(0, 200);
-    const jwt = { authorization: `Bearer ${router.accessToken}` };
-    const cases = [
-      {
-        name: 'list',
+  const child = fork(__filename, ['--serve'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const next = () => new Promise((resolve, reject) => {
+    child.once('message', resolve);
+    child.once('exit', (code) => reject(new Error(`the server process exited (${code})`)));
+  });
+  const info = await next();
+  const jwt = { authorization: `Bearer ${info.token}` };
+  const cases = [
+    {
+      name: 'list',
+      paths: {
         router: ['/api/posts?where[status][eq]=published&where[views][gte]=100&sort=-publishedAt&perPage=20'],
         baseline: ['/api/posts?status=published&minViews=100&perPage=20'],
+        peer: [info.peerListPath],
       },
-      { name: 'get', router: ids.map((id) => `/api/posts/${id}`), baseline: ids.map((id) => `/api/posts/${id}`) },
-    ];
-    const results = [];
+    },
+    { name: 'get', paths: { router: info.ids.map((id) => `/api/posts/${id}`), baseline: info.ids.map((id) => `/api/posts/${id}`), peer: info.ids.map((id) => `/api/posts/${id}`) } },
+  ];
+  const results = [];
+  try {
     for (const c of cases) {
       for (const auth of ['anonymous', 'JWT']) {
         const headers = auth === 'JWT' ? jwt : {};
-        // Warm-up: JIT, the stub's memo, the router's parsed-query memo.
-        await measure(agent, routerServer.address().port, c.router, headers, 500);
-        await measure(agent, baselineServer.address().port, c.baseline, headers, 500);
-        const sides = { router: [], baseline: [] };
-        for (let round = 0; round < ROUNDS; round++) {
-          sides.router.push(await measure(agent, routerServer.address().port, c.router, headers, REQUESTS));
-          sides.baseline.push(await measure(agent, baselineServer.address().port, c.baseline, headers, REQUESTS));
+        // The peer has no bearer auth of its own: it runs in the anonymous rows only.
+        const sides = auth === 'JWT' ? ['router', 'baseline'] : ['router', 'baseline', 'peer'];
+        const agents = Object.fromEntries(sides.map((side) => [side, new http.Agent({ keepAlive: true, maxSockets: 1 })]));
+        const send = (side, i) => get(agents[side], info.ports[side], c.paths[side][i % c.paths[side].length], headers);
+        // Warm-up: JIT, the stub's memo, the router's parsed-query memo and verified tokens.
+        for (let i = 0; i < WARMUP; i++) for (const side of sides) await send(side, i);
+        child.send('start');
+        await next();
+        for (let i = 0; i < REQUESTS; i++) {
+          for (let j = 0; j < sides.length; j++) await send(sides[(i + j) % sides.length], i);
         }
-        const r = best(sides.router);
-        const b = best(sides.baseline);
-        // A cost ratio: baseline/router, so above 1 means the router costs less (like the req/s ratios).
-        results.push({ case: c.name, auth, routerMicros: Math.round(r), baselineMicros: Math.round(b), ratio: Number((b / r).toFixed(2)), goal: GOAL });
+        child.send('stop');
+        const { samples } = await next();
+        for (const agent of Object.values(agents)) agent.destroy();
+        const cost = Object.fromEntries(sides.map((side) => [side, { mean: mean(samples[side]), median: median(samples[side]) }]));
+        results.push({
+          case: c.name,
+          auth,
+          routerMicros: Math.round(cost.router.mean),
+          baselineMicros: Math.round(cost.baseline.mean),
+          peerMicros: cost.peer ? Math.round(cost.peer.mean) : undefined,
+          // Cost ratios the way round that reads like speed: above 1 means the router costs less.
+          ratio: Number((cost.baseline.mean / cost.router.mean).toFixed(3)),
+          medianRatio: Number((cost.baseline.median / cost.router.median).toFixed(3)),
+          peerRatio: cost.peer ? Number((cost.peer.mean / cost.router.mean).toFixed(3)) : undefined,
+          peerMedianRatio: cost.peer ? Number((cost.peer.median / cost.router.median).toFixed(3)) : undefined,
+          goal: GOAL,
+          peerGoal: cost.peer ? PEER_GOAL : undefined,
+        });
       }
     }
-    restore();
-    agent.destroy();
-    console.log('\ncase  auth       router µs/req  baseline µs/req  baseline/router  goal');
-    for (const row of results) {
-      console.log(`${row.case.padEnd(5)} ${row.auth.padEnd(10)} ${String(row.routerMicros).padStart(13)}  ${String(row.baselineMicros).padStart(15)}  ${row.ratio.toFixed(2).padStart(15)}  >= ${GOAL} ${row.ratio >= GOAL ? 'ok' : 'BELOW'}`);
-    }
-    console.log(`\nCPU time of this process (servers, driver and the one-at-a-time client) per request, best of ${ROUNDS} interleaved rounds of ${REQUESTS}; reads stubbed.`);
-    console.log('JWT rows: both sides verify the same bearer token (HS256) and load its user; the baseline with jsonwebtoken and findById.');
-    fs.writeFileSync(path.join(__dirname, 'results-cpu.json'), `${JSON.stringify({ at: new Date().toISOString(), requests: REQUESTS, rounds: ROUNDS, results }, null, 2)}\n`);
   } finally {
-    for (const server of servers) server.close();
-    await router?.close();
-    await connection.dropDatabase().catch(() => undefined);
-    await connection.close();
-    await mongo.stop();
+    child.send('exit');
   }
+  console.log(`\nServer CPU per request (${REQUESTS} requests per side and row, sides alternating request by request; reads stubbed; MongoDB: ${info.mongo})`);
+  console.log('case  auth       router µs  baseline µs  peer µs  baseline/router (median)  goal           peer/router (median)  goal');
+  for (const r of results) {
+    const ok = (value, goal) => (value >= goal ? 'ok' : 'BELOW');
+    const peer = r.peerRatio === undefined ? '-'.padStart(20) : `${r.peerRatio.toFixed(2)} (${r.peerMedianRatio.toFixed(2)})`.padStart(20);
+    const peerGoal = r.peerRatio === undefined ? '' : `>= ${PEER_GOAL} ${ok(r.peerRatio, PEER_GOAL)}`;
+    console.log(
+      `${r.case.padEnd(5)} ${r.auth.padEnd(10)} ${String(r.routerMicros).padStart(9)}  ${String(r.baselineMicros).padStart(11)}  ${String(r.peerMicros ?? '-').padStart(7)}  ${`${r.ratio.toFixed(2)} (${r.medianRatio.toFixed(2)})`.padStart(24)}  >= ${GOAL} ${ok(r.ratio, GOAL).padEnd(5)}  ${peer}  ${peerGoal}`,
+    );
+  }
+  console.log('Ratios are cost ratios (other side / router): above 1, the router costs less. Means, medians in brackets.');
+  console.log('JWT rows: both sides verify the same bearer token (HS256) and load its user; the baseline with jsonwebtoken and findById.');
+  fs.writeFileSync(path.join(__dirname, 'results-cpu.json'), `${JSON.stringify({ at: new Date().toISOString(), requests: REQUESTS, results }, null, 2)}\n`);
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exitCode = 1;
-});
+if (process.argv.includes('--serve')) {
+  serve().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+} else {
+  main().catch((error) => {
+    console.error(error);
+    process.exitCode = 1;
+  });
+}
