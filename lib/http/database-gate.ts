@@ -48,13 +48,8 @@ export interface DatabaseGate {
   close(): void;
 }
 
-/** When a response in flight is due (performance.now() ms). A property: a WeakMap entry per request costs every GC. */
-const DUE = Symbol('content-router.due');
-type InFlight = Response & { [DUE]: number };
-
 interface Deadlines {
   middleware: RequestHandler;
-  close(): void;
 }
 
 /**
@@ -66,6 +61,11 @@ interface Deadlines {
  * A request adds a set entry and a shared 'close' listener, never a timer of its own.
  */
 function createDeadlines(ms: number, answer: DatabaseGateOptions['answer']): Deadlines {
+  // When a response in flight is due (performance.now() ms). A property: a WeakMap entry per request costs
+  // every GC. One key per router: a response a router passes on (a custom endpoint calling next()) may
+  // reach another router's deadline too, and each set must keep its own due times in order.
+  const DUE = Symbol('content-router.due');
+  type InFlight = Response & { [DUE]: number };
   const inFlight = new Set<InFlight>();
   let timer: NodeJS.Timeout | undefined;
   const arm = (): void => {
@@ -89,16 +89,14 @@ function createDeadlines(ms: number, answer: DatabaseGateOptions['answer']): Dea
   }
   return {
     middleware(_req, res, next) {
-      (res as InFlight)[DUE] = performance.now() + ms;
-      inFlight.add(res as InFlight);
-      res.on('close', finished);
-      if (!timer) arm();
+      // A response already in flight here keeps its first deadline (and its place in arrival order).
+      if (!inFlight.has(res as InFlight)) {
+        (res as InFlight)[DUE] = performance.now() + ms;
+        inFlight.add(res as InFlight);
+        res.on('close', finished);
+        if (!timer) arm();
+      }
       next();
-    },
-    close() {
-      clearTimeout(timer);
-      timer = undefined;
-      inFlight.clear();
     },
   };
 }
@@ -143,7 +141,8 @@ export function createDatabaseGate(connection: Connection, options: DatabaseGate
     deadline: (route) => (route.database === false || route.body?.type === 'multipart' || route.upgrade ? undefined : deadlines?.middleware),
     close() {
       for (const [event, listener] of listeners) connection.off(event, listener);
-      deadlines?.close();
+      // Requests still in flight keep their deadlines: a hung one must not hold up a graceful shutdown.
+      // The timer is unref'd and stops by itself once the last of them is answered.
     },
   };
 }

@@ -6,11 +6,22 @@ import type { Runtime } from '../operations/runtime';
 import { type MaybePromise, isPromiseLike } from '../util/maybe-promise';
 
 /**
- * Where a request keeps its caller. A property rather than a WeakMap keyed by requests: requests die
- * young, and every garbage collection would have to revisit a WeakMap entry for each one in flight.
+ * Where a request keeps its caller: a property rather than a WeakMap keyed by requests (requests die
+ * young, and every garbage collection would have to revisit a WeakMap entry for each one in flight).
+ * One key per router: a request one router passes on (a custom endpoint calling next()) may reach another
+ * router with other secrets and users, which must decide for itself.
  */
-const USER = Symbol('content-router.user');
-type WithUser = Request & { [USER]?: MaybePromise<AuthUser | null> };
+const keys = new WeakMap<Runtime, symbol>();
+type WithUser = Request & Record<symbol, MaybePromise<AuthUser | null> | undefined>;
+
+function userKey(runtime: Runtime): symbol {
+  let key = keys.get(runtime);
+  if (!key) {
+    key = Symbol('content-router.user');
+    keys.set(runtime, key);
+  }
+  return key;
+}
 
 function authenticate(runtime: Runtime, req: Request, from: number): MaybePromise<AuthUser | null> {
   const authenticators = runtime.hooks.authenticate;
@@ -29,10 +40,11 @@ function authenticate(runtime: Runtime, req: Request, from: number): MaybePromis
  * anonymous request, a host's req.user), else a promise. Throws for a bad credential.
  */
 export function requestUserNow(runtime: Runtime, req: Request): MaybePromise<AuthUser | null> {
-  const known = (req as WithUser)[USER];
+  const key = userKey(runtime);
+  const known = (req as WithUser)[key];
   if (known !== undefined) return known;
   const user = authenticate(runtime, req, 0);
-  (req as WithUser)[USER] = user;
+  (req as WithUser)[key] = user;
   return user;
 }
 

@@ -1,9 +1,11 @@
 // Sessions over HTTP: refresh rotation with reuse detection, logout, logout-all, and every bad access
 // token (tampered, alg none, wrong secret, expired, garbage, empty) answered 401 with WWW-Authenticate.
+import express from 'express';
 import jwt from 'jsonwebtoken';
 import { Types } from 'mongoose';
 import request from 'supertest';
 import { hashToken } from '../../lib/auth/random-token';
+import { createTestApp } from '../helpers/create-test-app';
 import { type AuthTestApp, PROBLEM, SECRET, bearer, createAuthTestApp, expectNoSecrets, registerAdmin, registerUser } from './auth-test-app';
 
 let t: AuthTestApp;
@@ -231,5 +233,30 @@ describe('the host’s own req.user', () => {
       .set('Authorization', 'Basic dXNlcjpwYXNz')
       .set('X-Test-User', JSON.stringify({ id: 'host-2' }));
     expect(res.status).toBe(200);
+  });
+});
+
+describe('two routers on one path, each with its own secret', () => {
+  it('a caller one router resolved is not taken over by the next: its token is checked with the second router\'s secret', async () => {
+    // Router a's custom endpoint hands GET /posts on to the host (next()), so the request reaches router b.
+    const a = await createAuthTestApp({ collections: [], extra: { endpoints: [(router) => void router.get('/things', (_req, _res, next) => next())] } });
+    const b = await createTestApp({
+      auth: { jwtSecret: `${SECRET}-other`, passwordHash: { cost: 1024, blockSize: 8, parallelization: 1 } },
+      collections: [
+        { slug: 'users', auth: true, fields: {} },
+        { slug: 'things', access: { read: ({ user }) => user !== null }, fields: { title: { type: 'text' } } },
+      ],
+    });
+    try {
+      const app = express();
+      app.use('/api', a.api, b.api);
+      const user = await registerUser(a);
+      // Router b never issued this token: whatever router a made of it, b refuses it.
+      expect401(await request(app).get('/api/things').set(...bearer(user.accessToken)), 'invalid_token');
+      expect(a.hostErrors).toEqual([]);
+    } finally {
+      await a.close();
+      await b.close();
+    }
   });
 });

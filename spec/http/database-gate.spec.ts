@@ -167,6 +167,46 @@ describe('the request deadline (db.requestTimeoutMS)', () => {
     expect(hostErrors).toEqual([]);
   });
 
+  it('keeps two routers\' deadlines apart: a request one router passes on to the next does not hold back the first router\'s others', async () => {
+    // Two routers on one path, as `app.use('/api', a); app.use('/api', b)`: a's route passes /shared on
+    // (a custom endpoint calling next()), so that response goes through both routers' deadlines.
+    const errors = createErrorHandler(silent);
+    const connection = fakeConnection(mongoose.ConnectionStates.connected) as unknown as Connection;
+    const a = createDatabaseGate(connection, { requestTimeoutMS: 300, answer: errors.answerEarly });
+    const b = createDatabaseGate(connection, { requestTimeoutMS: 4000, answer: errors.answerEarly });
+    const passOn: RouteDef = { ...route('/shared'), handler: (_req, _res, next) => next!() };
+    const app = express();
+    app.use(createDispatcher([passOn, slowRoute('/hung')], [a.middleware, a.deadline]));
+    app.use(createDispatcher([slowRoute('/shared')], [b.middleware, b.deadline]));
+    app.use(errors);
+    const shared = request(app).get('/shared').timeout(8000).then((res) => res.status, () => 'no answer');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const start = Date.now();
+    const hung = await request(app).get('/hung').timeout(8000);
+    expect(hung.status).toBe(503);
+    expect(hung.body.code).toBe('database_timeout');
+    // Its own 300 ms deadline, not the 4 s one the other router gave the request ahead of it.
+    expect(Date.now() - start).toBeLessThan(2000);
+    expect(await shared).toBe(503);
+    a.close();
+    b.close();
+  }, 15000);
+
+  it('still answers requests in flight when the router closes (the gate closes last; a hung request must not hang shutdown)', async () => {
+    const errors = createErrorHandler(silent);
+    const gate = createDatabaseGate(fakeConnection(mongoose.ConnectionStates.connected) as unknown as Connection, { requestTimeoutMS: 300, answer: errors.answerEarly });
+    const app = express();
+    app.use(createDispatcher([slowRoute('/hung')], [gate.middleware, gate.deadline]));
+    app.use(errors);
+    // then() sends the request now, before the gate closes.
+    const pending = request(app).get('/hung').timeout(3000).then((res) => res, (error: Error) => ({ status: error.message, body: {} as Record<string, unknown> }));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    gate.close();
+    const res = await pending;
+    expect(res.status).toBe(503);
+    expect(res.body.code).toBe('database_timeout');
+  });
+
   it('drops the late answer of a slow route with a warning: never to the host, never a crash', async () => {
     const { app, warnings, hostErrors } = appWithDeadline(100);
     const res = await request(app).get('/slow');
