@@ -17,6 +17,8 @@ const UNIT = [
   'http/to-problem.spec.ts',
   'http/dispatch.spec.ts',
   'http/query-memo.spec.ts',
+  'http/request-user.spec.ts',
+  'auth/verified-tokens.spec.ts',
   'rate-limit/rate-limit-config.spec.ts',
   'openapi/build-document.spec.ts',
   'openapi/docs-options.spec.ts',

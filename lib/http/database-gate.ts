@@ -48,10 +48,6 @@ export interface DatabaseGate {
   close(): void;
 }
 
-interface Deadlines {
-  middleware: RequestHandler;
-}
-
 /**
  * A bound on the wait, not a cancellation: the driver cannot take back a command already sent, so the
  * answer says a write may have been applied. Without it, a command the driver loses track of (a socket
@@ -60,7 +56,7 @@ interface Deadlines {
  * flight, kept in arrival order, are also in deadline order, and the timer only ever waits for the first.
  * A request adds a set entry and a shared 'close' listener, never a timer of its own.
  */
-function createDeadlines(ms: number, answer: DatabaseGateOptions['answer']): Deadlines {
+function createDeadlines(ms: number, answer: DatabaseGateOptions['answer']): RequestHandler {
   // When a response in flight is due (performance.now() ms). A property: a WeakMap entry per request costs
   // every GC. One key per router: a response a router passes on (a custom endpoint calling next()) may
   // reach another router's deadline too, and each set must keep its own due times in order.
@@ -79,7 +75,15 @@ function createDeadlines(ms: number, answer: DatabaseGateOptions['answer']): Dea
     for (const res of inFlight) {
       if (res[DUE] > now) break;
       inFlight.delete(res);
-      if (!res.headersSent) answer(new DatabaseTimeoutError(ms), res.req, res);
+      if (res.headersSent) continue;
+      try {
+        answer(new DatabaseTimeoutError(ms), res.req, res);
+      } catch {
+        // The answer failed (a host logger that throws): close the connection rather than leave the client
+        // waiting, and never throw from a timer, which would crash the host's process and end every other
+        // request's deadline with it.
+        res.destroy();
+      }
     }
     arm();
   }
@@ -87,17 +91,15 @@ function createDeadlines(ms: number, answer: DatabaseGateOptions['answer']): Dea
   function finished(this: InFlight): void {
     inFlight.delete(this);
   }
-  return {
-    middleware(_req, res, next) {
-      // A response already in flight here keeps its first deadline (and its place in arrival order).
-      if (!inFlight.has(res as InFlight)) {
-        (res as InFlight)[DUE] = performance.now() + ms;
-        inFlight.add(res as InFlight);
-        res.on('close', finished);
-        if (!timer) arm();
-      }
-      next();
-    },
+  return (_req, res, next) => {
+    // A response already in flight here keeps its first deadline (and its place in arrival order).
+    if (!inFlight.has(res as InFlight)) {
+      (res as InFlight)[DUE] = performance.now() + ms;
+      inFlight.add(res as InFlight);
+      res.on('close', finished);
+      if (!timer) arm();
+    }
+    next();
   };
 }
 
@@ -134,11 +136,11 @@ export function createDatabaseGate(connection: Connection, options: DatabaseGate
   };
   // Uploads stream at the client's pace: they get no deadline.
   const limit = options.requestTimeoutMS;
-  const deadlines = limit === false ? undefined : createDeadlines(limit, options.answer);
+  const deadline = limit === false ? undefined : createDeadlines(limit, options.answer);
   return {
     middleware: (route) => (route.database === false ? undefined : gate),
     // Not on upgrades either: the 101 is written on the raw socket, never through the response.
-    deadline: (route) => (route.database === false || route.body?.type === 'multipart' || route.upgrade ? undefined : deadlines?.middleware),
+    deadline: (route) => (route.database === false || route.body?.type === 'multipart' || route.upgrade ? undefined : deadline),
     close() {
       for (const [event, listener] of listeners) connection.off(event, listener);
       // Requests still in flight keep their deadlines: a hung one must not hold up a graceful shutdown.

@@ -50,8 +50,20 @@ export function requestUserNow(runtime: Runtime, req: Request): MaybePromise<Aut
 
 /** The authenticated user of this request, or null; rejects for a bad credential. */
 export function requestUser(runtime: Runtime, req: Request): Promise<AuthUser | null> {
+  return settle(() => requestUserNow(runtime, req));
+}
+
+/**
+ * The user of `req` checked afresh, never remembered nor read from memory: for a long-lived connection
+ * whose credentials are checked again and again (realtime clients).
+ */
+export function authenticateFresh(runtime: Runtime, req: Request): Promise<AuthUser | null> {
+  return settle(() => authenticate(runtime, req, 0));
+}
+
+function settle(resolve: () => MaybePromise<AuthUser | null>): Promise<AuthUser | null> {
   try {
-    return Promise.resolve(requestUserNow(runtime, req));
+    return Promise.resolve(resolve());
   } catch (error) {
     return Promise.reject(error);
   }

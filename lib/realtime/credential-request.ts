@@ -1,10 +1,10 @@
 // The request the authenticators see for a realtime client: its own headers, plus `?token=` presented
-// as a Bearer header (EventSource cannot set headers). A fresh object per check, so nothing is cached.
+// as a Bearer header (EventSource cannot set headers). Checked afresh every time: nothing is remembered.
 import type { IncomingMessage } from 'node:http';
 import type { Request } from 'express';
 import type { AuthUser } from '../config/types';
 import { UnauthorizedError } from '../errors';
-import { requestUser } from '../http/request-user';
+import { authenticateFresh } from '../http/request-user';
 import type { Runtime } from '../operations/runtime';
 
 /** The `token` query parameter, or undefined. */
@@ -41,5 +41,5 @@ export function credentialRequest(req: IncomingMessage): Request {
  * bad credential. Async, so even a refusal while reading the request is a rejection, never a throw.
  */
 export async function authenticateClient(runtime: Runtime, req: IncomingMessage): Promise<AuthUser | null> {
-  return requestUser(runtime, credentialRequest(req));
+  return authenticateFresh(runtime, credentialRequest(req));
 }

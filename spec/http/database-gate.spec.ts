@@ -207,6 +207,36 @@ describe('the request deadline (db.requestTimeoutMS)', () => {
     expect(res.body.code).toBe('database_timeout');
   });
 
+  it('keeps the deadlines of the requests after one whose answer threw (a failing host logger), and closes that one', async () => {
+    let calls = 0;
+    const answered: string[] = [];
+    const gate = createDatabaseGate(fakeConnection(mongoose.ConnectionStates.connected) as unknown as Connection, {
+      requestTimeoutMS: 100,
+      answer: (_error, req) => {
+        calls += 1;
+        if (calls === 1) throw new Error('logger down');
+        answered.push(req.url);
+      },
+    });
+    const deadline = gate.deadline(route('/hung'));
+    if (!deadline) throw new Error('expected a deadline middleware');
+    const destroyed: string[] = [];
+    const inFlight = (url: string) => {
+      const res = Object.assign(new EventEmitter(), { headersSent: false, req: { url }, destroy: () => void destroyed.push(url) });
+      deadline(res.req as never, res as never, () => undefined);
+    };
+    try {
+      inFlight('/first');
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      inFlight('/second');
+      await new Promise((resolve) => setTimeout(resolve, 400));
+    } finally {
+      gate.close();
+    }
+    expect(destroyed).toEqual(['/first']);
+    expect(answered).toEqual(['/second']);
+  });
+
   it('drops the late answer of a slow route with a warning: never to the host, never a crash', async () => {
     const { app, warnings, hostErrors } = appWithDeadline(100);
     const res = await request(app).get('/slow');
