@@ -8,7 +8,7 @@ import { buildFilter, idCondition, liveRecordFilter } from './build-filter';
 import { finishRows, isEmptyTree, serializeRow } from './finish-rows';
 import type { OperationArgs } from './operation-args';
 import { readThrough, resolveRead } from './read-access';
-import { toRecordId } from './record-id';
+import { checkRecordId, toRecordId } from './record-id';
 import type { CollectionRuntime, ReadObserver, ResolvedRead } from './runtime';
 import { type MaybePromise, isPromiseLike } from '../util/maybe-promise';
 
@@ -22,19 +22,19 @@ export interface FindByIdArgs extends OperationArgs, Partial<RecordQuery> {
 export function findById(args: FindByIdArgs): Promise<ApiRecord> {
   try {
     const { id, select, populate = {}, includeDeleted = false, cacheable } = args;
-    const _id = toRecordId(id);
+    checkRecordId(id);
     // The common part alone: rules and hooks see only the operation's args, never this read's options.
     const base: OperationArgs = { runtime: args.runtime, collection: args.collection, user: args.user, req: args.req, overrideAccess: args.overrideAccess };
     const query: RecordQuery = { select, populate, includeDeleted };
-    // The id is 24 hex digits (toRecordId checked): its lower case is the ObjectId's hex.
+    // The id is 24 hex digits (checked): its lower case is the ObjectId's hex.
     const read = resolveRead(base, { kind: 'record', query, id: id.toLowerCase(), cacheable }, id);
     // The common read goes straight to the database, without an async frame, hook chain or filter
     // combination of its own: measured over real sockets, each of them costs more than its size suggests.
     if (!isPromiseLike(read) && isDirectRead(read, populate)) {
       const { collection } = base;
-      return loadRow(collection, liveRecordFilter(collection, _id)).then((row) => serializeRow(collection, row, select));
+      return loadRow(collection, liveRecordFilter(collection, id)).then((row) => serializeRow(collection, row, select));
     }
-    return readRecord(base, _id, read, populate, select);
+    return readRecord(base, toRecordId(id), read, populate, select);
   } catch (error) {
     return Promise.reject(error);
   }
