@@ -60,6 +60,8 @@ export function hasConflictingCredentials(req: Pick<Request, 'headers'> & Partia
   return token !== undefined && token !== apiKey.trim();
 }
 
+const AUTHORIZATION = 'authorization';
+
 /** True when the raw headers hold more than one Authorization header and one of them is Bearer. */
 function repeatedBearer(raw: readonly string[]): boolean {
   let count = 0;
@@ -72,8 +74,6 @@ function repeatedBearer(raw: readonly string[]): boolean {
   }
   return count > 1 && bearer;
 }
-
-const AUTHORIZATION = 'authorization';
 
 interface Outcome {
   user: AuthUser | false;
