@@ -10,7 +10,7 @@
 // following request (a parse of the same size for every side, so it evens out). The load generator's own
 // CPU is not counted. Reported: mean and median µs per request per side, and the ratios.
 //
-//   MONGODB_URI=... node bench/cpu-per-request.js      (BENCH_CPU_REQUESTS=4000 per side and case)
+//   MONGODB_URI=... node bench/cpu-per-request.js      (BENCH_CPU_REQUESTS=4000 per side and row: each case runs anonymous, then with a JWT)
 //
 // Run by `npm run bench`; writes bench/results-cpu.json.
 
