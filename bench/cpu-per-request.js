@@ -7,7 +7,8 @@
 // request at a time, alternating side by side request by request (the order rotating), so any drift of
 // the machine falls on every side alike. The child attributes its CPU time to a side by the interval
 // between one 'request' event and the next: the handling of that request, its write, and the parse of the
-// following request (a parse of the same size for every side, so it evens out). The load generator's own
+// following request (the order of the sides rotates, so each side's share of the others' parses evens
+// out). The load generator's own
 // CPU is not counted. Reported: mean and median µs per request per side, and the ratios.
 //
 //   MONGODB_URI=... node bench/cpu-per-request.js      (BENCH_CPU_REQUESTS=4000 per side and row: each case runs anonymous, then with a JWT)
@@ -21,7 +22,7 @@ const { fork } = require('node:child_process');
 
 const REQUESTS = Number(process.env.BENCH_CPU_REQUESTS || 4000);
 const WARMUP = 1500;
-/** The issue's goals for the router's Node-side cost: within 5% of the hand-written handler, twice the peer's speed. */
+/** The project's goals for the router's Node-side cost: within 5% of the hand-written handler, twice the peer's speed. */
 const GOAL = 0.95;
 const PEER_GOAL = 2;
 
