@@ -8,8 +8,8 @@
 // the machine falls on every side alike. The child attributes its CPU time to a side by the interval
 // between one 'request' event and the next: the handling of that request, its write, and the parse of the
 // following request (the order of the sides rotates, so each side's share of the others' parses evens
-// out). The load generator's own
-// CPU is not counted. Reported: mean and median µs per request per side, and the ratios.
+// out). The load generator's own CPU is not counted. Reported: mean and median µs per request per side,
+// and the ratios.
 //
 //   MONGODB_URI=... node bench/cpu-per-request.js      (BENCH_CPU_REQUESTS=4000 per side and row: each case runs anonymous, then with a JWT)
 //
