@@ -1,8 +1,6 @@
 // The REST routes of one collection as route-table entries: parse the request, call the shared
 // operation, shape the answer. List, get, create (one or a batch), update, delete, and restore.
 import type { Request } from 'express';
-import type { AuthUser } from '../config/types';
-import { isPromiseLike } from '../util/maybe-promise';
 import { create, createMany, deleteRecord, find, findById, restoreRecord, update } from '../operations';
 import type { CollectionRuntime, Runtime } from '../operations/runtime';
 import { parseListQuery, parseRecordQuery } from '../query';
@@ -11,7 +9,7 @@ import { createCachedReadHeaders } from './cache-headers';
 import { toListEnvelope } from './list-envelope';
 import type { QueryMemo } from './query-memo';
 import { parseQueryString, querySearch, readQuery } from './read-query';
-import { requestUser, requestUserNow } from './request-user';
+import { requestUserNow } from './request-user';
 import type { RouteDef } from './route-table';
 
 /** `{ data: [...] }` is a batch, unless the collection has a field of its own called `data`. */
@@ -36,13 +34,8 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
   const { query: queryOptions } = runtime.config;
   const descriptor = collection.descriptor;
   const slug = descriptor.slug;
-  const base = async (req: Request) => ({ runtime, collection, req, user: await requestUser(runtime, req) });
-  // Reads: the caller without a promise when none is needed (anonymous), cache headers only with a cache.
-  const reader = async (req: Request) => {
-    const pending = requestUserNow(runtime, req);
-    return { runtime, collection, req, user: isPromiseLike<AuthUser | null>(pending) ? await pending : pending };
-  };
-  // Read per request: features add their hooks after these routes are built.
+  const base = async (req: Request) => ({ runtime, collection, req, user: await requestUserNow(runtime, req) });
+  // Cache headers only with a cache; read per request: features add their hooks after these routes are built.
   const cacheHeaders = () => (runtime.hooks.readThrough.length > 0 ? createCachedReadHeaders() : undefined);
   const tags = [slug];
   // A collection with a field of its own called `data` has no batch form (see isBatch).
@@ -62,7 +55,7 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
         // A cursor names one position: parsed every time, never kept.
         const search = querySearch(req);
         const query = memo.get(`${slug}.list`, search, () => parseListQuery(parseQueryString(search), descriptor, registry, queryOptions), (q) => !q.cursor);
-        const args = await reader(req);
+        const args = await base(req);
         const headers = cacheHeaders();
         const result = await find({ ...args, query, cacheable: headers?.observe });
         if (headers?.answerNotModified(req, res, args.user === null)) return;
@@ -81,7 +74,7 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
       async handler(req, res) {
         const search = querySearch(req);
         const query = memo.get(`${slug}.get`, search, () => parseRecordQuery(parseQueryString(search), descriptor, registry, queryOptions));
-        const args = await reader(req);
+        const args = await base(req);
         const headers = cacheHeaders();
         const record = await findById({ ...args, select: query.select, populate: query.populate, includeDeleted: query.includeDeleted, id: String(req.params.id), cacheable: headers?.observe });
         if (headers?.answerNotModified(req, res, args.user === null)) return;

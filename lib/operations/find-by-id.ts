@@ -5,8 +5,8 @@ import { NotFoundError } from '../errors';
 import type { PopulateTree, RecordQuery } from '../query/types';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
 import { buildFilter, idCondition, liveRecordFilter } from './build-filter';
-import { finishRows, isEmptyTree, serializeRow } from './finish-rows';
-import type { OperationArgs } from './operation-args';
+import { finishRows, isEmptyTree, serializeRows } from './finish-rows';
+import { type OperationArgs, operationArgs } from './operation-args';
 import { readThrough, resolveRead } from './read-access';
 import { checkRecordId, toRecordId } from './record-id';
 import type { CollectionRuntime, ReadObserver, ResolvedRead } from './runtime';
@@ -23,16 +23,14 @@ export function findById(args: FindByIdArgs): Promise<ApiRecord> {
   try {
     const { id, select, populate = {}, includeDeleted = false, cacheable } = args;
     checkRecordId(id);
-    // The common part alone: rules and hooks see only the operation's args, never this read's options.
-    const base: OperationArgs = { runtime: args.runtime, collection: args.collection, user: args.user, req: args.req, overrideAccess: args.overrideAccess };
+    const base = operationArgs(args);
     const query: RecordQuery = { select, populate, includeDeleted };
     // The id is 24 hex digits (checked): its lower case is the ObjectId's hex.
     const read = resolveRead(base, { kind: 'record', query, id: id.toLowerCase(), cacheable }, id);
     // The common read goes straight to the database, without an async frame, hook chain or filter
     // combination of its own: measured over real sockets, each of them costs more than its size suggests.
     if (!isPromiseLike(read) && isDirectRead(read, populate)) {
-      const { collection } = base;
-      return loadRow(collection, liveRecordFilter(collection, id)).then((row) => serializeRow(collection, row, select));
+      return loadRow(base.collection, liveRecordFilter(base.collection, id)).then((row) => serializeRows(base, [row], select)[0]);
     }
     return readRecord(base, toRecordId(id), read, populate, select);
   } catch (error) {
@@ -46,10 +44,8 @@ async function readRecord(base: OperationArgs, _id: Types.ObjectId, pending: May
   const { collection } = base;
   return readThrough(read, async () => {
     const nodes = [idCondition(collection, [_id]), read.constraint, read.deleted.node];
-    const built = buildFilter({ runtime: base.runtime, collection, user: base.user, req: base.req, overrideAccess: base.overrideAccess, nodes, deleted: read.deleted.deleted });
-    const row = await loadRow(collection, isPromiseLike<Record<string, unknown>>(built) ? await built : built);
-    const finished = finishRows(base, [row], populate, select);
-    return (isPromiseLike<ApiRecord[]>(finished) ? await finished : finished)[0];
+    const row = await loadRow(collection, await buildFilter({ ...base, nodes, deleted: read.deleted.deleted }));
+    return (await finishRows(base, [row], populate, select))[0];
   });
 }
 

@@ -2,8 +2,7 @@
 // with a total unless count=false (counted by the caller's `count`, see count-total.ts).
 import { toMongoSort } from '../query';
 import type { ListQuery } from '../query/types';
-import type { ApiRecord, RawDoc } from '../schema/to-record';
-import { isPromiseLike } from '../util/maybe-promise';
+import type { RawDoc } from '../schema/to-record';
 import type { FindResult } from './find-result';
 import { finishRows } from './finish-rows';
 import type { OperationArgs } from './operation-args';
@@ -37,8 +36,7 @@ export async function findPage(
   } else {
     hasNextPage = skip + rows.length < total;
   }
-  const finished = finishRows(args, rows, query.populate, query.select);
-  const docs = isPromiseLike<ApiRecord[]>(finished) ? await finished : finished;
+  const docs = await finishRows(args, rows, query.populate, query.select);
   const result: FindResult = { docs, page: query.page, limit: query.limit, hasNextPage, hasPrevPage: query.page > 1 };
   if (total !== undefined) {
     result.total = total;

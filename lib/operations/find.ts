@@ -7,10 +7,9 @@ import { countTotal } from './count-total';
 import { findCursor } from './find-cursor';
 import { findPage } from './find-page';
 import type { FindResult } from './find-result';
-import type { OperationArgs } from './operation-args';
+import { type OperationArgs, operationArgs } from './operation-args';
 import { readThrough, resolveRead } from './read-access';
-import type { ReadObserver, ResolvedRead } from './runtime';
-import { isPromiseLike } from '../util/maybe-promise';
+import type { ReadObserver } from './runtime';
 
 export interface FindArgs extends OperationArgs {
   query: ListQuery;
@@ -21,14 +20,10 @@ export interface FindArgs extends OperationArgs {
 /** Lists records of a collection. */
 export async function find(args: FindArgs): Promise<FindResult> {
   const { query, cacheable } = args;
-  // The common part alone: rules and hooks see only the operation's args, never the query.
-  const base: OperationArgs = { runtime: args.runtime, collection: args.collection, user: args.user, req: args.req, overrideAccess: args.overrideAccess };
-  const pending = resolveRead(base, { kind: 'list', query, cacheable });
-  const read = isPromiseLike<ResolvedRead>(pending) ? await pending : pending;
+  const base = operationArgs(args);
+  const read = await resolveRead(base, { kind: 'list', query, cacheable });
   return readThrough(read, async () => {
-    const nodes = [query.where, read.constraint, read.deleted.node];
-    const built = buildFilter({ runtime: base.runtime, collection: base.collection, user: base.user, req: base.req, overrideAccess: base.overrideAccess, nodes, deleted: read.deleted.deleted });
-    const filter = isPromiseLike<Record<string, unknown>>(built) ? await built : built;
+    const filter = await buildFilter({ ...base, nodes: [query.where, read.constraint, read.deleted.node], deleted: read.deleted.deleted });
     return query.cursor !== undefined ? findCursor(base, query, filter) : findPage(base, query, filter, () => countTotal(read, filter));
   });
 }

@@ -4,7 +4,6 @@ import type { PopulateTree } from '../query/types';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
 import type { MaybePromise } from '../util/maybe-promise';
 import type { OperationArgs } from './operation-args';
-import type { CollectionRuntime } from './runtime';
 import { populateRows } from './populate';
 
 /** True when a populate tree asks for nothing. */
@@ -22,15 +21,11 @@ export function finishRows(args: OperationArgs, rows: RawDoc[], tree: PopulateTr
   return populateRows({ ...args, rows, tree }).then(() => serializeRows(args, rows, select));
 }
 
-function serializeRows(args: OperationArgs, rows: RawDoc[], select: readonly string[] | undefined): ApiRecord[] {
+/** Rows serialized as they are (nothing to populate). */
+export function serializeRows(args: OperationArgs, rows: RawDoc[], select: readonly string[] | undefined): ApiRecord[] {
   const fields = select ? new Set(select) : undefined;
   const { serialize } = args.collection;
   const records = new Array<ApiRecord>(rows.length);
   for (let i = 0; i < rows.length; i++) records[i] = serialize(rows[i], fields);
   return records;
-}
-
-/** One row serialized, nothing to populate. */
-export function serializeRow(collection: CollectionRuntime, row: RawDoc, select: readonly string[] | undefined): ApiRecord {
-  return collection.serialize(row, select ? new Set(select) : undefined);
 }

@@ -14,6 +14,14 @@ export interface OperationArgs {
   overrideAccess?: boolean;
 }
 
+/**
+ * The common part of an operation's args alone, without its own options (query, id, data...): what rules
+ * and hooks are handed, so they never see an operation's options as if they were their own.
+ */
+export function operationArgs(args: OperationArgs): OperationArgs {
+  return { runtime: args.runtime, collection: args.collection, user: args.user, req: args.req, overrideAccess: args.overrideAccess };
+}
+
 /** Writes also say whether hidden fields may be written and which fields the caller may not set. */
 export interface WriteArgs extends OperationArgs {
   /** Server-side callers may write hidden fields. */

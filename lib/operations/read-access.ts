@@ -16,12 +16,11 @@ export function resolveRead(
   read: { kind: 'list' | 'record'; query: ListQuery | RecordQuery; id?: string; cacheable?: ReadObserver },
   pathId?: string,
 ): MaybePromise<ResolvedRead> {
-  // Spelled out rather than spread: this runs on every read, and a literal of one shape stays cheap.
-  const constraint = accessNow({ runtime: args.runtime, collection: args.collection, user: args.user, req: args.req, overrideAccess: args.overrideAccess, op: 'read', id: pathId });
+  const constraint = accessNow({ ...args, op: 'read', id: pathId });
   const includeDeleted = read.query.includeDeleted === true;
   // The common read (a rule answering at once, no deleted records asked for) resolves without waiting.
   if (!includeDeleted && !isPromiseLike(constraint)) {
-    return { kind: read.kind, query: read.query, id: read.id, cacheable: read.cacheable, args, constraint, deleted: LIVE_ONLY };
+    return { ...read, args, constraint, deleted: LIVE_ONLY };
   }
   const withId = pathId === undefined ? args : { ...args, id: pathId };
   return (async () => ({ ...read, args, constraint: await constraint, deleted: await deletedScope(withId, includeDeleted) }))();
