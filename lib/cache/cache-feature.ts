@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import type { Feature } from '../http/feature';
 import type { ReadThrough, ResolvedRead, Runtime } from '../operations/runtime';
 import { resolveCacheOptions, validateCacheOptions } from './cache-options';
-import { type CacheStore, createCacheStore } from './cache-store';
+import { type CacheStore, createCacheStore, serveThrough } from './cache-store';
 import { createCountThrough } from './count-cache';
 import { LIST_TAG, idTag, invalidateOnChange, relatedTag } from './invalidation';
 import { readKey } from './read-key';
@@ -33,24 +33,10 @@ function createReadThrough(stores: ReadonlyMap<string, CacheStore>): ReadThrough
     // Only callers that said they take shared answers (the REST routes); never a read with access overridden.
     if (!store || !read.cacheable || read.args.overrideAccess) return load();
     const { key, related } = await readKey(read);
-    const hit = store.get(key);
-    if (hit) {
-      read.cacheable({ hit: true, etag: hit.etag });
-      return hit.value as Awaited<ReturnType<typeof load>>;
-    }
     const tags = [read.kind === 'list' ? LIST_TAG : idTag(read.id!), ...related.map(relatedTag)];
-    const ticket = store.begin(tags);
-    let value: Awaited<ReturnType<typeof load>>;
-    try {
-      value = await load();
-    } catch (error) {
-      store.settle(ticket, key);
-      throw error;
-    }
-    const etag = etagOf(read, value);
-    store.settle(ticket, key, { value, etag, tags });
-    read.cacheable({ hit: false, etag });
-    return value;
+    const served = await serveThrough(store, key, tags, load, (value) => etagOf(read, value));
+    read.cacheable({ hit: served.hit, etag: served.etag });
+    return served.value;
   };
 }
 

@@ -30,6 +30,40 @@ export interface CacheStore {
   close(): void;
 }
 
+/** What a read through a store gave: the value, its validator, and whether the store had it. */
+export interface Served<T> {
+  value: T;
+  etag: string;
+  hit: boolean;
+}
+
+/**
+ * `load` through `store` under `key`: the kept answer when there is one, else `load()`'s, kept with `tags`
+ * unless a write touched one of them while it loaded (the answer may predate that write). A failed load
+ * keeps nothing.
+ */
+export async function serveThrough<T>(
+  store: CacheStore,
+  key: string,
+  tags: readonly string[],
+  load: () => Promise<T>,
+  etagOf: (value: T) => string,
+): Promise<Served<T>> {
+  const kept = store.get(key);
+  if (kept) return { value: kept.value as T, etag: kept.etag, hit: true };
+  const ticket = store.begin(tags);
+  let value: T;
+  try {
+    value = await load();
+  } catch (error) {
+    store.settle(ticket, key);
+    throw error;
+  }
+  const etag = etagOf(value);
+  store.settle(ticket, key, { value, etag, tags });
+  return { value, etag, hit: false };
+}
+
 /** Creates the store; `ttl` in seconds, `max` entries. Starts no timer (expired entries go on read or eviction). */
 export function createCacheStore(ttl: number, max: number): CacheStore {
   // useClones false: answers are shared and never mutated; maxKeys left to us, to evict instead of failing.

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { mongoFilterKey } from '../query';
 import type { CountThrough } from '../operations/runtime';
-import type { CacheStore } from './cache-store';
+import { type CacheStore, serveThrough } from './cache-store';
 import { LIST_TAG } from './invalidation';
 
 /** Any write to the collection can change any of its totals; one shared array for every entry. */
@@ -28,19 +28,7 @@ export function createCountThrough(stores: ReadonlyMap<string, CacheStore>): Cou
     const store = stores.get(read.args.collection.descriptor.slug);
     // Same boundary as the response cache: REST reads only, so the local API always counts afresh.
     if (!store || !read.cacheable || read.args.overrideAccess) return count();
-    const key = totalKey(filter);
-    const hit = store.get(key);
-    if (hit) return hit.value as number;
-    const ticket = store.begin(TOTAL_TAGS);
-    let total: number;
-    try {
-      total = await count();
-    } catch (error) {
-      store.settle(ticket, key);
-      throw error;
-    }
     // Totals have no representation of their own to validate: no ETag.
-    store.settle(ticket, key, { value: total, etag: '', tags: TOTAL_TAGS });
-    return total;
+    return (await serveThrough(store, totalKey(filter), TOTAL_TAGS, count, () => '')).value;
   };
 }
