@@ -18,6 +18,7 @@ const UNIT = [
   'http/dispatch.spec.ts',
   'http/query-memo.spec.ts',
   'http/request-user.spec.ts',
+  'http/deadlines.spec.ts',
   'auth/verified-tokens.spec.ts',
   'rate-limit/rate-limit-config.spec.ts',
   'openapi/build-document.spec.ts',
