@@ -1,5 +1,6 @@
 // Resolves the caller once per request (each feature's authenticator in turn, then the host's req.user)
-// and remembers it, so every handler and operation sees the same user.
+// and remembers a user, so every handler and operation sees the same one. An anonymous caller is not
+// remembered: it is known at once from the request's headers, the same every time it is asked.
 import type { Request } from 'express';
 import type { AuthUser } from '../config/types';
 import type { Runtime } from '../operations/runtime';
@@ -44,7 +45,9 @@ export function requestUserNow(runtime: Runtime, req: Request): MaybePromise<Aut
   const known = (req as WithUser)[key];
   if (known !== undefined) return known;
   const user = authenticate(runtime, req, 0);
-  (req as WithUser)[key] = user;
+  // An anonymous caller is known at once from the request alone, and cheaply: not remembered. Adding a
+  // property changes the shape of the request object, which measurably slows the rest of its handling.
+  if (user !== null) (req as WithUser)[key] = user;
   return user;
 }
 

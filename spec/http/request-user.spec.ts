@@ -1,4 +1,5 @@
-// Who a request is: resolved once per request and router (anonymous at once, without a promise), and
+// Who a request is: resolved once per request and router (anonymous at once, without a promise, and not
+// remembered: it is cheap and depends only on the request), and
 // checked afresh, never from memory, for realtime clients whose credentials are checked again and again.
 import type { Request } from 'express';
 import type { AuthUser } from '../../lib/config/types';
@@ -20,14 +21,30 @@ const bob: AuthUser = { id: 'b', collection: 'users' };
 const request = () => ({ headers: {} }) as Request;
 
 describe('requestUserNow / requestUser', () => {
-  it('answers an anonymous request at once, and asks the authenticators once per request', async () => {
-    const { runtime, calls } = runtimeAnswering([undefined, ann]);
+  it('answers an anonymous request at once, without remembering it (it costs the request a property)', async () => {
+    const { runtime, calls } = runtimeAnswering([undefined, undefined, undefined]);
     const req = request();
     expect(requestUserNow(runtime, req)).toBeNull();
     expect(requestUserNow(runtime, req)).toBeNull();
     await expect(requestUser(runtime, req)).resolves.toBeNull();
+    expect(calls()).toBe(3);
+    expect(Object.getOwnPropertySymbols(req)).toEqual([]);
+  });
+
+  it('asks the authenticators once per request for a user, and remembers a pending answer too', async () => {
+    const { runtime, calls } = runtimeAnswering([ann, bob]);
+    const req = request();
+    expect(requestUserNow(runtime, req)).toEqual(ann);
+    expect(requestUserNow(runtime, req)).toEqual(ann);
+    await expect(requestUser(runtime, req)).resolves.toEqual(ann);
     expect(calls()).toBe(1);
-    expect(requestUserNow(runtime, request())).toEqual(ann);
+    let answers = 0;
+    const slow = { hooks: { authenticate: [() => { answers += 1; return Promise.resolve(bob); }] }, config: { fromRequest: () => null } } as unknown as Runtime;
+    const other = request();
+    const pending = requestUserNow(slow, other);
+    expect(requestUserNow(slow, other)).toBe(pending);
+    await expect(requestUser(slow, other)).resolves.toEqual(bob);
+    expect(answers).toBe(1);
   });
 
   it('keeps each router’s answer apart on a request both see', () => {
