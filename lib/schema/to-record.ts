@@ -1,5 +1,6 @@
 // Raw Mongo documents -> API records: `id` not `_id`, no `__v`, hidden fields gone, unset fields null,
 // ObjectIds as strings, dates as ISO-8601 with milliseconds. Built once per collection, run per row.
+import { toIsoString } from '../util/iso-date';
 import { isObjectId } from '../util/object-id';
 import type { CollectionDescriptor, FieldDescriptor } from './descriptors';
 
@@ -8,13 +9,14 @@ export type RawDoc = Record<string, unknown>;
 export type RecordSerializer = (doc: RawDoc, select?: ReadonlySet<string>) => ApiRecord;
 
 function toPlainValue(value: unknown): unknown {
-  if (value instanceof Date) return value.toISOString();
+  if (value instanceof Date) return toIsoString(value);
   if (isObjectId(value)) return value.toHexString();
   return value;
 }
 
 function convert(field: FieldDescriptor, value: unknown): unknown {
-  if (value === null || value === undefined) return value;
+  // Text, numbers and booleans (most values) are as they are.
+  if (typeof value !== 'object' || value === null) return value;
   if (field.valueType === 'json') return value;
   // Populated relations arrive as ready records (plain objects); ids and dates are converted.
   if (Array.isArray(value)) return value.map(toPlainValue);
