@@ -31,6 +31,12 @@ export interface QueryMemo {
    * and must never mutate it). `keep(result)` may decline results that are never asked again (a cursor).
    */
   get<T>(route: string, search: string, parse: () => T, keep?: (result: T) => boolean): T;
+  /**
+   * `get` for one route, as a function of the query string. The parse of an empty query string (the
+   * commonest request: a record or a first page with the defaults) is kept apart once parsed, outside
+   * the bounds: one per route.
+   */
+  reader<T>(route: string, parse: (search: string) => T, keep?: (result: T) => boolean): (search: string) => T;
   readonly size: number;
 }
 
@@ -38,7 +44,7 @@ export function createQueryMemo(limits: QueryMemoLimits = DEFAULT_QUERY_MEMO_LIM
   // A Map iterates in insertion order: re-inserting on a hit makes the first key the least recently used.
   const entries = new Map<string, unknown>();
   let chars = 0;
-  return {
+  const memo: QueryMemo = {
     get<T>(route: string, search: string, parse: () => T, keep?: (result: T) => boolean): T {
       if (search.length > MAX_KEY_CHARS) return parse();
       const key = `${route}?${search}`;
@@ -59,8 +65,19 @@ export function createQueryMemo(limits: QueryMemoLimits = DEFAULT_QUERY_MEMO_LIM
       }
       return result;
     },
+    reader<T>(route: string, parse: (search: string) => T, keep?: (result: T) => boolean): (search: string) => T {
+      let empty: { query: T } | undefined;
+      return (search) => {
+        if (search !== '') return memo.get(route, search, () => parse(search), keep);
+        if (empty) return empty.query;
+        const query = parse('');
+        if (!keep || keep(query)) empty = { query: deepFreeze(query) };
+        return query;
+      };
+    },
     get size() {
       return entries.size;
     },
   };
+  return memo;
 }

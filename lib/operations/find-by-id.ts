@@ -7,10 +7,11 @@ import type { ApiRecord, RawDoc } from '../schema/to-record';
 import { buildFilter, idCondition, liveRecordFilter } from './build-filter';
 import { finishRows, isEmptyTree, serializeRows } from './finish-rows';
 import { type OperationArgs, operationArgs } from './operation-args';
-import { readThrough, resolveRead } from './read-access';
+import { accessNow } from './access';
+import { readThrough, resolveReadWith } from './read-access';
 import { checkRecordId, toRecordId } from './record-id';
 import type { CollectionRuntime, ReadObserver, ResolvedRead } from './runtime';
-import { type MaybePromise, isPromiseLike } from '../util/maybe-promise';
+import type { MaybePromise } from '../util/maybe-promise';
 
 export interface FindByIdArgs extends OperationArgs, Partial<RecordQuery> {
   id: string;
@@ -24,14 +25,17 @@ export function findById(args: FindByIdArgs): Promise<ApiRecord> {
     const { id, select, populate = {}, includeDeleted = false, cacheable } = args;
     checkRecordId(id);
     const base = operationArgs(args);
-    const query: RecordQuery = { select, populate, includeDeleted };
-    // The id is 24 hex digits (checked): its lower case is the ObjectId's hex.
-    const read = resolveRead(base, { kind: 'record', query, id: id.toLowerCase(), cacheable }, id);
-    // The common read goes straight to the database, without an async frame, hook chain or filter
-    // combination of its own: measured over real sockets, each of them costs more than its size suggests.
-    if (!isPromiseLike(read) && isDirectRead(read, populate)) {
+    const constraint = accessNow({ ...base, op: 'read', id });
+    // The common read (the rule allows it outright, no read hook to consult, no deleted records asked
+    // for, nothing to populate) goes straight to the database, without the resolved read, an async frame,
+    // a hook chain or a filter combination of its own: measured over real sockets, each of them costs
+    // more than its size suggests.
+    if (constraint === undefined && !includeDeleted && base.runtime.hooks.readThrough.length === 0 && isEmptyTree(populate)) {
       return loadRow(base.collection, liveRecordFilter(base.collection, id)).then((row) => serializeRows(base, [row], select)[0]);
     }
+    const query: RecordQuery = { select, populate, includeDeleted };
+    // The id is 24 hex digits (checked): its lower case is the ObjectId's hex.
+    const read = resolveReadWith(constraint, base, { kind: 'record', query, id: id.toLowerCase(), cacheable }, id);
     return readRecord(base, toRecordId(id), read, populate, select);
   } catch (error) {
     return Promise.reject(error);
@@ -47,11 +51,6 @@ async function readRecord(base: OperationArgs, _id: Types.ObjectId, pending: May
     const row = await loadRow(collection, await buildFilter({ ...base, nodes, deleted: read.deleted.deleted }));
     return (await finishRows(base, [row], populate, select))[0];
   });
-}
-
-/** No read hook to consult, no condition beyond the id, no deleted records asked for, nothing to populate. */
-function isDirectRead(read: ResolvedRead, populate: PopulateTree): boolean {
-  return read.args.runtime.hooks.readThrough.length === 0 && read.constraint === undefined && read.deleted.node === undefined && !read.deleted.deleted && isEmptyTree(populate);
 }
 
 function loadRow(collection: CollectionRuntime, filter: Record<string, unknown>): Promise<RawDoc> {

@@ -1,6 +1,6 @@
 // The step every collection read shares before the database: evaluate the read rule and the soft-delete
 // scope, then hand the resolved read to the read-through hooks (a cache may answer it instead of `load`).
-import type { ListQuery, RecordQuery } from '../query/types';
+import type { ListQuery, RecordQuery, WhereNode } from '../query/types';
 import { type MaybePromise, isPromiseLike } from '../util/maybe-promise';
 import { accessNow } from './access';
 import { deletedScope } from './build-filter';
@@ -11,12 +11,20 @@ import type { ReadObserver, ResolvedRead } from './runtime';
  * Resolves the caller's access for a read (throws 401/403 when denied). `pathId` is the record id as the
  * caller gave it: rules receive it (`args.id`) on get-one reads, as on writes.
  */
-export function resolveRead(
-  args: OperationArgs,
-  read: { kind: 'list' | 'record'; query: ListQuery | RecordQuery; id?: string; cacheable?: ReadObserver },
-  pathId?: string,
-): MaybePromise<ResolvedRead> {
-  const constraint = accessNow({ ...args, op: 'read', id: pathId });
+export function resolveRead(args: OperationArgs, read: ReadRequest, pathId?: string): MaybePromise<ResolvedRead> {
+  return resolveReadWith(accessNow({ ...args, op: 'read', id: pathId }), args, read, pathId);
+}
+
+/** What a read asks for, before access is resolved. */
+export interface ReadRequest {
+  kind: 'list' | 'record';
+  query: ListQuery | RecordQuery;
+  id?: string;
+  cacheable?: ReadObserver;
+}
+
+/** resolveRead with the read rule's answer already in hand (`accessNow` for `read`, with `pathId` as its id). */
+export function resolveReadWith(constraint: MaybePromise<WhereNode | undefined>, args: OperationArgs, read: ReadRequest, pathId?: string): MaybePromise<ResolvedRead> {
   const includeDeleted = read.query.includeDeleted === true;
   // The common read (a rule answering at once, no deleted records asked for) resolves without waiting.
   if (!includeDeleted && !isPromiseLike(constraint)) {
