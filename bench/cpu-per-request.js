@@ -1,17 +1,23 @@
 'use strict';
-// Server CPU per request: the router, the hand-written baseline and the peer (express-restify-mongoose),
-// reads answered from memory (bench/stub-reads.js), over real keep-alive sockets.
+// Server CPU per request: the router against the hand-written baseline, and the router against the peer
+// (express-restify-mongoose), reads answered from memory (bench/stub-reads.js), over real keep-alive sockets.
 //
 // Why not req/s: on a small shared machine neighbours swing req/s by 10% between rounds, more than the
-// differences measured here. So the three servers run in one child process and this process sends one
-// request at a time, alternating side by side request by request (the order rotating), so any drift of
-// the machine falls on every side alike. The child attributes its CPU time to a side by the interval
-// between one 'request' event and the next: the handling of that request, its write, and the parse of the
-// following request (the order of the sides rotates, so each side's share of the others' parses evens
-// out). The load generator's own CPU is not counted. Reported: mean and median µs per request per side,
-// and the ratios.
+// differences measured here. So the servers run in one child process and this process sends one request
+// at a time, alternating two sides request by request, so any drift of the machine falls on both alike.
+// The child attributes its CPU time to a side by the interval between one 'request' event and the next:
+// the handling of that request, its write, and the parse of the following request (which belongs to the
+// other side as often as to its own). The load generator's own CPU is not counted. Reported: mean and
+// median µs per request per side, and the ratios.
 //
-//   MONGODB_URI=... node bench/cpu-per-request.js      (BENCH_CPU_REQUESTS=4000 per side and row: each case runs anonymous, then with a JWT)
+// Each ratio is measured between the two sides it compares: router and baseline alternate in one run,
+// router and peer in another. Alternating all three at once tilts both ratios against the side with the
+// larger code (the router): a side's code and data are colder in the CPU's caches when a third side's
+// request runs between two of its own, and the peer allocates the most, so the others pay for part of
+// its garbage collection. BENCH_CPU_THREE_WAY=1 measures that way instead (anonymous rows only add the peer),
+// for comparison.
+//
+//   MONGODB_URI=... node bench/cpu-per-request.js      (BENCH_CPU_REQUESTS=4000 per side and run: each case runs anonymous, then with a JWT)
 //
 // Run by `npm run bench`; writes bench/results-cpu.json.
 
@@ -21,6 +27,7 @@ const path = require('node:path');
 const { fork } = require('node:child_process');
 
 const REQUESTS = Number(process.env.BENCH_CPU_REQUESTS || 4000);
+const THREE_WAY = process.env.BENCH_CPU_THREE_WAY === '1';
 const WARMUP = 1500;
 /** The project's goals for the router's Node-side cost: within 5% of the hand-written handler, twice the peer's speed. */
 const GOAL = 0.95;
@@ -112,8 +119,12 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 async function main() {
   const child = fork(__filename, ['--serve'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const next = () => new Promise((resolve, reject) => {
-    child.once('message', resolve);
-    child.once('exit', (code) => reject(new Error(`the server process exited (${code})`)));
+    const exited = (code) => reject(new Error(`the server process exited (${code})`));
+    child.once('exit', exited);
+    child.once('message', (message) => {
+      child.off('exit', exited);
+      resolve(message);
+    });
   });
   const info = await next();
   const jwt = { authorization: `Bearer ${info.token}` };
@@ -128,58 +139,79 @@ async function main() {
     },
     { name: 'get', paths: { router: info.ids.map((id) => `/api/posts/${id}`), baseline: info.ids.map((id) => `/api/posts/${id}`), peer: info.ids.map((id) => `/api/posts/${id}`) } },
   ];
+  /** Alternates `sides` request by request; returns each side's mean and median µs. */
+  async function measure(c, headers, sides) {
+    const agents = Object.fromEntries(sides.map((side) => [side, new http.Agent({ keepAlive: true, maxSockets: 1 })]));
+    const send = (side, i) => get(agents[side], info.ports[side], c.paths[side][i % c.paths[side].length], headers);
+    // Warm-up: JIT, the stub's memo, the router's parsed-query memo and verified tokens.
+    for (let i = 0; i < WARMUP; i++) for (const side of sides) await send(side, i);
+    child.send('start');
+    await next();
+    for (let i = 0; i < REQUESTS; i++) {
+      for (let j = 0; j < sides.length; j++) await send(sides[(i + j) % sides.length], i);
+    }
+    child.send('stop');
+    const { samples } = await next();
+    for (const agent of Object.values(agents)) agent.destroy();
+    return Object.fromEntries(sides.map((side) => [side, { mean: mean(samples[side]), median: median(samples[side]) }]));
+  }
+  // Cost ratios the way round that reads like speed: above 1 means the router costs less.
+  const ratios = (other, router) => ({ ratio: Number((other.mean / router.mean).toFixed(3)), medianRatio: Number((other.median / router.median).toFixed(3)) });
+
   const results = [];
   try {
     for (const c of cases) {
       for (const auth of ['anonymous', 'JWT']) {
         const headers = auth === 'JWT' ? jwt : {};
         // The peer has no bearer auth of its own: it runs in the anonymous rows only.
-        const sides = auth === 'JWT' ? ['router', 'baseline'] : ['router', 'baseline', 'peer'];
-        const agents = Object.fromEntries(sides.map((side) => [side, new http.Agent({ keepAlive: true, maxSockets: 1 })]));
-        const send = (side, i) => get(agents[side], info.ports[side], c.paths[side][i % c.paths[side].length], headers);
-        // Warm-up: JIT, the stub's memo, the router's parsed-query memo and verified tokens.
-        for (let i = 0; i < WARMUP; i++) for (const side of sides) await send(side, i);
-        child.send('start');
-        await next();
-        for (let i = 0; i < REQUESTS; i++) {
-          for (let j = 0; j < sides.length; j++) await send(sides[(i + j) % sides.length], i);
+        const withPeer = auth === 'anonymous';
+        let vsBaseline;
+        let vsPeer;
+        if (THREE_WAY) {
+          vsBaseline = await measure(c, headers, withPeer ? ['router', 'baseline', 'peer'] : ['router', 'baseline']);
+          vsPeer = withPeer ? vsBaseline : undefined;
+        } else {
+          vsBaseline = await measure(c, headers, ['router', 'baseline']);
+          vsPeer = withPeer ? await measure(c, headers, ['router', 'peer']) : undefined;
         }
-        child.send('stop');
-        const { samples } = await next();
-        for (const agent of Object.values(agents)) agent.destroy();
-        const cost = Object.fromEntries(sides.map((side) => [side, { mean: mean(samples[side]), median: median(samples[side]) }]));
+        const baseline = ratios(vsBaseline.baseline, vsBaseline.router);
+        const peer = vsPeer && ratios(vsPeer.peer, vsPeer.router);
         results.push({
           case: c.name,
           auth,
-          routerMicros: Math.round(cost.router.mean),
-          baselineMicros: Math.round(cost.baseline.mean),
-          peerMicros: cost.peer ? Math.round(cost.peer.mean) : undefined,
-          // Cost ratios the way round that reads like speed: above 1 means the router costs less.
-          ratio: Number((cost.baseline.mean / cost.router.mean).toFixed(3)),
-          medianRatio: Number((cost.baseline.median / cost.router.median).toFixed(3)),
-          peerRatio: cost.peer ? Number((cost.peer.mean / cost.router.mean).toFixed(3)) : undefined,
-          peerMedianRatio: cost.peer ? Number((cost.peer.median / cost.router.median).toFixed(3)) : undefined,
+          routerMicros: Math.round(vsBaseline.router.mean),
+          baselineMicros: Math.round(vsBaseline.baseline.mean),
+          ratio: baseline.ratio,
+          medianRatio: baseline.medianRatio,
           goal: GOAL,
-          peerGoal: cost.peer ? PEER_GOAL : undefined,
+          ...(vsPeer && {
+            routerMicrosVsPeer: Math.round(vsPeer.router.mean),
+            peerMicros: Math.round(vsPeer.peer.mean),
+            peerRatio: peer.ratio,
+            peerMedianRatio: peer.medianRatio,
+            peerGoal: PEER_GOAL,
+          }),
         });
       }
     }
   } finally {
     child.send('exit');
   }
-  console.log(`\nServer CPU per request (${REQUESTS} requests per side and row, sides alternating request by request; reads stubbed; MongoDB: ${info.mongo})`);
-  console.log('case  auth       router µs  baseline µs  peer µs  baseline/router (median)  goal           peer/router (median)  goal');
+  const how = THREE_WAY ? 'router, baseline and peer alternating together' : 'each ratio from its two sides alternating';
+  console.log(`\nServer CPU per request (${REQUESTS} requests per side and run, ${how}; reads stubbed; MongoDB: ${info.mongo})`);
+  console.log('case  auth       router µs  baseline µs  baseline/router (median)  goal            router µs  peer µs  peer/router (median)  goal');
   for (const r of results) {
     const ok = (value, goal) => (value >= goal ? 'ok' : 'BELOW');
-    const peer = r.peerRatio === undefined ? '-'.padStart(20) : `${r.peerRatio.toFixed(2)} (${r.peerMedianRatio.toFixed(2)})`.padStart(20);
-    const peerGoal = r.peerRatio === undefined ? '' : `>= ${PEER_GOAL} ${ok(r.peerRatio, PEER_GOAL)}`;
+    const peer = r.peerRatio === undefined
+      ? ''
+      : `${String(r.routerMicrosVsPeer).padStart(9)}  ${String(r.peerMicros).padStart(7)}  ${`${r.peerRatio.toFixed(2)} (${r.peerMedianRatio.toFixed(2)})`.padStart(20)}  >= ${PEER_GOAL} ${ok(r.peerRatio, PEER_GOAL)}`;
     console.log(
-      `${r.case.padEnd(5)} ${r.auth.padEnd(10)} ${String(r.routerMicros).padStart(9)}  ${String(r.baselineMicros).padStart(11)}  ${String(r.peerMicros ?? '-').padStart(7)}  ${`${r.ratio.toFixed(2)} (${r.medianRatio.toFixed(2)})`.padStart(24)}  >= ${GOAL} ${ok(r.ratio, GOAL).padEnd(5)}  ${peer}  ${peerGoal}`,
+      `${r.case.padEnd(5)} ${r.auth.padEnd(10)} ${String(r.routerMicros).padStart(9)}  ${String(r.baselineMicros).padStart(11)}  ${`${r.ratio.toFixed(2)} (${r.medianRatio.toFixed(2)})`.padStart(24)}  >= ${GOAL} ${ok(r.ratio, GOAL).padEnd(5)}  ${peer}`,
     );
   }
   console.log('Ratios are cost ratios (other side / router): above 1, the router costs less. Means, medians in brackets.');
   console.log('JWT rows: both sides verify the same bearer token (HS256) and load its user; the baseline with jsonwebtoken and findById.');
-  fs.writeFileSync(path.join(__dirname, 'results-cpu.json'), `${JSON.stringify({ at: new Date().toISOString(), requests: REQUESTS, results }, null, 2)}\n`);
+  fs.writeFileSync(path.join(__dirname, 'results-cpu.json'), `${JSON.stringify({ at: new Date().toISOString(), requests: REQUESTS, threeWay: THREE_WAY, results }, null, 2)}\n`);
 }
 
 if (process.argv.includes('--serve')) {
