@@ -84,6 +84,9 @@ export function createDeadlines(ms: number, answer: DatabaseGateOptions['answer'
     const res = queue[head]!;
     queue[head] = undefined;
     head += 1;
+    // What the last sweep kept leaves from the front too: without this, a burst long gone would leave the
+    // bound at twice its size, and a slow request after it could hold that many answered ones behind it.
+    if (swept > 0) swept -= 1;
     return res;
   };
   const compact = (): void => {

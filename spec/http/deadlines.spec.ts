@@ -89,6 +89,72 @@ describe('the request deadline queue', () => {
     expect(deadlines.queued).toBe(0);
   });
 
+  it('bounds the answered ones behind a slow request the same way after a burst has come and gone', () => {
+    const { start, deadlines, answered } = setUp(30_000);
+    // A burst of requests all waiting at once: sweeps find nothing to drop and the queue grows with it.
+    const burst = Array.from({ length: 10_000 }, () => response());
+    for (const res of burst) start(res);
+    for (const res of burst) res.headersSent = true;
+    // Then one slow request, and a long run of quick ones answered behind it. The bound follows the
+    // requests waiting now (one), not the size of the queue the burst left at its last sweep.
+    const slow = response();
+    start(slow);
+    for (let i = 0; i < 10_000; i++) {
+      const res = response();
+      start(res);
+      res.headersSent = true;
+    }
+    expect(deadlines.queued).toBeLessThanOrEqual(2 * 1 + 64 + 1);
+    jest.advanceTimersByTime(30_000);
+    expect(answered).toEqual([slow]);
+    expect(deadlines.queued).toBe(0);
+  });
+
+  it('answers exactly the responses left waiting past their deadline, each once and in order, over a random run', () => {
+    const ms = 1000;
+    const { start, deadlines, answered } = setUp(ms);
+    // A seeded generator (mulberry32), so a failure replays.
+    let seed = 0x5eed;
+    const random = () => {
+      seed = (seed + 0x6d2b79f5) | 0;
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+    const started: Array<{ res: FakeResponse; due: number }> = [];
+    let now = 0;
+    let peakWaiting = 0;
+    for (let step = 0; step < 4000; step++) {
+      const roll = random();
+      const open = started.filter(({ res }) => !res.headersSent && !res.destroyed);
+      if (roll < 0.45) {
+        const res = response();
+        start(res);
+        started.push({ res, due: now + ms });
+      } else if (roll < 0.7 && open.length > 0) {
+        open[Math.floor(random() * open.length)].res.headersSent = true;
+      } else if (roll < 0.75 && open.length > 0) {
+        open[Math.floor(random() * open.length)].res.destroyed = true;
+      } else {
+        const by = Math.floor(random() * 400);
+        // What must be answered by then: the ones still open whose deadline falls within the step.
+        const due = open.filter(({ due: at }) => at <= now + by).map(({ res }) => res);
+        const before = answered.length;
+        jest.advanceTimersByTime(by);
+        now += by;
+        expect(answered.slice(before)).toEqual(due);
+      }
+      const waiting = started.filter(({ res }) => !res.headersSent && !res.destroyed).length;
+      peakWaiting = Math.max(peakWaiting, waiting);
+      // Answered ones are dropped lazily, but never more kept than twice the most ever waiting, plus slack.
+      expect(deadlines.queued).toBeLessThanOrEqual(2 * peakWaiting + 65);
+    }
+    expect(new Set(answered).size).toBe(answered.length);
+    jest.advanceTimersByTime(ms);
+    expect(started.every(({ res }) => res.headersSent || res.destroyed)).toBe(true);
+    expect(deadlines.queued).toBe(0);
+  });
+
   it('keeps its first deadline for a response that passes twice (a second mount of the same router)', () => {
     const { start, answered } = setUp(1000);
     const res = response();
