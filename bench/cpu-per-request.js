@@ -210,6 +210,7 @@ async function main() {
     );
   }
   console.log('Ratios are cost ratios (other side / router): above 1, the router costs less. Means, medians in brackets.');
+  if (!THREE_WAY) console.log('The router is measured twice: its first µs column beside the baseline, its second beside the peer (two runs).');
   console.log('JWT rows: both sides accept the same bearer token (HS256): the baseline verifies it with jsonwebtoken and runs findById on every request;');
   console.log('the router checks a token\'s signature once per token and reads its user through its user cache (auth.userCacheTtl).');
   fs.writeFileSync(path.join(__dirname, 'results-cpu.json'), `${JSON.stringify({ at: new Date().toISOString(), requests: REQUESTS, threeWay: THREE_WAY, results }, null, 2)}\n`);

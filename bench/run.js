@@ -326,15 +326,17 @@ async function main() {
       const thousandths = (n) => Math.round(n * 1000) / 1000;
       const peerRatio = summary.peer && summary.router.best / summary.peer.best;
       const peerGoal = settings.stubReads ? PEER_GOAL : null;
+      // With reads stubbed only the Node side counts, and its goal is the stricter one.
+      const goal = settings.stubReads && caseDef.stubbedGoal !== undefined ? caseDef.stubbedGoal : caseDef.goal;
       const row = {
         name: caseDef.name,
         description: caseDef.description,
-        goal: caseDef.goal,
+        goal,
         ...summary,
         ratio: Math.round(ratio * 1000) / 1000,
         medianRatio: Math.round((summary.router.median / summary.baseline.median) * 1000) / 1000,
         cpuRatio: Math.round((summary.router.cpuMicrosPerRequest / summary.baseline.cpuMicrosPerRequest) * 1000) / 1000,
-        pass: caseDef.goal === null ? null : ratio >= caseDef.goal,
+        pass: goal === null ? null : ratio >= goal,
         ...(summary.peer
           ? {
               peerRatio: thousandths(peerRatio),
