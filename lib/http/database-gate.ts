@@ -74,7 +74,10 @@ export function createDeadlines(ms: number, answer: DatabaseGateOptions['answer'
   let queue: Array<Response | undefined> = [];
   let dues: number[] = [];
   let head = 0;
-  /** Length of the queue after the last sweep: the next sweep comes when it has doubled. */
+  /**
+   * How many of the responses the last sweep kept may still be queued (lowered as entries leave from the
+   * front): the next sweep comes when the queue outgrows twice that.
+   */
   let swept = 0;
   let timer: NodeJS.Timeout | undefined;
   // Answered (the deadline no longer applies once headers are out) or abandoned by the client.

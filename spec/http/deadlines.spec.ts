@@ -110,11 +110,12 @@ describe('the request deadline queue', () => {
       return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
     };
     const started: Array<{ res: FakeResponse; due: number }> = [];
+    const stillOpen = () => started.filter(({ res }) => !res.headersSent && !res.destroyed);
     let now = 0;
     let peakWaiting = 0;
     for (let step = 0; step < 4000; step++) {
       const roll = random();
-      const open = started.filter(({ res }) => !res.headersSent && !res.destroyed);
+      const open = stillOpen();
       if (roll < 0.45) {
         const res = response();
         start(res);
@@ -132,14 +133,14 @@ describe('the request deadline queue', () => {
         now += by;
         expect(answered.slice(before)).toEqual(due);
       }
-      const waiting = started.filter(({ res }) => !res.headersSent && !res.destroyed).length;
+      const waiting = stillOpen().length;
       peakWaiting = Math.max(peakWaiting, waiting);
       // Answered ones are dropped lazily, but never more kept than twice the most ever waiting, plus slack.
       expect(deadlines.queued).toBeLessThanOrEqual(2 * peakWaiting + 65);
     }
     expect(new Set(answered).size).toBe(answered.length);
     jest.advanceTimersByTime(ms);
-    expect(started.every(({ res }) => res.headersSent || res.destroyed)).toBe(true);
+    expect(stillOpen()).toEqual([]);
     expect(deadlines.queued).toBe(0);
   });
 
