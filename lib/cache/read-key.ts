@@ -1,5 +1,6 @@
 // The cache key of a resolved read (the query and the caller's access as resolved), and the related
-// collections (and files) its answer reads through (population, relation filters), whose writes must invalidate it.
+// collections (and files) its answer reads through (population, relation filters), whose writes must
+// invalidate it.
 import { queryKey, whereKey } from '../query';
 import type { PopulateTree, WhereNode } from '../query/types';
 import { readConstraintOrNull } from '../operations/access';
@@ -7,7 +8,10 @@ import type { RelationSource, ResolvedRead } from '../operations/runtime';
 
 export interface ReadKey {
   key: string;
-  /** Collections (and record sources such as files) other than the read one whose changes can change the answer (and the read one, if reached through a relation). */
+  /**
+   * Collections (and record sources such as files) other than the read one whose changes can change the
+   * answer (and the read one, if reached through a relation).
+   */
   related: string[];
 }
 
@@ -51,9 +55,9 @@ function collectPopulated(read: ResolvedRead, slug: string, tree: PopulateTree, 
 
 /**
  * Computes the key: queryKey, the read constraint, the soft-delete scope, and the read rule's answer for
- * each related collection and populated file source (evaluated for this caller, as the read itself will). Keying on resolved
- * constraints rather than on the user lets callers with the same view (all anonymous readers of a public
- * collection) share entries, while a per-user constraint keeps users apart.
+ * each related collection and populated source of files (evaluated for this caller, as the read itself
+ * will). Keying on resolved constraints rather than on the user lets callers with the same view (all
+ * anonymous readers of a public collection) share entries, while a per-user constraint keeps users apart.
  */
 export async function readKey(read: ResolvedRead): Promise<ReadKey> {
   const { args, query } = read;

@@ -30,7 +30,7 @@ export function isNotModified(req: Request, res: Response): boolean {
 export const conditionalGet: RouteMiddleware = (route) =>
   route.method === 'get'
     ? (req, res, next) => {
-        Object.defineProperty(req, 'fresh', { configurable: true, enumerable: true, get: () => isNotModified(req, res) });
+        Object.defineProperty(req, 'fresh', { configurable: true, get: () => isNotModified(req, res) });
         next();
       }
     : undefined;

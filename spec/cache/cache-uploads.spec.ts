@@ -27,7 +27,13 @@ beforeAll(async () => {
       access: { read: ({ user }) => (user ? { uploadedBy: { eq: user.id } } : false) },
     },
   });
-  file = (await request(t.app).post('/api/upload').set(...ALICE).attach('file', pngBytes(), { filename: 'private.png', contentType: 'image/png' }).field('alt', 'my secret').expect(201)).body;
+  const uploaded = await request(t.app)
+    .post('/api/upload')
+    .set(...ALICE)
+    .attach('file', pngBytes(), { filename: 'private.png', contentType: 'image/png' })
+    .field('alt', 'my secret')
+    .expect(201);
+  file = uploaded.body;
   profile = (await request(t.app).post('/api/profiles').send({ name: 'alice', avatar: file.id, gallery: [file.id] }).expect(201)).body.id;
 });
 
