@@ -24,6 +24,7 @@ const UNIT = [
   'openapi/build-document.spec.ts',
   'openapi/docs-options.spec.ts',
   'util/',
+  'cache/invalidation.spec.ts',
   'changes/collection-watcher.spec.ts',
   'changes/normalize-change.spec.ts',
   'realtime/event-hub.spec.ts',

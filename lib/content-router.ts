@@ -10,6 +10,7 @@ import { endpointsFeature } from './endpoints/endpoints-feature';
 import type { LocalAuthApi } from './auth/local-auth';
 import { type ResolvedConfig, resolveConfig } from './config/resolve-config';
 import type { ContentConfig } from './config/types';
+import { conditionalGet } from './http/conditional-get';
 import { type MountedRoute, createDispatcher } from './http/dispatch';
 import { createDatabaseGate } from './http/database-gate';
 import { createErrorHandler } from './http/error-handler';
@@ -142,6 +143,7 @@ export function contentRouter(config: ContentConfig): ContentRouter {
     const middleware = [
       gate.middleware,
       ...instances.flatMap((i) => (i.middleware ? [i.middleware] : [])),
+      conditionalGet,
       jsonBodyFor(resolved.bodyLimit),
       gate.deadline,
     ];

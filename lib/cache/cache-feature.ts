@@ -49,11 +49,11 @@ export const cacheFeature: Feature = {
     if (stores.size === 0) return undefined;
     // Totals in stores of their own, with the same ttl and bound, so they never evict answers.
     const totals = createStores(runtime);
-    const unsubscribe = [invalidateOnChange(runtime.changes, stores), invalidateOnChange(runtime.changes, totals)];
+    const unsubscribe = invalidateOnChange(runtime, [stores, totals]);
     return {
       hooks: { readThrough: [createReadThrough(stores)], countThrough: [createCountThrough(totals)] },
       close() {
-        for (const stop of unsubscribe) stop();
+        unsubscribe();
         for (const store of [...stores.values(), ...totals.values()]) store.close();
       },
     };

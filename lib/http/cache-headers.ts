@@ -2,6 +2,7 @@
 // and 304 Not Modified when the client's If-None-Match already names it.
 import type { Request, Response } from 'express';
 import type { ReadObserver, ReadOutcome } from '../operations/runtime';
+import { isNotModified } from './conditional-get';
 
 export interface CachedReadHeaders {
   /** Pass as the operation's `cacheable`. */
@@ -24,8 +25,8 @@ export function createCachedReadHeaders(): CachedReadHeaders {
       // no-cache: stores may keep the answer but must revalidate, as a write can invalidate it at any time.
       res.set('Cache-Control', anonymous ? 'public, no-cache' : 'private, no-cache');
       res.vary('Authorization').vary('X-API-Key');
-      // req.fresh compares If-None-Match with the ETag just set; a malformed header is simply not fresh.
-      if (!req.fresh) return false;
+      // If-None-Match against the ETag just set; a malformed header is simply not a match.
+      if (!isNotModified(req, res)) return false;
       res.status(304).end();
       return true;
     },

@@ -1,6 +1,7 @@
 // The router's one channel for "something changed": every write publishes here (operations, auth's token
 // flows, and the change feed for writes made elsewhere), and caches, realtime and auth subscribe here.
 import type { Logger } from '../config/types';
+import type { RawDoc } from '../schema/to-record';
 
 /** A change to records of a collection, or to a global. */
 export interface ChangeEvent {
@@ -26,6 +27,11 @@ export interface ChangeEvent {
 }
 
 export type ChangeListener = (event: ChangeEvent) => void;
+
+/** The event's documents (`docs`) by record id. */
+export function rowsById(docs: readonly RawDoc[] | undefined): Map<string, RawDoc> {
+  return new Map((docs ?? []).map((doc) => [String(doc._id), doc]));
+}
 
 /**
  * The change feed lost track of writes (its resume point expired, a collection was dropped or renamed):

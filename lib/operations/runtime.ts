@@ -98,6 +98,8 @@ export type CountThrough = (request: CountRequest, count: () => Promise<number>)
  */
 export interface RelationSource {
   readonly slug: string;
+  /** The records' descriptor: its read rule decides which of them a caller may read (a cache keys answers on it). */
+  readonly descriptor: CollectionDescriptor;
   /**
    * The records among `ids` this caller may read, serialized, keyed by id hex; one query however many ids.
    * Ids it leaves out stay ids in the parent, as a relationship to an unreadable record does.

@@ -2,13 +2,13 @@
 // own writes are delivered at once from their local events; the change stream brings everyone else's,
 // and its echoes of our own writes are dropped. Changes to an auth collection also make the affected
 // users' clients re-check at once.
-import type { ChangeEvent } from '../operations/change-bus';
+import { type ChangeEvent, rowsById } from '../operations/change-bus';
+import { createEchoFilter } from '../operations/echo-filter';
 import type { CollectionRuntime, Runtime } from '../operations/runtime';
 import type { RawDoc } from '../schema/to-record';
-import { createEchoFilter } from './echo-filter';
 import type { EventHub } from './event-hub';
 import type { RealtimeClient } from './realtime-client';
-import { type HubEntry, createEventIds, rowsById, toHubEntries } from './realtime-event';
+import { type HubEntry, createEventIds, toHubEntries } from './realtime-event';
 
 /** Reads the stored rows a publisher did not send (whole rows: constraints may name hidden fields). */
 async function loadRows(collection: CollectionRuntime, ids: string[], rows: Map<string, RawDoc>): Promise<void> {
@@ -35,14 +35,8 @@ export function connectHub(runtime: Runtime, hub: EventHub<HubEntry>, clients: R
     const collection = runtime.collections.get(event.slug);
     if (!collection) return;
     const rows = rowsById(event.docs);
-    const { softDelete } = collection.descriptor;
-    let change = event;
-    if (event.origin === 'local') echoes.remember(event, rows, softDelete);
-    else {
-      const ids = echoes.unseen(event, rows, softDelete);
-      if (ids.length === 0) return;
-      change = { ...event, ids };
-    }
+    const change = echoes.news(event, rows, collection.descriptor.softDelete);
+    if (!change) return;
     if (collection.descriptor.isAuth) {
       for (const client of clients) if (client.user && change.ids.includes(client.user.id)) void client.recheck();
     }

@@ -70,8 +70,3 @@ export function toHubEntries(
     return row ? { event, row } : { event };
   });
 }
-
-/** The event's rows by record id. */
-export function rowsById(docs: readonly RawDoc[] | undefined): Map<string, RawDoc> {
-  return new Map((docs ?? []).map((doc) => [String(doc._id), doc]));
-}

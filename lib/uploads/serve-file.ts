@@ -3,6 +3,7 @@
 import { pipeline } from 'node:stream/promises';
 import type { Request, Response } from 'express';
 import { RangeNotSatisfiableError } from '../errors';
+import { isNotModified } from '../http/conditional-get';
 import type { FileStore, StoredFileDoc } from './file-store';
 import { isActiveType } from './mime-policy';
 import { readChunks } from './read-chunks';
@@ -40,7 +41,7 @@ export async function serveFile(req: Request, res: Response, store: FileStore, d
     // Revalidated on every use (a 304 is cheap), so a deleted file or a changed access rule takes effect at once.
     'Cache-Control': `${options.publicRead ? 'public' : 'private'}, no-cache`,
   });
-  if (req.fresh) {
+  if (isNotModified(req, res)) {
     res.status(304).end();
     return;
   }

@@ -34,6 +34,7 @@ export function createUploadIdCheck(store: FileStore): InputTransformer {
 export function createUploadSource(store: FileStore, descriptor: CollectionDescriptor, prefix: string): RelationSource {
   return {
     slug: UPLOADS_SLUG,
+    descriptor,
     async load(args, ids) {
       let constraint: Record<string, unknown> | undefined;
       try {
