@@ -108,6 +108,8 @@ export function functionEndpointRoutes(runtime: Runtime, endpoint: EndpointFunct
         endpointCaller(runtime, req, scope).then((caller) => {
           setRequestContext(req, local, caller.user);
           const restore = hideHostUser(req, caller);
+          // Given back once the router answered, or when it hands the request on (below).
+          if (caller.missing) res.once('finish', restore);
           // The router's errors and its plain next() (the request handed on to the host) both leave here.
           router(req, res, (routerError?: unknown) => {
             restore();

@@ -40,6 +40,8 @@ let t: AuthTestApp;
 let admin: Registered;
 /** The host's req.user a function route saw just before handing the request on with next(). */
 let passedOnWith: unknown = 'unset';
+/** The host's req.user once a function route's answer finished. */
+let afterAnswer: unknown = 'unset';
 
 beforeAll(async () => {
   t = await createAuthTestApp({
@@ -54,6 +56,10 @@ beforeAll(async () => {
           });
           router.post('/b/posts', async (req, res) => {
             res.status(201).json(await req.context!.create('posts', { title: 'from form B' }));
+          });
+          router.post('/b/answer', (req, res) => {
+            res.on('finish', () => (afterAnswer = (req as HostRequest).user?.id));
+            res.json(seen(req.context!.user, req));
           });
           router.post('/b/pass-on', (req, _res, next) => {
             passedOnWith = (req as HostRequest).user;
@@ -165,8 +171,15 @@ describe.each([
   });
 });
 
-describe("a function route handing the request on with next()", () => {
-  it("gives the host's next handler its req.user back", async () => {
+describe("the host's req.user hidden from a function route", () => {
+  it('is given back once the route has answered', async () => {
+    const reader = await keyWith(['read']);
+    const res = await request(t.app).post('/api/b/answer').set(...asUser({ id: admin.id })).set(...reader);
+    expect(res.body).toEqual({ user: null, reqUser: null });
+    expect(afterAnswer).toBe(admin.id);
+  });
+
+  it("is given back to the host's next handler when the route hands the request on with next()", async () => {
     const reader = await keyWith(['read']);
     const res = await request(t.app).post('/api/b/pass-on').set(...asUser({ id: admin.id })).set(...reader);
     expect(passedOnWith).toBeUndefined();
