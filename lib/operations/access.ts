@@ -1,5 +1,6 @@
 // Evaluates a collection's access rule for one operation: API-key scopes first (always), then the
-// configured function or the default. Returns a where-constraint to merge, or throws 401/403.
+// configured function or the default. Returns a where-constraint to merge, or throws 401/403. The scope
+// rule (hasScope) is also the one custom endpoints hold their callers to.
 import type { AccessArgs, AuthUser, Scope } from '../config/types';
 import { ForbiddenError, QueryError, UnauthorizedError } from '../errors';
 import { parseWhere } from '../query';
