@@ -2,6 +2,7 @@
 // requests with the same options (jwtVerifyOptions) and claim check (readAccessClaims).
 import { type KeyObject, createSecretKey } from 'node:crypto';
 import jwt from 'jsonwebtoken';
+import { hasCriticalHeader } from './critical-header';
 
 /** What the router puts in an access token besides iat/exp (and iss/aud when configured). */
 export interface AccessClaims {
@@ -68,8 +69,9 @@ export type AccessTokenFailure = 'expired' | 'invalid';
 /** Verifies signature, algorithm, expiry, issuer/audience and shape; returns the claims or the failure. */
 export function verifyAccessToken(token: string, options: AccessTokenOptions): AccessClaims | AccessTokenFailure {
   try {
-    const payload = jwt.verify(token, options.secret, jwtVerifyOptions(options));
-    return readAccessClaims(payload) ?? 'invalid';
+    const verified = jwt.verify(token, options.secret, { ...jwtVerifyOptions(options), complete: true });
+    if (hasCriticalHeader(verified.header)) return 'invalid';
+    return readAccessClaims(verified.payload) ?? 'invalid';
   } catch (error) {
     return error instanceof jwt.TokenExpiredError ? 'expired' : 'invalid';
   }

@@ -2,12 +2,11 @@
 // delete. Scopes are read, write and admin; omitted scopes grant all three.
 import type { Scope } from '../config/types';
 import { type ErrorDetail, NotFoundError, ValidationError } from '../errors';
+import { SCOPES } from '../operations/access';
 import type { ApiKeyRecord } from './api-key-store';
 import type { AuthCollection } from './auth-collection';
 import { readBody } from './auth-input';
 
-/** Every scope a key may carry. */
-export const SCOPES: readonly Scope[] = ['read', 'write', 'admin'];
 const MAX_NAME_LENGTH = 100;
 
 /** The creation answer: the record, not yet used, plus the key, which is never shown again. */

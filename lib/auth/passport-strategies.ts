@@ -5,6 +5,7 @@ import { Strategy as BearerStrategy } from 'passport-http-bearer';
 import { Strategy as JwtStrategy } from 'passport-jwt';
 import type { AuthUser } from '../config/types';
 import { type AccessClaims, type AccessTokenOptions, jwtVerifyOptions, readAccessClaims } from './access-token';
+import { hasCriticalHeader } from './critical-header';
 
 /** Strategy names on the private instance. */
 export const JWT_STRATEGY = 'content-router-jwt';
@@ -57,12 +58,16 @@ export function createAuthPassport(options: StrategyOptions): passport.Authentic
         secretOrKey: options.jwt.secret as unknown as Buffer,
         jwtFromRequest: extractToken,
         passReqToCallback: true,
+        // The header too, not just the payload: its `crit` decides whether the token may be used at all.
+        jsonWebTokenOptions: { complete: true },
         ...jwtVerifyOptions(options.jwt),
       },
-      (req: StandIn, payload: unknown, done: Done) => {
-        const claims = readAccessClaims(payload);
+      (req: StandIn, verified: { header: unknown; payload: unknown }, done: Done) => {
+        // Refused before onVerified, so such a token is never remembered as verified either.
+        if (hasCriticalHeader(verified.header)) return done(null, false);
+        const claims = readAccessClaims(verified.payload);
         if (!claims) return done(null, false);
-        options.onVerified?.(req.token, claims, (payload as { exp: number }).exp);
+        options.onVerified?.(req.token, claims, (verified.payload as { exp: number }).exp);
         settle(options.userOfClaims(claims), done);
       },
     ),

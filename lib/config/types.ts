@@ -350,7 +350,7 @@ export interface EndpointHandlerArgs<Body = unknown> {
   params: Record<string, string>;
   /** With `schema.body`: the validated object (files as EndpointFile). Without: the parsed JSON on post/put/patch, else undefined. */
   body: Body;
-  /** The authenticated caller, or null. */
+  /** The authenticated caller, or null (also for an API key without the endpoint's scope: it acts as anonymous). */
   user: AuthUser | null;
   req: Request;
   res: Response;
@@ -371,6 +371,12 @@ export interface EndpointObject {
   schema?: EndpointSchema;
   /** OpenAPI metadata. Default summary `<METHOD> <path>`, default tags `["endpoints"]`. */
   detail?: { summary?: string; description?: string; tags?: string[] };
+  /**
+   * The API-key scope a request needs; a key without it acts as an anonymous caller (`user` null, and
+   * `req.context` bound to nobody). Default: `read` for `get` (and HEAD), `write` for every other method.
+   * Access tokens and host users carry no scopes and are never restricted by it.
+   */
+  scope?: Scope;
 }
 
 /** File uploads stored in GridFS. */

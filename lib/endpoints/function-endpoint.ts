@@ -1,11 +1,12 @@
 // Function endpoints: the host's function registers routes on a fresh Express router; each route it
-// registered becomes a route-table entry whose handler runs that router, with `req.context` set.
+// registered becomes a route-table entry whose handler runs that router, with `req.context` set to the
+// caller held to the method's API-key scope.
 import express, { type RequestHandler, type Router } from 'express';
 import type { EndpointFunction, EndpointMethod } from '../config/types';
-import { requestUser } from '../http/request-user';
 import type { RouteDef } from '../http/route-table';
 import type { LocalApi } from '../local/local-api';
 import type { Runtime } from '../operations/runtime';
+import { endpointCaller, endpointScope, hideHostUser, scopedError } from './endpoint-caller';
 import { checkEndpointPath, pathToOperationPart } from './endpoint-path';
 import { setRequestContext } from './request-context';
 
@@ -98,31 +99,45 @@ export function functionEndpointRoutes(runtime: Runtime, endpoint: EndpointFunct
 
   // Bodies as a plain Express app would have them: JSON parsed (bounded), any other type left to the handler.
   const parseJson = express.json({ limit: runtime.config.bodyLimit, type: JSON_TYPES });
-  const run: RequestHandler = (req, res, next) => {
-    parseJson(req, res, (error?: unknown) => {
-      if (error) return next(error);
-      requestUser(runtime, req).then((user) => {
-        setRequestContext(req, local, user);
-        router(req, res, next);
-      }, next);
-    });
+  // The caller is held to the scope of the route's method (read for GET and HEAD, write otherwise).
+  const run = (method: EndpointMethod): RequestHandler => {
+    const scope = endpointScope(method);
+    return (req, res, next) => {
+      parseJson(req, res, (error?: unknown) => {
+        if (error) return next(error);
+        endpointCaller(runtime, req, scope).then((caller) => {
+          setRequestContext(req, local, caller.user);
+          const restore = hideHostUser(req, caller);
+          // Given back once the router answered, or when it hands the request on (below).
+          if (caller.missing) res.once('finish', restore);
+          // The router's errors and its plain next() (the request handed on to the host) both leave here.
+          router(req, res, (routerError?: unknown) => {
+            restore();
+            next(scopedError(caller, routerError));
+          });
+        }, next);
+      });
+    };
   };
 
-  const routes = [...seen.values()].map(({ method, path }): RouteDef => ({
-    method,
-    path,
-    operationId: `endpoints.${method}.${pathToOperationPart(path)}`,
-    summary: `${method.toUpperCase()} ${path}`,
-    tags: ['endpoints'],
-    auth: 'optional',
-    responses: { 200: { description: 'Answered by the custom endpoint', shape: { kind: 'schema', schema: {} } } },
-    source,
-    // Runs the whole router, so its router.use() middleware and error handlers apply as in plain Express;
-    // an error it passes on reaches the router's problem+json handler, a plain next() the host.
-    handler: (req, res, next) => {
-      if (!next) throw new TypeError(`${source}: function endpoint routes run only under the route dispatcher`);
-      run(req, res, next);
-    },
-  }));
+  const routes = [...seen.values()].map(({ method, path }): RouteDef => {
+    const handle = run(method);
+    return {
+      method,
+      path,
+      operationId: `endpoints.${method}.${pathToOperationPart(path)}`,
+      summary: `${method.toUpperCase()} ${path}`,
+      tags: ['endpoints'],
+      auth: 'optional',
+      responses: { 200: { description: 'Answered by the custom endpoint', shape: { kind: 'schema', schema: {} } } },
+      source,
+      // Runs the whole router, so its router.use() middleware and error handlers apply as in plain Express;
+      // an error it passes on reaches the router's problem+json handler, a plain next() the host.
+      handler: (req, res, next) => {
+        if (!next) throw new TypeError(`${source}: function endpoint routes run only under the route dispatcher`);
+        handle(req, res, next);
+      },
+    };
+  });
   return { routes, problems };
 }

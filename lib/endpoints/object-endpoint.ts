@@ -1,14 +1,14 @@
-// Object endpoints: `{ path, method, handler, schema?, detail? }` as one route-table entry. The body is
-// read (JSON, or multipart when the schema has files) and validated before the handler; its return is the answer.
+// Object endpoints: `{ path, method, handler, schema?, detail?, scope? }` as one route-table entry. The body
+// is read (JSON, or multipart when the schema has files) and validated before the handler; its return is the answer.
 import type { RequestHandler } from 'express';
 import { LateAnswerError, wasAnsweredEarly } from '../http/error-handler';
 import type { EndpointObject } from '../config/types';
 import { readQuery } from '../http/read-query';
-import { requestUser } from '../http/request-user';
 import type { RouteDef, RouteResponse } from '../http/route-table';
 import type { LocalApi } from '../local/local-api';
 import type { Runtime } from '../operations/runtime';
 import { bodyJsonSchema, hasFileProperty } from './body-schema';
+import { endpointCaller, endpointScope, hideHostUser, scopedError } from './endpoint-caller';
 import { pathToOperationPart } from './endpoint-path';
 import { createMultipartReader } from './multipart-body';
 import { setRequestContext } from './request-context';
@@ -22,6 +22,10 @@ export function objectEndpointRoute(runtime: Runtime, endpoint: EndpointObject, 
   const bodySchema = schema?.body;
   const multipart = bodySchema !== undefined && hasFileProperty(bodySchema);
   const takesBody = BODY_METHODS.has(method);
+  const scope = endpointScope(method, endpoint.scope);
+  // A declared scope is stated in the document; the default (read for GET, write otherwise) is every route's.
+  const scopeNote = endpoint.scope === undefined ? undefined : `API keys need the \`${endpoint.scope}\` scope; a key without it acts as an anonymous caller.`;
+  const description = [detail?.description, scopeNote].filter((text) => text !== undefined).join('\n\n');
 
   const responses: Record<number, RouteResponse> = {
     200: { description: 'The endpoint\'s answer', shape: { kind: 'schema', schema: schema?.response ?? {} } },
@@ -32,13 +36,14 @@ export function objectEndpointRoute(runtime: Runtime, endpoint: EndpointObject, 
     responses[413] = { description: 'Body or file too large' };
     responses[415] = { description: multipart ? 'Not multipart/form-data' : 'Not JSON' };
   }
+  if (scopeNote) responses[403] = { description: `An API key without the \`${endpoint.scope}\` scope acts as an anonymous caller; refused where the handler refuses those (insufficient_scope)` };
 
   const route: RouteDef = {
     method,
     path,
     operationId: `endpoints.${method}.${pathToOperationPart(path)}`,
     summary: detail?.summary ?? `${method.toUpperCase()} ${path}`,
-    ...(detail?.description === undefined ? {} : { description: detail.description }),
+    ...(description === '' ? {} : { description }),
     tags: detail?.tags ?? ['endpoints'],
     auth: 'optional',
     // Without a schema a JSON body is still read (any JSON), as the handler's `body`.
@@ -54,19 +59,28 @@ export function objectEndpointRoute(runtime: Runtime, endpoint: EndpointObject, 
     responses,
     source: `endpoints[${index}]`,
     async handler(req, res) {
-      const user = await requestUser(runtime, req);
+      const caller = await endpointCaller(runtime, req, scope);
+      const { user } = caller;
       setRequestContext(req, local, user);
-      const raw = req.body as unknown;
-      const body = bodySchema ? validateEndpointBody(bodySchema, raw, multipart) : raw;
-      const result = await endpoint.handler({
-        db: runtime.connection,
-        query: readQuery(req),
-        params: { ...req.params } as Record<string, string>,
-        body,
-        user,
-        req,
-        res,
-      });
+      const restore = hideHostUser(req, caller);
+      let result: unknown;
+      try {
+        const raw = req.body as unknown;
+        const body = bodySchema ? validateEndpointBody(bodySchema, raw, multipart) : raw;
+        result = await endpoint.handler({
+          db: runtime.connection,
+          query: readQuery(req),
+          params: { ...req.params } as Record<string, string>,
+          body,
+          user,
+          req,
+          res,
+        });
+      } catch (error) {
+        throw scopedError(caller, error);
+      } finally {
+        restore();
+      }
       if (res.headersSent) {
         // Answered already: by the handler itself (fine), or by the request deadline (then this is late).
         if (wasAnsweredEarly(res)) throw new LateAnswerError();

@@ -10,7 +10,7 @@ type Unbound<T extends LocalOptions> = Omit<T, 'user'>;
 
 /** What `req.context` holds inside a custom endpoint: the caller, and the operations run as the caller. */
 export interface EndpointRequestContext {
-  /** The authenticated caller (token, API key or the host's req.user), or null. */
+  /** The authenticated caller (token, API key or the host's req.user), or null: also for an API key without the route's scope. */
   user: AuthUser | null;
   /** Lists records the caller may read: `find('posts', { where: { status: 'published' }, sort: '-publishedAt', limit: 5 })`. */
   find(collection: string, options?: Unbound<LocalFindOptions>): Promise<FindResult>;

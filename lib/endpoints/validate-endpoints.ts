@@ -1,6 +1,7 @@
 // Checks `endpoints[]` once at start-up: each entry a function or a well-formed object endpoint (method,
-// path, handler, schema, detail), every problem named by its path like the rest of the config.
-import type { ContentConfig } from '../config/types';
+// path, handler, schema, detail, scope), every problem named by its path like the rest of the config.
+import type { ContentConfig, Scope } from '../config/types';
+import { SCOPES } from '../operations/access';
 import { generatedTypeNames } from '../types-gen/type-names';
 import { isRecord } from '../util/is-record';
 import { checkBodySchema } from './body-schema';
@@ -8,7 +9,7 @@ import { checkEndpointPath } from './endpoint-path';
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 const BODY_METHODS = new Set(['post', 'put', 'patch']);
-const ENDPOINT_KEYS = ['path', 'method', 'handler', 'schema', 'detail'];
+const ENDPOINT_KEYS = ['path', 'method', 'handler', 'schema', 'detail', 'scope'];
 const SCHEMA_KEYS = ['name', 'body', 'response'];
 const DETAIL_KEYS = ['summary', 'description', 'tags'];
 /** An exported TypeScript identifier in PascalCase. */
@@ -72,6 +73,7 @@ export function validateEndpoints(config: ContentConfig): string[] {
     if (typeof endpoint.method !== 'string' || !METHODS.includes(endpoint.method)) problems.push(`${path}.method: must be one of ${METHODS.join(', ')}`);
     if (typeof endpoint.handler !== 'function') problems.push(`${path}.handler: must be a function ({ db, query, params, body, user, req, res }) => value`);
     if (endpoint.detail !== undefined) checkDetail(`${path}.detail`, endpoint.detail, problems);
+    if (endpoint.scope !== undefined && !SCOPES.includes(endpoint.scope as Scope)) problems.push(`${path}.scope: must be one of ${SCOPES.join(', ')}`);
     if (endpoint.schema === undefined) return;
     const name = checkSchema(`${path}.schema`, endpoint.method, endpoint.schema, problems);
     if (name === undefined) return;

@@ -1,6 +1,7 @@
 // Evaluates a collection's access rule for one operation: API-key scopes first (always), then the
-// configured function or the default. Returns a where-constraint to merge, or throws 401/403.
-import type { AccessArgs, AuthUser } from '../config/types';
+// configured function or the default. Returns a where-constraint to merge, or throws 401/403. The scope
+// rule (hasScope) is also the one custom endpoints hold their callers to.
+import type { AccessArgs, AuthUser, Scope } from '../config/types';
 import { ForbiddenError, QueryError, UnauthorizedError } from '../errors';
 import { parseWhere } from '../query';
 import type { WhereNode } from '../query/types';
@@ -18,23 +19,36 @@ export interface AccessCheck extends Omit<OperationArgs, 'collection'> {
   data?: Record<string, unknown>;
 }
 
+/** Every scope an API key may carry. */
+export const SCOPES: readonly Scope[] = Object.freeze(['read', 'write', 'admin']);
+
 /**
- * Reads need the read scope, writes the write scope; the admin scope allows both (it is "every operation a
- * key can do", not the admin role: what the user may do is still the user's rules). No scopes: no restriction.
+ * True unless the caller's API key lacks `scope`. The admin scope allows every scope (it is "every
+ * operation a key can do", not the admin role: what the user may do is still the user's rules). No
+ * scopes (an access token, a host user): no restriction.
  */
-export function scopeAllows(user: AuthUser | null, op: AccessOperation): boolean {
+export function hasScope(user: AuthUser | null, scope: Scope): boolean {
   if (!user?.scopes) return true;
-  if (user.scopes.includes('admin')) return true;
-  return user.scopes.includes(op === 'read' ? 'read' : 'write');
+  return user.scopes.includes('admin') || user.scopes.includes(scope);
+}
+
+/** Reads need the read scope, writes the write scope. */
+export function scopeAllows(user: AuthUser | null, op: AccessOperation): boolean {
+  return hasScope(user, scopeOf(op));
+}
+
+function scopeOf(op: AccessOperation): Scope {
+  return op === 'read' ? 'read' : 'write';
 }
 
 /** 403 `insufficient_scope` unless the caller's API key (if any) carries the scope this effect needs. */
 export function requireScope(user: AuthUser | null, op: AccessOperation): void {
-  if (!scopeAllows(user, op)) throw insufficientScope(op);
+  if (!scopeAllows(user, op)) throw insufficientScope(scopeOf(op));
 }
 
-function insufficientScope(op: AccessOperation): ForbiddenError {
-  return new ForbiddenError(`This API key lacks the ${op === 'read' ? 'read' : 'write'} scope.`, 'insufficient_scope');
+/** The refusal of a key without `scope` where anonymous callers are refused: a 403, never a 401 "log in". */
+export function insufficientScope(scope: Scope): ForbiddenError {
+  return new ForbiddenError(`This API key lacks the ${scope} scope.`, 'insufficient_scope');
 }
 
 /** The denial of a rule: 401 without a user, 403 with one. */
@@ -72,7 +86,7 @@ function ruleOutcome(check: AccessCheck, scoped: boolean, user: AuthUser | null,
   const { runtime, collection, op } = check;
   if (result === true) return undefined;
   // Any falsy answer (false, null, undefined, 0, '') denies: a rule that forgot to return never allows.
-  if (!result) throw scoped ? accessDenied(user) : insufficientScope(op);
+  if (!result) throw scoped ? accessDenied(user) : insufficientScope(scopeOf(op));
   try {
     // Constraints come from server code, so they may name hidden fields (e.g. an owner id).
     return parseWhere(result as Record<string, unknown>, collection.descriptor, runtime.registry, { trusted: true });

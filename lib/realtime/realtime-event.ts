@@ -1,8 +1,11 @@
 // The event a realtime client receives, and how one change on the bus becomes such events: one per
-// record, `doc` serialized like a REST record at depth 0 (hidden fields stripped), ids of their own.
+// record, `doc` serialized like a REST record at depth 0 and `updatedFields` naming only fields a reader
+// can see (hidden fields stripped from both), ids of their own.
 import { randomBytes } from 'node:crypto';
 import type { ChangeEvent } from '../operations/change-bus';
 import type { CollectionRuntime } from '../operations/runtime';
+import { findField } from '../query/find-field';
+import type { CollectionDescriptor } from '../schema/descriptors';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
 
 /** What SSE sends as `data:` and WebSocket as a message. */
@@ -14,7 +17,10 @@ export interface RealtimeEvent {
   docId: string;
   /** Create and update: the record as GET /:slug/:id shows it at depth 0. Never on deletes. */
   doc?: ApiRecord;
-  /** Updates through the update operation: the fields it set or cleared. */
+  /**
+   * Updates whose changed fields are known: those a reader can see (never a hidden field's name), empty
+   * when only hidden fields changed.
+   */
   updatedFields?: string[];
   /** ISO-8601. */
   timestamp: string;
@@ -61,12 +67,20 @@ export function toHubEntries(
 ): HubEntry[] {
   const timestamp = (change.timestamp ?? new Date()).toISOString();
   const single = change.ids.length === 1;
+  // The bus names every changed field (its other subscribers need hidden ones, such as a password):
+  // stripped once here, for every origin, before any reader sees them.
+  const updatedFields = change.type === 'update' && change.fields ? visibleFields(collection.descriptor, change.fields) : undefined;
   return change.ids.map((docId, index) => {
     const row = rows.get(docId);
     const id = change.resumeToken !== undefined ? `${tokenText(change.resumeToken)}${single ? '' : `:${index}`}` : nextId();
     const event: RealtimeEvent = { id, type: change.type, collection: change.slug, docId, timestamp };
     if (row && change.type !== 'delete') event.doc = collection.serialize(row);
-    if (change.type === 'update' && change.fields) event.updatedFields = change.fields;
+    if (updatedFields) event.updatedFields = updatedFields;
     return row ? { event, row } : { event };
   });
+}
+
+/** The names among `fields` that are fields of the collection a reader sees (not hidden, not unknown like `__v`). */
+function visibleFields(collection: CollectionDescriptor, fields: readonly string[]): string[] {
+  return fields.filter((name) => findField(collection, name) !== undefined);
 }

@@ -44,6 +44,15 @@ describe('signAccessToken / verifyAccessToken', () => {
     expect(verifyAccessToken(expired, options)).toBe('expired');
   });
 
+  it('refuses any crit header parameter, with the right secret: no extension is understood (RFC 7515)', () => {
+    const payload = { ...claims, typ: 'access' };
+    for (const header of [{ alg: 'HS256', crit: ['exp'] }, { alg: 'HS256', crit: ['foo'], foo: 'bar' }, { alg: 'HS256', crit: [] }]) {
+      const token = jwt.sign(payload, options.secret, { algorithm: 'HS256', expiresIn: 900, header: header as jwt.JwtHeader });
+      expect(jwt.verify(token, options.secret)).toMatchObject(payload);
+      expect(verifyAccessToken(token, options)).toBe('invalid');
+    }
+  });
+
   it('checks issuer and audience when configured', () => {
     const scoped = { ...options, issuer: 'https://api.example.com', audience: 'web' };
     expect(verifyAccessToken(signAccessToken(claims, 900, scoped), scoped)).toEqual({ ...claims, typ: 'access' });

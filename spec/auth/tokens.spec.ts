@@ -162,6 +162,10 @@ describe('bad access tokens: 401 with WWW-Authenticate: Bearer, even when the ho
     ['sub not an id', () => jwt.sign({ ...claims(), sub: 'root' }, SECRET, { algorithm: 'HS256', expiresIn: 900 }), 'invalid_token'],
     ['garbage', () => 'garbage', 'invalid_token'],
     ['a refresh token', () => user.refreshToken, 'invalid_token'],
+    // RFC 7515: extensions listed in `crit` must be understood, and the router understands none.
+    ['crit naming a registered claim (right secret)', () => jwt.sign(claims(), SECRET, { algorithm: 'HS256', expiresIn: 900, header: { alg: 'HS256', crit: ['exp'] } }), 'invalid_token'],
+    ['crit naming an unknown extension, present (right secret)', () => jwt.sign(claims(), SECRET, { algorithm: 'HS256', expiresIn: 900, header: { alg: 'HS256', crit: ['foo'], foo: 'bar' } as jwt.JwtHeader }), 'invalid_token'],
+    ['an empty crit (right secret)', () => jwt.sign(claims(), SECRET, { algorithm: 'HS256', expiresIn: 900, header: { alg: 'HS256', crit: [] } }), 'invalid_token'],
   ];
 
   it.each(cases)('%s', async (_name, token, code) => {
@@ -211,6 +215,18 @@ describe('an access token verified before (kept so repeated requests skip the si
     const last = user.accessToken.at(-1) === 'A' ? 'B' : 'A';
     expect401(await request(t.app).get('/api/posts').set(...bearer(`${user.accessToken.slice(0, -1)}${last}`)), 'invalid_token');
     expect401(await request(t.app).get('/api/posts').set(...bearer(`${user.accessToken}.`)), 'invalid_token');
+  });
+
+  it('never holds a token with a crit header: refused every time, on every route', async () => {
+    const user = await registerUser(t);
+    const critical = jwt.sign({ typ: 'access', col: 'users', sid: 'x', sub: user.id }, SECRET, { algorithm: 'HS256', expiresIn: 900, header: { alg: 'HS256', crit: ['foo'], foo: 1 } as jwt.JwtHeader });
+    for (let i = 0; i < 3; i++) {
+      expect401(await request(t.app).get('/api/users/me').set(...bearer(critical)), 'invalid_token');
+      expect401(await request(t.app).get('/api/posts').set(...bearer(critical)), 'invalid_token');
+    }
+    // The same claims without crit pass: only the header parameter makes the difference.
+    const plain = jwt.sign({ typ: 'access', col: 'users', sid: 'x', sub: user.id }, SECRET, { algorithm: 'HS256', expiresIn: 900 });
+    expect((await request(t.app).get('/api/users/me').set(...bearer(plain))).status).toBe(200);
   });
 
   it('still names a live user: once the user is deleted through the API, the same token is refused', async () => {

@@ -76,6 +76,14 @@ describe('object endpoint routes', () => {
     expect(route).toMatchObject({ summary: 'GET /stats', tags: ['endpoints'], operationId: 'endpoints.get.stats' });
     expect(route.body).toBeUndefined();
     expect(route.description).toBeUndefined();
+    expect(route.responses[403]).toBeUndefined();
+  });
+
+  it('state a declared scope in the description (after detail.description) and a 403 answer', () => {
+    const { route } = objectEndpointRoute(runtime, { path: '/reindex', method: 'post', handler, scope: 'admin', detail: { description: 'Rebuilds the index.' } }, 0, local);
+    expect(route.description).toBe('Rebuilds the index.\n\nAPI keys need the `admin` scope; a key without it acts as an anonymous caller.');
+    expect(route.responses[403].description).toMatch(/without the `admin` scope/);
+    expect(objectEndpointRoute(runtime, { path: '/search', method: 'post', handler, scope: 'read' }, 0, local).route.description).toMatch(/^API keys need the `read` scope/);
   });
 });
 

@@ -27,6 +27,8 @@ describe('validateEndpoints', () => {
           },
         },
         { path: '/stats/', method: 'get', handler, schema: { name: 'Stats', response: { type: 'object' } } },
+        { path: '/admin/reindex', method: 'post', handler, scope: 'admin' },
+        { path: '/search', method: 'post', handler, scope: 'read' },
       ]),
     ).toEqual([]);
   });
@@ -57,6 +59,8 @@ describe('validateEndpoints', () => {
     ['a response that is no object', { path: '/a', method: 'get', handler, schema: { name: 'A', response: 'json' } }, 'endpoints[0].schema.response: must be a JSON Schema object'],
     ['bad tags', { path: '/a', method: 'get', handler, detail: { tags: 'x' } }, 'endpoints[0].detail.tags: must be an array of non-empty strings'],
     ['an unknown detail key', { path: '/a', method: 'get', handler, detail: { summry: 'x' } }, 'endpoints[0].detail.summry: unknown option'],
+    ['an unknown scope', { path: '/a', method: 'get', handler, scope: 'owner' }, 'endpoints[0].scope: must be one of read, write, admin'],
+    ['a list of scopes', { path: '/a', method: 'get', handler, scope: ['read', 'write'] }, 'endpoints[0].scope: must be one of read, write, admin'],
   ])('reports %s', (_name, endpoint, expected) => {
     const problems = problemsOf([endpoint]);
     expect(problems).toEqual(expect.arrayContaining([expect.stringContaining(expected)]));

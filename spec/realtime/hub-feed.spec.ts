@@ -1,12 +1,15 @@
 // The bus-to-hub feed on a stand-in runtime: local events are delivered at once, the stream's echoes of them
 // are dropped while other writers' stream events get through with their resume token as id; rows a
-// publisher omitted are loaded, in order.
+// publisher omitted are loaded, in order; updatedFields never names a hidden field.
+import type { mongo } from 'mongoose';
 import { Types } from 'mongoose';
+import { normalizeChange } from '../../lib/changes/normalize-change';
 import { createChangeBus } from '../../lib/operations/change-bus';
 import type { CollectionRuntime, Runtime } from '../../lib/operations/runtime';
 import { createEventHub } from '../../lib/realtime/event-hub';
 import { connectHub } from '../../lib/realtime/hub-feed';
 import type { HubEntry } from '../../lib/realtime/realtime-event';
+import { describeCollection } from '../../lib/schema/describe-collection';
 
 const silent = { error: jest.fn(), warn: () => undefined, info: () => undefined };
 
@@ -16,7 +19,7 @@ function setup() {
     lean: async () => filter._id.$in.map((id) => stored.get(id)).filter(Boolean),
   }));
   const posts = {
-    descriptor: { slug: 'posts', isAuth: false, softDelete: false },
+    descriptor: describeCollection({ slug: 'posts', fields: { title: { type: 'text' }, secret: { type: 'text', hidden: true } } }),
     model: { find },
     serialize: (row: Record<string, unknown>) => ({ id: String(row._id), title: row.title }),
   } as unknown as CollectionRuntime;
@@ -75,6 +78,30 @@ describe('hub feed', () => {
     expect(find).toHaveBeenCalledTimes(1);
     expect(seen.map((e) => e.event.docId)).toEqual([String(a._id), String(b._id)]);
     expect(seen[0].row).toBe(a);
+  });
+
+  it('strips hidden and unknown field names from updatedFields, for local and stream events alike', () => {
+    const { changes, seen } = setup();
+    const a = { ...row('a'), updatedAt: new Date(1000) };
+    const id = String(a._id);
+    changes.emitChange({ scope: 'collection', slug: 'posts', type: 'update', ids: [id], docs: [a], fields: ['title', 'secret'], origin: 'local' });
+    changes.emitChange({ scope: 'collection', slug: 'posts', type: 'update', ids: [id], docs: [{ ...a, updatedAt: new Date(2000) }], fields: ['secret'], origin: 'local' });
+    // Another writer, as the change stream reports it: dotted paths, removals, Mongoose's __v.
+    const streamed = normalizeChange(
+      {
+        _id: { _data: 'T1' },
+        operationType: 'update',
+        documentKey: { _id: a._id },
+        fullDocument: { ...a, updatedAt: new Date(3000) },
+        updateDescription: { updatedFields: { 'secret.part': 1, title: 'b', updatedAt: new Date(3000), __v: 1 }, removedFields: ['secret'] },
+      } as unknown as mongo.ChangeStreamDocument,
+      { scope: 'collection', slugs: ['posts'], collectionName: 'posts' },
+    );
+    if (streamed.kind !== 'change') throw new Error('not a change');
+    expect(streamed.event.fields).toEqual(['secret', 'title', 'updatedAt', '__v']);
+    changes.emitChange(streamed.event);
+    expect(seen.map((e) => e.event.updatedFields)).toEqual([['title'], [], ['title', 'updatedAt']]);
+    expect(JSON.stringify(seen.map((e) => e.event))).not.toContain('secret');
   });
 
   it('publishes deletes without a row as such, and stops on unsubscribe; globals are not realtime events', () => {
