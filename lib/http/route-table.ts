@@ -22,7 +22,9 @@ export type BodyShape =
   | { kind: 'global-input'; slug: string }
   | { kind: 'schema'; schema: JsonSchema }
   /** Exactly one of several shapes (a create body that is one record or a `{ data: [...] }` batch). */
-  | { kind: 'one-of'; shapes: BodyShape[] };
+  | { kind: 'one-of'; shapes: BodyShape[] }
+  /** An object of named parts, every one always present and nothing else (a login answer: the user record and the tokens). */
+  | { kind: 'object'; properties: Record<string, BodyShape> };
 
 /** One query parameter of a route. */
 export interface QueryParameter {
