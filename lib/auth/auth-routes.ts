@@ -6,6 +6,7 @@ import { requestUser } from '../http/request-user';
 import { requireScope } from '../operations/access';
 import type { BodyShape, JsonSchema, RouteDef, RouteHandler } from '../http/route-table';
 import { createApiKey, deleteApiKey, listApiKeys } from './api-keys';
+import { REGISTER_READ_ONLY } from './auth-access';
 import type { AuthCollection } from './auth-collection';
 import { InputErrors, readBody } from './auth-input';
 import { currentAccount } from './current-account';
@@ -77,7 +78,8 @@ export function authRoutes(auth: AuthCollection): RouteDef[] {
     }, {
       secret: true,
       rateLimit: 'auth',
-      body: json(object({ email: str, password: str, name: str }, ['email', 'password'])),
+      // Any field of the collection a client may write, but role and verified (a 403 here).
+      body: json({ kind: 'record-input', slug, mode: 'create', omit: [...REGISTER_READ_ONLY] }),
       responses: {
         201: { description: 'The user and a session', shape: answer({ user: literal(REGISTERED_USER), accessToken: registerToken, refreshToken: registerToken, message: text }) },
         ...ERRORS,

@@ -14,7 +14,8 @@ export type JsonSchema = Record<string, unknown>;
  */
 export type BodyShape =
   | { kind: 'record'; slug: string }
-  | { kind: 'record-input'; slug: string; mode: 'create' | 'update' }
+  /** `omit`: writable fields this route refuses (register: role and verified); the body is then spelled out in place. */
+  | { kind: 'record-input'; slug: string; mode: 'create' | 'update'; omit?: readonly string[] }
   | { kind: 'batch-input'; slug: string }
   | { kind: 'batch'; slug: string }
   | { kind: 'list'; slug: string }

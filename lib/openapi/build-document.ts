@@ -16,7 +16,7 @@ import type { BodyShape, JsonSchema, RouteDef } from '../http/route-table';
 import type { CollectionDescriptor, SchemaRegistry } from '../schema/descriptors';
 import { type ComponentNames, allocateComponentNames } from './component-names';
 import { queryParameters } from './query-parameters';
-import { collectionSchemas, ref } from './record-schemas';
+import { collectionSchemas, inputSchema, ref } from './record-schemas';
 import { SHARED_SCHEMAS, batchSchema, listSchemas } from './shared-schemas';
 
 /** Everything the document is derived from. */
@@ -100,7 +100,9 @@ export function buildOpenApiDocument(source: DocumentSource, serverUrl: string):
       case 'record':
         return own ? ref(own.record) : fallback;
       case 'record-input':
-        return own ? ref(shape.mode === 'create' ? own.create : own.update) : fallback;
+        if (!own) return fallback;
+        if (shape.omit?.length) return inputSchema(registry.get(shape.slug)!, shape.mode, shape.omit);
+        return ref(shape.mode === 'create' ? own.create : own.update);
       case 'list':
         return own ? ref(own.list) : fallback;
       case 'batch':

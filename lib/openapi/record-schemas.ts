@@ -114,12 +114,14 @@ export function recordSchema(descriptor: CollectionDescriptor, related: (slug: s
 
 /**
  * A write body: `create` requires the required fields that have no default, and tells the defaults;
- * `update` is partial (null clears), with no defaults: a field it leaves out keeps its value.
+ * `update` is partial (null clears), with no defaults: a field it leaves out keeps its value. `omit`
+ * leaves out fields a route refuses.
  */
-export function inputSchema(descriptor: CollectionDescriptor, mode: 'create' | 'update'): JsonSchema {
+export function inputSchema(descriptor: CollectionDescriptor, mode: 'create' | 'update', omit: readonly string[] = []): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   for (const field of writableFields(descriptor)) {
+    if (omit.includes(field.name)) continue;
     let schema = fieldSchema(field, 'write', () => undefined);
     const fallback = mode === 'create' ? literalDefault(field.config.default) : undefined;
     if (fallback !== undefined) schema = { ...schema, default: fallback };

@@ -158,6 +158,14 @@ describe('the document', () => {
     expect([...answerSchema('/users/change-password', 'post', 200).required].sort()).toEqual(['accessToken', 'expiresIn', 'message', 'refreshToken']);
   });
 
+  it("describes register's body as what register accepts: the collection's writable fields but role and verified", () => {
+    const body = (doc.paths['/users/register'].post as unknown as { requestBody: { content: Record<string, { schema: { properties: Record<string, unknown>; required: string[] } }> } })
+      .requestBody.content['application/json'].schema;
+    expect(Object.keys(body.properties).sort()).toEqual(['bio', 'email', 'name', 'password']);
+    expect(body.properties.password).toMatchObject({ writeOnly: true });
+    expect([...body.required].sort()).toEqual(['email', 'password']);
+  });
+
   it('describes API keys exactly: every field a key has in a list, the secret only on create', () => {
     const listed = answerSchema('/users/api-keys', 'get', 200).properties.apiKeys as { items: { required: string[]; additionalProperties: boolean } };
     expect([...listed.items.required].sort()).toEqual(['createdAt', 'expiresAt', 'id', 'lastUsedAt', 'name', 'scopes']);
@@ -179,7 +187,7 @@ describe('real answers match the document', () => {
   });
 
   it('auth: register, login, refresh, me, logout, logout-all, e-mail flows', async () => {
-    await call('post', '/users/register', { body: { email: uniqueEmail(), password: GOOD_PASSWORD, name: 'Ann' }, expect: 201 });
+    await call('post', '/users/register', { body: { email: uniqueEmail(), password: GOOD_PASSWORD, name: 'Ann', bio: 'Hi' }, expect: 201 });
     const login = await call('post', '/users/login', { body: { email: user.email, password: user.password }, expect: 200 });
     await call('post', '/users/login', { body: { email: user.email, password: 'wrong-Passw0rd!' }, expect: 401 });
     await call('post', '/users/refresh', { body: { refreshToken: login.body.refreshToken }, expect: 200 });
