@@ -30,11 +30,14 @@ export function toSigningKey(secret: string): KeyObject {
   return createSecretKey(Buffer.from(secret, 'utf8'));
 }
 
-/** Only HS256: `alg: none` and every other algorithm are refused. */
-export const ACCESS_TOKEN_ALGORITHMS: jwt.Algorithm[] = ['HS256'];
+/**
+ * Only HS256: `alg: none` and every other algorithm are refused. Typed without jsonwebtoken's types: the
+ * public declarations reach this file, and a host has jsonwebtoken but not @types/jsonwebtoken.
+ */
+export const ACCESS_TOKEN_ALGORITHMS: 'HS256'[] = ['HS256'];
 
 /** The jsonwebtoken verify options shared by verifyAccessToken and the passport-jwt strategy. */
-export function jwtVerifyOptions(options: AccessTokenOptions): { algorithms: jwt.Algorithm[]; issuer?: string; audience?: string } {
+export function jwtVerifyOptions(options: AccessTokenOptions): { algorithms: 'HS256'[]; issuer?: string; audience?: string } {
   return {
     algorithms: ACCESS_TOKEN_ALGORITHMS,
     ...(options.issuer === undefined ? {} : { issuer: options.issuer }),

@@ -6,6 +6,7 @@ import { requestUser } from '../http/request-user';
 import { requireScope } from '../operations/access';
 import type { BodyShape, JsonSchema, RouteDef, RouteHandler } from '../http/route-table';
 import { createApiKey, deleteApiKey, listApiKeys } from './api-keys';
+import { REGISTER_READ_ONLY } from './auth-access';
 import type { AuthCollection } from './auth-collection';
 import { InputErrors, readBody } from './auth-input';
 import { currentAccount } from './current-account';
@@ -26,12 +27,17 @@ function readStrings<K extends string>(body: unknown, names: readonly K[]): Reco
 }
 
 const str = { type: 'string' };
+/** A request body: an object of these properties, the named ones required. */
 const object = (properties: Record<string, JsonSchema>, required: string[] = []): BodyShape => ({
   kind: 'schema',
   schema: { type: 'object', properties, required, additionalProperties: false },
 });
-const MESSAGE = object({ message: str }, ['message']);
-const TOKENS = { accessToken: str, refreshToken: str, expiresIn: { type: 'integer' } };
+const literal = (schema: JsonSchema): BodyShape => ({ kind: 'schema', schema });
+/** An answer: every part is always sent, and nothing else. A part may be a record, which the document names. */
+const answer = (properties: Record<string, BodyShape>): BodyShape => ({ kind: 'object', properties });
+const text = literal(str);
+const MESSAGE = answer({ message: text });
+const TOKENS = { accessToken: text, refreshToken: text, expiresIn: literal({ type: 'integer', minimum: 0 }) };
 const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
 const ERRORS = { 400: { description: 'Invalid body' }, 401: { description: 'Invalid credentials' } };
 
@@ -39,6 +45,8 @@ const ERRORS = { 400: { description: 'Invalid body' }, 401: { description: 'Inva
 export function authRoutes(auth: AuthCollection): RouteDef[] {
   const slug = auth.slug;
   const user: BodyShape = { kind: 'record', slug };
+  // Register starts no session when the e-mail address must be verified first: both tokens are then null.
+  const registerToken = literal(auth.options.requireVerification ? { type: 'null', description: 'Verify the e-mail address first, then log in.' } : str);
   const account = (req: Request, forbidApiKeys = false) =>
     requestUser(auth.runtime, req).then((caller) => currentAccount({ auth, user: caller, forbidApiKeys }));
   const route = (
@@ -70,8 +78,14 @@ export function authRoutes(auth: AuthCollection): RouteDef[] {
     }, {
       secret: true,
       rateLimit: 'auth',
-      body: json(object({ email: str, password: str, name: str }, ['email', 'password'])),
-      responses: { 201: { description: 'The user and a session', shape: object({ user, message: str, ...TOKENS }) }, ...ERRORS, 403: { description: 'Registration closed' }, 409: { description: 'E-mail taken' } },
+      // Any field of the collection a client may write, but role and verified (a 403 here).
+      body: json({ kind: 'record-input', slug, mode: 'create', omit: [...REGISTER_READ_ONLY] }),
+      responses: {
+        201: { description: 'The user and a session', shape: answer({ user: literal(REGISTERED_USER), accessToken: registerToken, refreshToken: registerToken, message: text }) },
+        ...ERRORS,
+        403: { description: 'Registration closed' },
+        409: { description: 'E-mail taken' },
+      },
     }),
     route('post', 'login', 'login', 'Log in with e-mail and password', async (req, res) => {
       const { email, password } = readStrings(req.body, ['email', 'password']);
@@ -80,12 +94,12 @@ export function authRoutes(auth: AuthCollection): RouteDef[] {
       secret: true,
       rateLimit: 'auth',
       body: json(object({ email: str, password: str }, ['email', 'password'])),
-      responses: { 200: { description: 'The user and a session', shape: object({ user, token: str, ...TOKENS }) }, ...ERRORS, 403: { description: 'E-mail not verified' }, 429: { description: 'Account locked' } },
+      responses: { 200: { description: 'The user and a session', shape: answer({ user, ...TOKENS, token: text }) }, ...ERRORS, 403: { description: 'E-mail not verified' }, 429: { description: 'Account locked' } },
     }),
     route('post', 'refresh', 'refresh', 'Exchange a refresh token for new tokens', async (req, res) => {
       const { refreshToken } = readStrings(req.body, ['refreshToken']);
       res.json(await refresh({ auth, refreshToken }));
-    }, { secret: true, body: json(object({ refreshToken: str }, ['refreshToken'])), responses: { 200: { description: 'New tokens', shape: object(TOKENS) }, ...ERRORS } }),
+    }, { secret: true, body: json(object({ refreshToken: str }, ['refreshToken'])), responses: { 200: { description: 'New tokens', shape: answer(TOKENS) }, ...ERRORS } }),
     route('post', 'logout', 'logout', 'Revoke a refresh token', async (req, res) => {
       const { refreshToken } = readStrings(req.body, ['refreshToken']);
       await logout({ auth, refreshToken });
@@ -95,7 +109,7 @@ export function authRoutes(auth: AuthCollection): RouteDef[] {
       const me = await account(req, true);
       const revoked = await logoutAll({ auth, userId: me.id });
       res.json({ message: 'Logged out of every session.', revoked });
-    }, { auth: 'required', body: json(object({}), false), responses: { 200: { description: 'Sessions ended', shape: object({ message: str, revoked: { type: 'integer' } }) }, ...ERRORS, 403: { description: 'API keys cannot do this' } } }),
+    }, { auth: 'required', body: json(object({}), false), responses: { 200: { description: 'Sessions ended', shape: answer({ message: text, revoked: literal({ type: 'integer', minimum: 0 }) }) }, ...ERRORS, 403: { description: 'API keys cannot do this' } } }),
     route('post', 'forgot-password', 'forgotPassword', 'Ask for a password-reset e-mail', async (req, res) => {
       const errors = new InputErrors();
       const email = errors.email(readBody(req.body, ['email']));
@@ -120,7 +134,7 @@ export function authRoutes(auth: AuthCollection): RouteDef[] {
       secret: true,
       rateLimit: 'auth',
       body: json(object({ currentPassword: str, password: str }, ['currentPassword', 'password'])),
-      responses: { 200: { description: 'Changed, with a new session', shape: object({ message: str, ...TOKENS }) }, ...ERRORS, 403: { description: 'API keys cannot do this' }, 429: { description: 'Account locked' } },
+      responses: { 200: { description: 'Changed, with a new session', shape: answer({ message: text, ...TOKENS }) }, ...ERRORS, 403: { description: 'API keys cannot do this' }, 429: { description: 'Account locked' } },
     }),
     route('post', 'send-verification', 'sendVerification', 'Send a verification e-mail (to the caller, or to an address)', async (req, res) => {
       const body = readBody(req.body ?? {}, ['email']);
@@ -145,7 +159,7 @@ export function authRoutes(auth: AuthCollection): RouteDef[] {
       const { token } = readStrings(req.body, ['token']);
       const verified = await verifyEmail({ auth, token });
       res.json({ message: 'Your e-mail address is verified.', user: verified });
-    }, { body: json(object({ token: str }, ['token'])), responses: { 200: { description: 'Verified', shape: object({ message: str, user }) }, 400: ERRORS[400] } }),
+    }, { body: json(object({ token: str }, ['token'])), responses: { 200: { description: 'Verified', shape: answer({ message: text, user }) }, 400: ERRORS[400] } }),
     route('get', 'me', 'me', 'The current user', async (req, res) => {
       const me = await account(req);
       requireScope(await requestUser(auth.runtime, req), 'read');
@@ -158,26 +172,39 @@ export function authRoutes(auth: AuthCollection): RouteDef[] {
       auth: 'required',
       secret: true,
       body: json(object({ name: str, scopes: { type: 'array', items: { enum: ['read', 'write', 'admin'] } }, expiresAt: { type: 'string', format: 'date-time' } }, ['name'])),
-      responses: { 201: { description: 'The new key', shape: object({ apiKey: API_KEY_WITH_SECRET }) }, ...ERRORS, 403: { description: 'API keys cannot do this' } },
+      responses: { 201: { description: 'The new key', shape: answer({ apiKey: literal(API_KEY_WITH_SECRET) }) }, ...ERRORS, 403: { description: 'API keys cannot do this' } },
     }),
     route('get', 'api-keys', 'listApiKeys', "The caller's API keys (without the keys)", async (req, res) => {
       const me = await account(req, true);
       res.json({ apiKeys: await listApiKeys({ auth, userId: me.id }) });
-    }, { auth: 'required', responses: { 200: { description: 'The keys', shape: object({ apiKeys: { type: 'array', items: API_KEY } }) }, 401: ERRORS[401], 403: { description: 'API keys cannot do this' } } }),
+    }, { auth: 'required', responses: { 200: { description: 'The keys', shape: answer({ apiKeys: literal({ type: 'array', items: API_KEY }) }) }, 401: ERRORS[401], 403: { description: 'API keys cannot do this' } } }),
     route('delete', 'api-keys/:id', 'deleteApiKey', 'Revoke an API key', async (req, res) => {
       const me = await account(req, true);
       res.json(await deleteApiKey({ auth, userId: me.id, id: String(req.params.id) }));
-    }, { auth: 'required', responses: { 200: { description: 'Revoked', shape: object({ deleted: { type: 'boolean' } }) }, 401: ERRORS[401], 403: { description: 'API keys cannot do this' }, 404: { description: 'No such key' } } }),
+    }, { auth: 'required', responses: { 200: { description: 'Revoked', shape: answer({ deleted: literal({ type: 'boolean', const: true }) }) }, 401: ERRORS[401], 403: { description: 'API keys cannot do this' }, 404: { description: 'No such key' } } }),
   ];
 }
 
-const API_KEY_PROPERTIES = {
-  id: { type: 'string' },
+const OBJECT_ID = { type: 'string', pattern: '^[0-9a-f]{24}$' };
+
+/** The user register answers with: these three fields, not the whole record; name is null when unset. */
+const REGISTERED_USER: JsonSchema = {
+  type: 'object',
+  properties: { id: OBJECT_ID, email: { type: 'string', format: 'email' }, name: { type: ['string', 'null'] } },
+  required: ['id', 'email', 'name'],
+  additionalProperties: false,
+};
+
+/** A closed object whose every property is always present. */
+const closed = (properties: Record<string, JsonSchema>): JsonSchema => ({ type: 'object', properties, required: Object.keys(properties), additionalProperties: false });
+const KEY_FIELDS = {
+  id: OBJECT_ID,
   name: { type: 'string' },
-  scopes: { type: 'array', items: { enum: ['read', 'write', 'admin'] } },
+  scopes: { type: 'array', items: { type: 'string', enum: ['read', 'write', 'admin'] } },
   expiresAt: { type: ['string', 'null'], format: 'date-time' },
   createdAt: { type: 'string', format: 'date-time' },
-  lastUsedAt: { type: ['string', 'null'], format: 'date-time' },
 };
-const API_KEY: JsonSchema = { type: 'object', properties: API_KEY_PROPERTIES };
-const API_KEY_WITH_SECRET: JsonSchema = { type: 'object', properties: { ...API_KEY_PROPERTIES, key: { type: 'string' } }, required: ['id', 'key'] };
+/** A key as listed: never the key itself. */
+const API_KEY = closed({ ...KEY_FIELDS, lastUsedAt: { type: ['string', 'null'], format: 'date-time' } });
+/** A key just created: the only answer that carries the key. */
+const API_KEY_WITH_SECRET = closed({ ...KEY_FIELDS, key: { type: 'string' } });

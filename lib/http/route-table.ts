@@ -14,7 +14,8 @@ export type JsonSchema = Record<string, unknown>;
  */
 export type BodyShape =
   | { kind: 'record'; slug: string }
-  | { kind: 'record-input'; slug: string; mode: 'create' | 'update' }
+  /** `omit`: writable fields this route refuses (register: role and verified); the body is then spelled out in place. */
+  | { kind: 'record-input'; slug: string; mode: 'create' | 'update'; omit?: readonly string[] }
   | { kind: 'batch-input'; slug: string }
   | { kind: 'batch'; slug: string }
   | { kind: 'list'; slug: string }
@@ -22,7 +23,9 @@ export type BodyShape =
   | { kind: 'global-input'; slug: string }
   | { kind: 'schema'; schema: JsonSchema }
   /** Exactly one of several shapes (a create body that is one record or a `{ data: [...] }` batch). */
-  | { kind: 'one-of'; shapes: BodyShape[] };
+  | { kind: 'one-of'; shapes: BodyShape[] }
+  /** An object of named parts, every one always present and nothing else (a login answer: the user record and the tokens). */
+  | { kind: 'object'; properties: Record<string, BodyShape> };
 
 /** One query parameter of a route. */
 export interface QueryParameter {

@@ -16,8 +16,8 @@ import type { BodyShape, JsonSchema, RouteDef } from '../http/route-table';
 import type { CollectionDescriptor, SchemaRegistry } from '../schema/descriptors';
 import { type ComponentNames, allocateComponentNames } from './component-names';
 import { queryParameters } from './query-parameters';
-import { collectionSchemas, ref } from './record-schemas';
-import { PROBLEM_SCHEMAS, listSchema } from './shared-schemas';
+import { collectionSchemas, inputSchema, ref } from './record-schemas';
+import { SHARED_SCHEMAS, batchSchema, listSchemas } from './shared-schemas';
 
 /** Everything the document is derived from. */
 export interface DocumentSource {
@@ -77,18 +77,18 @@ export function buildOpenApiDocument(source: DocumentSource, serverUrl: string):
         'List endpoints accept the where/depth/limit, include/perPage/cursor and filter/fields dialects at once.',
     )
     .addServer({ url: serverUrl || '/', description: 'Where the host mounted the API' });
-  for (const [name, schema] of Object.entries(PROBLEM_SCHEMAS)) builder.addSchema(name, schema as SchemaObject);
+  const addSchemas = (schemas: Record<string, JsonSchema>) => {
+    for (const [name, schema] of Object.entries(schemas)) builder.addSchema(name, schema as SchemaObject);
+  };
+  addSchemas(SHARED_SCHEMAS);
 
   const namesOf = (slug: string): ComponentNames | undefined => names.collections.get(slug);
   for (const descriptor of registry.values()) {
     const own = names.collections.get(descriptor.slug)!;
-    for (const [name, schema] of Object.entries(collectionSchemas(descriptor, own, registry, namesOf))) builder.addSchema(name, schema as SchemaObject);
-    builder.addSchema(own.list, listSchema(descriptor.slug, own.record) as SchemaObject);
+    addSchemas(collectionSchemas(descriptor, own, registry, namesOf));
+    addSchemas(listSchemas(descriptor.slug, own));
   }
-  for (const descriptor of globals) {
-    const own = names.globals.get(descriptor.slug)!;
-    for (const [name, schema] of Object.entries(collectionSchemas(descriptor, own, registry, namesOf))) builder.addSchema(name, schema as SchemaObject);
-  }
+  for (const descriptor of globals) addSchemas(collectionSchemas(descriptor, names.globals.get(descriptor.slug)!, registry, namesOf));
 
   const hasAuth = [...registry.values()].some((c) => c.isAuth);
   if (hasAuth) for (const [name, scheme] of Object.entries(SECURITY_SCHEMES)) builder.addSecurityScheme(name, { ...scheme });
@@ -100,16 +100,18 @@ export function buildOpenApiDocument(source: DocumentSource, serverUrl: string):
       case 'record':
         return own ? ref(own.record) : fallback;
       case 'record-input':
-        return own ? ref(shape.mode === 'create' ? own.create : own.update) : fallback;
+        if (!own) return fallback;
+        if (shape.omit?.length) return inputSchema(registry.get(shape.slug)!, shape.mode, shape.omit);
+        return ref(shape.mode === 'create' ? own.create : own.update);
       case 'list':
         return own ? ref(own.list) : fallback;
       case 'batch':
       case 'batch-input': {
         if (!own) return fallback;
-        const item = ref(shape.kind === 'batch' ? own.record : own.create);
-        const max = registry.get(shape.slug)!.maxBatchSize;
-        const data = { type: 'array', items: item, ...(shape.kind === 'batch-input' && { maxItems: max }) };
-        return { type: 'object', properties: { data }, required: ['data'], additionalProperties: false };
+        // Named only when a route uses one: a collection with a field called `data` has no batch form.
+        if (shape.kind === 'batch') addSchemas({ [own.batch]: batchSchema(shape.slug, own.record) });
+        else addSchemas({ [own.createBatch]: batchSchema(shape.slug, own.create, registry.get(shape.slug)!.maxBatchSize) });
+        return ref(shape.kind === 'batch' ? own.batch : own.createBatch);
       }
       case 'global':
       case 'global-input': {
@@ -121,6 +123,10 @@ export function buildOpenApiDocument(source: DocumentSource, serverUrl: string):
         return shape.schema;
       case 'one-of':
         return { oneOf: shape.shapes.map(shapeSchema) };
+      case 'object': {
+        const properties = Object.fromEntries(Object.entries(shape.properties).map(([name, part]) => [name, shapeSchema(part)]));
+        return { type: 'object', properties, required: Object.keys(properties), additionalProperties: false };
+      }
     }
   };
 

@@ -1,17 +1,27 @@
 // Component names for collections and globals: `posts` -> `Posts` (+ `PostsCreate`, `PostsUpdate`,
-// `PostsList`). Slugs that fold to the same name (`blog-posts`, `blog_posts`) get a numbered suffix.
+// `PostsList` and its envelopes, `PostsBatch`). Slugs that fold to the same name (`blog-posts`,
+// `blog_posts`) get a numbered suffix.
 import type { CollectionDescriptor } from '../schema/descriptors';
+import { SHARED_SCHEMAS } from './shared-schemas';
 
-/** The component names of one collection or global. */
+/** The component names of one collection or global (a global uses only `record` and `update`). */
 export interface ComponentNames {
   record: string;
   create: string;
   update: string;
+  /** The list answer: one of the three envelopes below. */
   list: string;
+  /** `{ data, meta }`: the page envelope. */
+  page: string;
+  /** `{ docs, totalDocs, limit, ... }`: the envelope of a request that used `limit`. */
+  docsPage: string;
+  /** `{ data, meta: { nextCursor, ... } }`: the envelope of a request that used `cursor`. */
+  cursorPage: string;
+  /** `{ data: [records] }`: the answer to a batch create. */
+  batch: string;
+  /** `{ data: [inputs] }`: the body of a batch create. */
+  createBatch: string;
 }
-
-/** Shared components every document has; no collection may take their names. */
-export const SHARED_COMPONENTS = ['Problem', 'ProblemDetail', 'ObjectId'] as const;
 
 function pascalCase(slug: string): string {
   return slug
@@ -22,7 +32,17 @@ function pascalCase(slug: string): string {
 }
 
 function namesOf(base: string): ComponentNames {
-  return { record: base, create: `${base}Create`, update: `${base}Update`, list: `${base}List` };
+  return {
+    record: base,
+    create: `${base}Create`,
+    update: `${base}Update`,
+    list: `${base}List`,
+    page: `${base}Page`,
+    docsPage: `${base}DocsPage`,
+    cursorPage: `${base}CursorPage`,
+    batch: `${base}Batch`,
+    createBatch: `${base}CreateBatch`,
+  };
 }
 
 /** Names for every collection, then every global (prefixed `Global`), unique across the document. */
@@ -30,7 +50,8 @@ export function allocateComponentNames(
   collections: readonly CollectionDescriptor[],
   globals: readonly CollectionDescriptor[],
 ): { collections: Map<string, ComponentNames>; globals: Map<string, ComponentNames> } {
-  const taken = new Set<string>(SHARED_COMPONENTS);
+  // The shared components every document has: no collection may take their names.
+  const taken = new Set<string>(Object.keys(SHARED_SCHEMAS));
   const allocate = (base: string): ComponentNames => {
     for (let n = 1; ; n++) {
       const names = namesOf(n === 1 ? base : `${base}${n}`);

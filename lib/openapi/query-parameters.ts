@@ -21,7 +21,7 @@ function recordParameters(options: QueryOptions, collection: CollectionDescripto
   return [
     query('depth', `Populate relationship and upload fields this many levels deep (0 leaves ids; at most ${options.maxDepth}).`, { type: 'integer', minimum: 0, maximum: options.maxDepth }),
     query('include', 'Comma list of relations to populate, dotted for nested ones (`author,author.avatar`).', { type: 'string' }),
-    query('fields', 'Comma list of fields to return (`id` is always included).', { type: 'string' }),
+    query('fields', 'Comma list of fields to return (`id` is always included). The records then carry only these, though the record schema, which describes answers without `fields`, requires every field.', { type: 'string' }),
     ...(deleted ? [query('includeDeleted', 'true also returns soft-deleted records (for callers allowed to see them). Default false.', { type: 'boolean' })] : []),
   ];
 }

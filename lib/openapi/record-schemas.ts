@@ -1,6 +1,6 @@
 // JSON Schemas of records and write bodies, derived from the field descriptors: hidden fields absent,
-// the write-only password only in write bodies, `required` and select options from the config,
-// relationships as an id or the populated record, dates as date-time strings.
+// the write-only password only in write bodies, every field of a record required (unset reads as null),
+// defaults on create bodies only, relationships as an id or the populated record, dates as date-time strings.
 import type { JsonSchema } from '../http/route-table';
 import type { CanonicalType, CollectionDescriptor, FieldDescriptor, SchemaRegistry } from '../schema/descriptors';
 import type { ComponentNames } from './component-names';
@@ -60,7 +60,7 @@ function literalDefault(value: unknown): unknown {
   return undefined;
 }
 
-/** The schema of one field's value as records carry it (`read`) or bodies send it (`write`). */
+/** The schema of one field's value as records carry it (`read`) or bodies send it (`write`, without its default). */
 export function fieldSchema(field: FieldDescriptor, mode: Mode, related: (slug: string) => JsonSchema | undefined): JsonSchema {
   const relatedRecord = field.relationTo ? related(field.relationTo) : undefined;
   let schema: JsonSchema;
@@ -72,17 +72,15 @@ export function fieldSchema(field: FieldDescriptor, mode: Mode, related: (slug: 
     const item = scalarSchema(field.type, field, mode, relatedRecord);
     schema = field.isArray ? { type: 'array', items: item } : item;
   }
-  if (mode === 'write') {
-    const fallback = literalDefault(field.config.default);
-    if (fallback !== undefined) schema = { ...schema, default: fallback };
-    if (field.writeOnly) schema = { ...schema, writeOnly: true };
-  }
+  if (mode === 'write' && field.writeOnly) schema = { ...schema, writeOnly: true };
   return schema;
 }
 
-/** The fields a record carries: visible ones; a global has no id of its own. */
+/** The fields a record carries, in wire order (id, the fields, the timestamps): visible ones; a global has no id of its own. */
 function readableFields(descriptor: CollectionDescriptor): FieldDescriptor[] {
-  return Object.values(descriptor.fields).filter((f) => !f.hidden && !(descriptor.isGlobal && f.name === 'id'));
+  const visible = Object.values(descriptor.fields).filter((f) => !f.hidden && !(descriptor.isGlobal && f.name === 'id'));
+  const system = visible.filter((f) => f.system);
+  return [...system.filter((f) => f.name === 'id'), ...visible.filter((f) => !f.system), ...system.filter((f) => f.name !== 'id')];
 }
 
 /** The fields a client may send: not system, visible or write-only. */
@@ -90,7 +88,11 @@ function writableFields(descriptor: CollectionDescriptor): FieldDescriptor[] {
   return Object.values(descriptor.fields).filter((f) => !f.system && (!f.hidden || f.writeOnly === true));
 }
 
-/** The record schema (`<Slug>`): only `id` is always there, since `fields=` may select a subset. */
+/**
+ * The record schema (`<Slug>`): every visible field is in every record (null when unset), so all are
+ * required and generated clients need no `?`. `fields=` is the one exception: its answers carry only the
+ * selected fields and `id`, as the parameter says.
+ */
 export function recordSchema(descriptor: CollectionDescriptor, related: (slug: string) => JsonSchema | undefined): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
   for (const field of readableFields(descriptor)) {
@@ -103,19 +105,26 @@ export function recordSchema(descriptor: CollectionDescriptor, related: (slug: s
     type: 'object',
     description: descriptor.isGlobal
       ? `The ${descriptor.slug} global.`
-      : `A record of ${descriptor.slug}. \`fields=\` returns a subset (id always included).`,
+      : `A record of ${descriptor.slug}: every field, null when unset. With \`fields=\` only the selected fields and id.`,
     properties,
-    ...(descriptor.isGlobal ? {} : { required: ['id'] }),
+    required: Object.keys(properties),
     additionalProperties: false,
   };
 }
 
-/** A write body: `create` lists the required fields (without defaults); `update` is partial, null clears. */
-export function inputSchema(descriptor: CollectionDescriptor, mode: 'create' | 'update'): JsonSchema {
+/**
+ * A write body: `create` requires the required fields that have no default, and tells the defaults;
+ * `update` is partial (null clears), with no defaults: a field it leaves out keeps its value. `omit`
+ * leaves out fields a route refuses.
+ */
+export function inputSchema(descriptor: CollectionDescriptor, mode: 'create' | 'update', omit: readonly string[] = []): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   for (const field of writableFields(descriptor)) {
-    const schema = fieldSchema(field, 'write', () => undefined);
+    if (omit.includes(field.name)) continue;
+    let schema = fieldSchema(field, 'write', () => undefined);
+    const fallback = mode === 'create' ? literalDefault(field.config.default) : undefined;
+    if (fallback !== undefined) schema = { ...schema, default: fallback };
     properties[field.name] = field.required ? schema : nullable(schema);
     if (mode === 'create' && field.required && field.config.default === undefined) required.push(field.name);
   }

@@ -1,10 +1,15 @@
-// The schemas every document shares: problem details, the ObjectId string, and the three list
-// envelopes (page, Form A `docs`, cursor), which a list answers in depending on the parameters it got.
+// The schemas every document shares (problem details, the ObjectId string, the page and cursor meta),
+// and the answer envelopes of each collection: the three list envelopes (page, Form A `docs`, cursor),
+// which a list answers in depending on the parameters it got, and the batch of a batch create.
 import type { JsonSchema } from '../http/route-table';
+import type { ComponentNames } from './component-names';
 import { ref } from './record-schemas';
 
-/** RFC 9457 problem details, as every 4xx/5xx of the router is answered. */
-export const PROBLEM_SCHEMAS: Record<string, JsonSchema> = {
+const integer = { type: 'integer', minimum: 0 };
+const flag = { type: 'boolean' };
+
+/** Problem details, ids and page meta: the components every document has, whatever its collections. */
+export const SHARED_SCHEMAS: Record<string, JsonSchema> = {
   ObjectId: { type: 'string', pattern: '^[0-9a-fA-F]{24}$', description: 'A record id (24 hex digits).' },
   ProblemDetail: {
     type: 'object',
@@ -29,64 +34,64 @@ export const PROBLEM_SCHEMAS: Record<string, JsonSchema> = {
     },
     required: ['type', 'title', 'status', 'detail', 'code'],
   },
+  PageMeta: {
+    type: 'object',
+    description: 'Where a page is. total and totalPages are left out when count=false; hasNextPage and hasPrevPage then say whether there is more.',
+    properties: { total: integer, page: integer, perPage: integer, totalPages: integer, hasNextPage: flag, hasPrevPage: flag },
+    required: ['page', 'perPage'],
+    additionalProperties: false,
+  },
+  CursorMeta: {
+    type: 'object',
+    description: 'Where a cursor page is: pass nextCursor or prevCursor as `cursor` for the next or previous page (null: there is none).',
+    properties: { hasNextPage: flag, hasPrevPage: flag, nextCursor: { type: ['string', 'null'] }, prevCursor: { type: ['string', 'null'] } },
+    required: ['hasNextPage', 'hasPrevPage', 'nextCursor', 'prevCursor'],
+    additionalProperties: false,
+  },
 };
 
-const integer = { type: 'integer', minimum: 0 };
-const flag = { type: 'boolean' };
-
 /**
- * The list answer of a collection: exactly one of the three envelopes. Each is closed
- * (additionalProperties false), so a body matches one and only one.
+ * The list answer of a collection (`<Slug>List`): exactly one of the three envelopes, each its own named,
+ * closed component (additionalProperties false), so a body matches one and only one.
  */
-export function listSchema(slug: string, record: string): JsonSchema {
-  const items = { type: 'array', items: ref(record) };
+export function listSchemas(slug: string, names: ComponentNames): Record<string, JsonSchema> {
+  const items = { type: 'array', items: ref(names.record) };
   return {
-    description: `A page of ${slug}. \`cursor\` -> cursor envelope; \`limit\` without \`perPage\` -> docs envelope; otherwise the configured default.`,
-    oneOf: [
-      {
-        title: 'Page envelope',
-        type: 'object',
-        properties: {
-          data: items,
-          meta: {
-            type: 'object',
-            description: 'total and totalPages are left out when count=false; hasNextPage/hasPrevPage then say whether there is more.',
-            properties: { total: integer, page: integer, perPage: integer, totalPages: integer, hasNextPage: flag, hasPrevPage: flag },
-            required: ['page', 'perPage'],
-            additionalProperties: false,
-          },
-        },
-        required: ['data', 'meta'],
-        additionalProperties: false,
-      },
-      {
-        title: 'Docs envelope (limit=)',
-        type: 'object',
-        description: 'totalDocs and totalPages are left out when count=false.',
-        properties: { docs: items, totalDocs: integer, limit: integer, page: integer, totalPages: integer, hasNextPage: flag, hasPrevPage: flag },
-        required: ['docs', 'limit', 'page', 'hasNextPage', 'hasPrevPage'],
-        additionalProperties: false,
-      },
-      {
-        title: 'Cursor envelope (cursor=)',
-        type: 'object',
-        properties: {
-          data: items,
-          meta: {
-            type: 'object',
-            properties: {
-              hasNextPage: flag,
-              hasPrevPage: flag,
-              nextCursor: { type: ['string', 'null'] },
-              prevCursor: { type: ['string', 'null'] },
-            },
-            required: ['hasNextPage', 'hasPrevPage', 'nextCursor', 'prevCursor'],
-            additionalProperties: false,
-          },
-        },
-        required: ['data', 'meta'],
-        additionalProperties: false,
-      },
-    ],
+    [names.list]: {
+      description: `A page of ${slug}. \`cursor\` -> cursor envelope; \`limit\` without \`perPage\` -> docs envelope; otherwise the configured default.`,
+      oneOf: [ref(names.page), ref(names.docsPage), ref(names.cursorPage)],
+    },
+    [names.page]: {
+      type: 'object',
+      description: `A page of ${slug} in the page envelope.`,
+      properties: { data: items, meta: ref('PageMeta') },
+      required: ['data', 'meta'],
+      additionalProperties: false,
+    },
+    [names.docsPage]: {
+      type: 'object',
+      description: `A page of ${slug} in the docs envelope (the request used \`limit\`). totalDocs and totalPages are left out when count=false.`,
+      properties: { docs: items, totalDocs: integer, limit: integer, page: integer, totalPages: integer, hasNextPage: flag, hasPrevPage: flag },
+      required: ['docs', 'limit', 'page', 'hasNextPage', 'hasPrevPage'],
+      additionalProperties: false,
+    },
+    [names.cursorPage]: {
+      type: 'object',
+      description: `A page of ${slug} in the cursor envelope (the request used \`cursor\`).`,
+      properties: { data: items, meta: ref('CursorMeta') },
+      required: ['data', 'meta'],
+      additionalProperties: false,
+    },
+  };
+}
+
+/** `{ data: [...] }` of a batch create: the created records (`<Slug>Batch`), or the body's inputs, at most `maxItems`. */
+export function batchSchema(slug: string, item: string, maxItems?: number): JsonSchema {
+  return {
+    type: 'object',
+    description: maxItems === undefined ? `The records of ${slug} a batch created, in the order sent.` : `A batch of new records of ${slug}: all are created, or none.`,
+    properties: { data: { type: 'array', items: ref(item), ...(maxItems !== undefined && { maxItems }) } },
+    required: ['data'],
+    additionalProperties: false,
   };
 }

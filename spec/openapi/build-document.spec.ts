@@ -41,10 +41,18 @@ const ROUTES: RouteDef[] = [
     path: '/blog-posts',
     operationId: 'blog-posts.create',
     body: { type: 'json', required: true, shape: { kind: 'one-of', shapes: [{ kind: 'record-input', slug: 'blog-posts', mode: 'create' }, { kind: 'batch-input', slug: 'blog-posts' }] } },
-    responses: { 201: { description: 'made', shape: { kind: 'record', slug: 'blog-posts' } } },
+    responses: { 201: { description: 'made', shape: { kind: 'one-of', shapes: [{ kind: 'record', slug: 'blog-posts' }, { kind: 'batch', slug: 'blog-posts' }] } } },
   }),
+  route({ method: 'patch', path: '/blog-posts/:id', operationId: 'blog-posts.update', body: { type: 'json', required: true, shape: { kind: 'record-input', slug: 'blog-posts', mode: 'update' } } }),
   route({ method: 'get', path: '/users/me', operationId: 'users.me', auth: 'required', responses: { 200: { description: 'me', shape: { kind: 'record', slug: 'users' } }, 401: { description: 'who?' } } }),
-  route({ method: 'post', path: '/users/login', operationId: 'users.login', auth: 'none', body: { type: 'json', required: true, shape: { kind: 'schema', schema: { type: 'object' } } } }),
+  route({
+    method: 'post',
+    path: '/users/login',
+    operationId: 'users.login',
+    auth: 'none',
+    body: { type: 'json', required: true, shape: { kind: 'schema', schema: { type: 'object' } } },
+    responses: { 200: { description: 'in', shape: { kind: 'object', properties: { user: { kind: 'record', slug: 'users' }, token: { kind: 'schema', schema: { type: 'string' } } } } } },
+  }),
   // Another feature's routes: a multipart upload and a file download under a parameter.
   route({
     method: 'post',
@@ -55,12 +63,13 @@ const ROUTES: RouteDef[] = [
   }),
   route({ method: 'get', path: '/uploads/:filename', operationId: 'uploads.get', query: [{ name: 'download', description: 'As attachment', schema: { type: 'boolean' } }], responses: { 200: { description: 'bytes', contentType: 'application/octet-stream' } } }),
   route({ method: 'get', path: '/globals/site', operationId: 'globals.site.get', responses: { 200: { description: 'g', shape: { kind: 'global', slug: 'site' } } } }),
+  route({ method: 'patch', path: '/globals/site', operationId: 'globals.site.update', body: { type: 'json', required: true, shape: { kind: 'global-input', slug: 'site' } } }),
 ];
 
 function source(overrides: Partial<DocumentSource> = {}): DocumentSource {
   return {
     registry: describeCollections(COLLECTIONS),
-    globals: [describeGlobal({ slug: 'site', fields: { title: { type: 'text' } } })],
+    globals: [describeGlobal({ slug: 'site', fields: { title: { type: 'text' }, theme: { type: 'select', options: ['light', 'dark'], default: 'light' } } })],
     routes: ROUTES,
     query: QUERY,
     ...overrides,
@@ -142,16 +151,13 @@ describe('buildOpenApiDocument', () => {
   it('describes bodies by kind: one-of, batches, multipart, non-JSON answers and problems', () => {
     expect(op('/blog-posts', 'post').requestBody).toEqual({
       required: true,
-      content: {
-        'application/json': {
-          schema: {
-            oneOf: [
-              { $ref: '#/components/schemas/BlogPostsCreate' },
-              { type: 'object', properties: { data: { type: 'array', items: { $ref: '#/components/schemas/BlogPostsCreate' }, maxItems: 1000 } }, required: ['data'], additionalProperties: false },
-            ],
-          },
-        },
-      },
+      content: { 'application/json': { schema: { oneOf: [{ $ref: '#/components/schemas/BlogPostsCreate' }, { $ref: '#/components/schemas/BlogPostsCreateBatch' }] } } },
+    });
+    expect(schemas.BlogPostsCreateBatch).toMatchObject({
+      type: 'object',
+      properties: { data: { type: 'array', items: { $ref: '#/components/schemas/BlogPostsCreate' }, maxItems: 1000 } },
+      required: ['data'],
+      additionalProperties: false,
     });
     expect(op('/upload', 'post').requestBody).toMatchObject({ content: { 'multipart/form-data': { schema: { properties: { file: { type: 'string' } } } } } });
     expect(op('/uploads/{filename}', 'get').responses['200']).toEqual({ description: 'bytes', content: { 'application/octet-stream': { schema: { type: 'string' } } } });
@@ -162,7 +168,51 @@ describe('buildOpenApiDocument', () => {
     expect(op('/users/me', 'get').responses['401']).toMatchObject({ headers: { 'WWW-Authenticate': expect.anything() } });
     expect(op('/users/me', 'get').responses.default).toMatchObject({ content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } });
     expect(op('/blog-posts', 'get').responses['200']).toEqual({ description: 'page', content: { 'application/json': { schema: { $ref: '#/components/schemas/BlogPostsList' } } } });
-    expect((schemas.BlogPostsList.oneOf as SchemaObject[]).map((s) => s.title)).toEqual(['Page envelope', 'Docs envelope (limit=)', 'Cursor envelope (cursor=)']);
+    expect(schemas.BlogPostsList.oneOf).toEqual(['BlogPostsPage', 'BlogPostsDocsPage', 'BlogPostsCursorPage'].map((name) => ({ $ref: `#/components/schemas/${name}` })));
+  });
+
+  it('names every answer envelope, so a list page and a created batch are told apart by type, not by probing keys', () => {
+    const items = { type: 'array', items: { $ref: '#/components/schemas/BlogPosts' } };
+    expect(op('/blog-posts', 'post').responses['201']).toEqual({
+      description: 'made',
+      content: { 'application/json': { schema: { oneOf: [{ $ref: '#/components/schemas/BlogPosts' }, { $ref: '#/components/schemas/BlogPostsBatch' }] } } },
+    });
+    expect(schemas.BlogPostsBatch).toMatchObject({ type: 'object', properties: { data: items }, required: ['data'], additionalProperties: false });
+    expect(schemas.BlogPostsPage).toMatchObject({ type: 'object', properties: { data: items, meta: { $ref: '#/components/schemas/PageMeta' } }, required: ['data', 'meta'], additionalProperties: false });
+    expect(schemas.BlogPostsCursorPage).toMatchObject({ type: 'object', properties: { data: items, meta: { $ref: '#/components/schemas/CursorMeta' } }, required: ['data', 'meta'], additionalProperties: false });
+    expect(schemas.BlogPostsDocsPage).toMatchObject({ type: 'object', properties: { docs: items }, required: ['docs', 'limit', 'page', 'hasNextPage', 'hasPrevPage'], additionalProperties: false });
+    // What every page answer carries whether or not it was counted; totals only when it was.
+    expect(schemas.PageMeta).toMatchObject({ required: ['page', 'perPage'], additionalProperties: false });
+    expect(schemas.CursorMeta).toMatchObject({ required: ['hasNextPage', 'hasPrevPage', 'nextCursor', 'prevCursor'], additionalProperties: false });
+  });
+
+  it('requires every field a record always carries: id, each visible field (null when unset) and the timestamps', () => {
+    expect(schemas.BlogPosts.required).toEqual(['id', 'title', 'author', 'editors', 'when', 'labels', 'cover', 'createdAt', 'updatedAt']);
+    expect(schemas.Users.required).toEqual(['id', 'email', 'name', 'role', 'verified', 'createdAt', 'updatedAt']);
+    // A global has no id; before its first write its timestamps are null, but they are there.
+    expect(schemas.GlobalSite.required).toEqual(['title', 'theme', 'createdAt', 'updatedAt']);
+    expect(schemas.GlobalSite.properties).toMatchObject({ createdAt: { type: ['string', 'null'] } });
+    for (const name of ['BlogPosts', 'Users', 'GlobalSite']) expect([...(schemas[name].required as string[])].sort()).toEqual(Object.keys(schemas[name].properties!).sort());
+    // Required in the config: never null; optional: T | null.
+    expect(schemas.BlogPosts.properties).toMatchObject({ title: { type: 'string' }, when: { type: ['string', 'null'] } });
+  });
+
+  it('keeps defaults on create bodies only: an update that leaves a field out does not set it to its default', () => {
+    expect(schemas.UsersCreate.properties).toMatchObject({ role: { default: 'user' }, verified: { default: false } });
+    for (const name of ['UsersUpdate', 'BlogPostsUpdate', 'GlobalSiteUpdate']) expect(JSON.stringify(schemas[name])).not.toContain('"default"');
+    expect(schemas.GlobalSiteUpdate.properties).toMatchObject({ theme: { type: ['string', 'null'], enum: ['light', 'dark', null] } });
+  });
+
+  it('turns an object shape into a closed object of its parts, every one required: a record part is a $ref', () => {
+    expect(op('/users/login', 'post').responses['200']).toEqual({
+      description: 'in',
+      content: {
+        'application/json': {
+          schema: { type: 'object', properties: { user: { $ref: '#/components/schemas/Users' }, token: { type: 'string' } }, required: ['user', 'token'], additionalProperties: false },
+        },
+      },
+    });
+    expect(JSON.stringify(doc)).not.toContain('"kind"');
   });
 
   it('security: JWT bearer, API key as Bearer or X-API-Key; optional routes also allow none', () => {

@@ -2,24 +2,30 @@
 // nothing else), and real answers of every route - each list envelope, records, writes, globals, auth,
 // API keys, docs and errors - validate against the schemas it gives them.
 import request, { type Response } from 'supertest';
-import { GOOD_PASSWORD, SECRET, FAST_HASH, registerAdmin, registerUser, uniqueEmail } from '../auth/auth-test-app';
+import type { EmailMessage } from '../../lib';
+import { GOOD_PASSWORD, SECRET, FAST_HASH, registerAdmin, registerUser, tokenFromMail, uniqueEmail } from '../auth/auth-test-app';
 import { type TestApp, createTestApp } from '../helpers/create-test-app';
-import { createResponseValidator, matchTemplate, validateOpenApiDocument } from './openapi-validators';
+import { createResponseValidator, lintWithRedocly, matchTemplate, validateOpenApiDocument } from './openapi-validators';
 
 type Doc = Parameters<typeof createResponseValidator>[0] & {
   servers: { url: string }[];
-  components: { schemas: Record<string, { properties?: Record<string, unknown> }> };
+  components: { schemas: Record<string, { properties?: Record<string, unknown>; required?: string[] }> };
 };
 
 let t: TestApp;
 let doc: Doc;
 let validator: ReturnType<typeof createResponseValidator>;
 const exercised = new Set<string>();
+const mails: EmailMessage[] = [];
+
+/** The JSON schema the document gives an answer. */
+const answerSchema = (path: string, method: string, status: number) =>
+  (doc.paths[path][method].responses[String(status)].content!['application/json'].schema as { properties: Record<string, unknown>; required: string[] });
 
 beforeAll(async () => {
   t = await createTestApp({
     auth: { jwtSecret: SECRET, passwordHash: FAST_HASH },
-    email: { send: () => undefined },
+    email: { send: (mail) => void mails.push(mail) },
     collections: [
       { slug: 'users', auth: true, fields: { bio: { type: 'text' }, secretNote: { type: 'text', hidden: true } } },
       {
@@ -87,6 +93,16 @@ describe('the document', () => {
     expect(result).toEqual({ valid: true });
   });
 
+  it("passes Redocly's recommended lint: no errors, and only the warnings CI lists with their reasons", () => {
+    const problems = lintWithRedocly(doc);
+    const summary = (p: (typeof problems)[number]) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`;
+    expect(problems.filter((p) => p.severity === 'error').map(summary)).toEqual([]);
+    // .redocly.lint-ignore.yaml says why: the list envelopes differ by their closed meta objects, which the
+    // rule does not compare; the public docs routes cannot fail.
+    const known = new Set(['no-illogical-composition-keywords', 'operation-4xx-response']);
+    expect(problems.filter((p) => !known.has(p.ruleId)).map(summary)).toEqual([]);
+  });
+
   it('names the mount path as its server', () => {
     expect(doc.servers).toEqual([expect.objectContaining({ url: '/api' })]);
   });
@@ -113,6 +129,51 @@ describe('the document', () => {
     expect(schemas.UsersCreate.properties).toHaveProperty('password', expect.objectContaining({ writeOnly: true }));
     expect(schemas.PostsCreate).toMatchObject({ required: ['title'], properties: { status: { enum: ['draft', 'published', null], default: 'draft' } } });
   });
+
+  it('types the user of register, login and verify-email, and requires every key those answers always send', () => {
+    // Shapes are the route table's vocabulary: none may reach the document as a schema.
+    expect(JSON.stringify(doc)).not.toMatch(/"kind":/);
+    const users = { $ref: '#/components/schemas/Users' };
+    const login = answerSchema('/users/login', 'post', 200);
+    expect(login.properties.user).toEqual(users);
+    expect([...login.required].sort()).toEqual(['accessToken', 'expiresIn', 'refreshToken', 'token', 'user']);
+    const verified = answerSchema('/users/verify-email', 'post', 200);
+    expect(verified.properties.user).toEqual(users);
+    expect([...verified.required].sort()).toEqual(['message', 'user']);
+    // Register answers { id, email, name } (not the whole record), and tokens unless verification comes first.
+    const registered = answerSchema('/users/register', 'post', 201);
+    expect(registered.properties).toEqual({
+      user: {
+        type: 'object',
+        properties: { id: expect.objectContaining({ type: 'string' }), email: expect.objectContaining({ type: 'string' }), name: { type: ['string', 'null'] } },
+        required: ['id', 'email', 'name'],
+        additionalProperties: false,
+      },
+      accessToken: { type: 'string' },
+      refreshToken: { type: 'string' },
+      message: { type: 'string' },
+    });
+    expect([...registered.required].sort()).toEqual(['accessToken', 'message', 'refreshToken', 'user']);
+    expect([...answerSchema('/users/refresh', 'post', 200).required].sort()).toEqual(['accessToken', 'expiresIn', 'refreshToken']);
+    expect([...answerSchema('/users/change-password', 'post', 200).required].sort()).toEqual(['accessToken', 'expiresIn', 'message', 'refreshToken']);
+  });
+
+  it("describes register's body as what register accepts: the collection's writable fields but role and verified", () => {
+    const body = (doc.paths['/users/register'].post as unknown as { requestBody: { content: Record<string, { schema: { properties: Record<string, unknown>; required: string[] } }> } })
+      .requestBody.content['application/json'].schema;
+    expect(Object.keys(body.properties).sort()).toEqual(['bio', 'email', 'name', 'password']);
+    expect(body.properties.password).toMatchObject({ writeOnly: true });
+    expect([...body.required].sort()).toEqual(['email', 'password']);
+  });
+
+  it('describes API keys exactly: every field a key has in a list, the secret only on create', () => {
+    const listed = answerSchema('/users/api-keys', 'get', 200).properties.apiKeys as { items: { required: string[]; additionalProperties: boolean } };
+    expect([...listed.items.required].sort()).toEqual(['createdAt', 'expiresAt', 'id', 'lastUsedAt', 'name', 'scopes']);
+    expect(listed.items.additionalProperties).toBe(false);
+    const created = answerSchema('/users/api-keys', 'post', 201).properties.apiKey as { required: string[]; properties: Record<string, unknown> };
+    expect([...created.required].sort()).toEqual(['createdAt', 'expiresAt', 'id', 'key', 'name', 'scopes']);
+    expect(created.properties).not.toHaveProperty('lastUsedAt');
+  });
 });
 
 describe('real answers match the document', () => {
@@ -126,7 +187,7 @@ describe('real answers match the document', () => {
   });
 
   it('auth: register, login, refresh, me, logout, logout-all, e-mail flows', async () => {
-    await call('post', '/users/register', { body: { email: uniqueEmail(), password: GOOD_PASSWORD, name: 'Ann' }, expect: 201 });
+    await call('post', '/users/register', { body: { email: uniqueEmail(), password: GOOD_PASSWORD, name: 'Ann', bio: 'Hi' }, expect: 201 });
     const login = await call('post', '/users/login', { body: { email: user.email, password: user.password }, expect: 200 });
     await call('post', '/users/login', { body: { email: user.email, password: 'wrong-Passw0rd!' }, expect: 401 });
     await call('post', '/users/refresh', { body: { refreshToken: login.body.refreshToken }, expect: 200 });
@@ -141,6 +202,8 @@ describe('real answers match the document', () => {
     await call('post', '/users/reset-password', { body: { token: 'nope', password: GOOD_PASSWORD }, expect: 400 });
     await call('post', '/users/send-verification', { body: { email: user.email }, expect: 200 });
     await call('post', '/users/verify-email', { body: { token: 'nope' }, expect: 400 });
+    const verified = await call('post', '/users/verify-email', { body: { token: tokenFromMail(mails, other.email, /Verify/) }, expect: 200 });
+    expect(verified.body.user).toMatchObject({ id: other.id, verified: true });
     await call('post', '/users/register', { body: { email: 'not-an-address', password: GOOD_PASSWORD }, expect: 400 });
   });
 
@@ -164,7 +227,12 @@ describe('real answers match the document', () => {
     await call('post', '/posts', { token: admin.accessToken, body: { title: 'x', nope: 1 }, expect: 400 });
     await call('get', `/posts/${postId}`, { token: admin.accessToken, expect: 200 });
     await call('get', `/posts/${postId}?depth=1`, { token: admin.accessToken, expect: 200 });
-    await call('get', `/posts/${postId}?fields=title`, { token: admin.accessToken, expect: 200 });
+    const full = await call('get', `/posts/${postId}`, { token: admin.accessToken, expect: 200 });
+    // `fields=` answers the selection only: the record's schema (every field required) describes the
+    // answer without it, so this one is checked as the selected part of a valid record.
+    const selected = await request(t.app).get(`/api/posts/${postId}?fields=title`).set('Authorization', `Bearer ${admin.accessToken}`).expect(200);
+    expect(Object.keys(selected.body).sort()).toEqual(['id', 'title']);
+    expect(validator.componentErrors('Posts', { ...full.body, ...selected.body })).toEqual([]);
     await call('get', '/posts/000000000000000000000000', { token: admin.accessToken, expect: 404 });
     await call('patch', `/posts/${postId}`, { token: admin.accessToken, body: { views: 4, meta: null }, expect: 200 });
 
@@ -211,14 +279,21 @@ describe('real answers match the document', () => {
     await call('get', '/docs/package.json', { expect: 404 });
   });
 
-  it('the checks can fail: a leaked hidden field, a mixed envelope, a missing id', () => {
-    const record = { id: '0123456789abcdef01234567', title: 'x' };
+  it('the checks can fail: a leaked hidden field, a mixed envelope, a missing field, an untyped user, a missing token', () => {
+    const at = '2024-05-01T10:00:00.000Z';
+    const record = { id: '0123456789abcdef01234567', title: 'x', status: null, views: null, tags: null, published: null, owner: null, meta: null, code: null, createdAt: at, updatedAt: at, deletedAt: null };
     const ok = (body: unknown) => validator.errorsOf('/posts', 'get', 200, 'application/json', body);
     expect(ok({ data: [record], meta: { page: 1, perPage: 10, total: 1, totalPages: 1 } })).toEqual([]);
     expect(ok({ data: [{ ...record, secretNote: 'leak' }], meta: { page: 1, perPage: 10 } })).not.toEqual([]);
     expect(ok({ data: [record], meta: { page: 1, perPage: 10, nextCursor: null } })).not.toEqual([]);
     expect(ok({ docs: [record], page: 1 })).not.toEqual([]);
+    const { views: _views, ...withoutViews } = record;
+    expect(ok({ data: [withoutViews], meta: { page: 1, perPage: 10 } })).not.toEqual([]);
     expect(validator.errorsOf('/users/me', 'get', 200, 'application/json', { email: 'a@b.co', password: 'x' })).not.toEqual([]);
+    const login = { user: { id: 'x' }, accessToken: 'a', refreshToken: 'r', token: 'a', expiresIn: 900 };
+    expect(validator.errorsOf('/users/login', 'post', 200, 'application/json', login)).not.toEqual([]);
+    const { accessToken: _accessToken, ...tokenless } = { ...login, user: { id: record.id, email: 'a@b.co', name: null } };
+    expect(validator.errorsOf('/users/register', 'post', 201, 'application/json', { ...tokenless, message: 'hi' })).not.toEqual([]);
   });
 
   it('a method a path does not serve is a 405 problem with Allow', async () => {
@@ -231,5 +306,25 @@ describe('real answers match the document', () => {
   it('every mounted route was exercised above', () => {
     const missing = t.api.routes.map((r) => r.operationId).filter((id) => !exercised.has(id));
     expect(missing).toEqual([]);
+  });
+});
+
+describe('a collection that wants verification before login', () => {
+  let v: TestApp;
+  afterAll(() => v?.close());
+
+  it('documents register answering null tokens, and does answer so', async () => {
+    v = await createTestApp({
+      auth: { jwtSecret: SECRET, passwordHash: FAST_HASH },
+      email: { send: () => undefined },
+      collections: [{ slug: 'members', auth: { requireVerification: true }, fields: {} }],
+    });
+    const document = (await request(v.app).get('/api/docs/openapi.json').expect(200)).body as Doc;
+    const registered = document.paths['/members/register'].post.responses['201'].content!['application/json'].schema as { properties: Record<string, unknown> };
+    expect(registered.properties).toMatchObject({ accessToken: { type: 'null' }, refreshToken: { type: 'null' } });
+    const res = await request(v.app).post('/api/members/register').send({ email: uniqueEmail(), password: GOOD_PASSWORD }).expect(201);
+    expect(res.body).toMatchObject({ accessToken: null, refreshToken: null, user: { name: null } });
+    expect(createResponseValidator(document).errorsOf('/members/register', 'post', 201, 'application/json', res.body)).toEqual([]);
+    expect(v.hostErrors).toEqual([]);
   });
 });
