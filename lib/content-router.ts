@@ -16,6 +16,7 @@ import { createDatabaseGate } from './http/database-gate';
 import { createErrorHandler } from './http/error-handler';
 import { type Feature, type FeatureInstance, addHooks } from './http/feature';
 import { jsonBodyFor } from './http/json-body';
+import { createOutageLog } from './http/outage-log';
 import type { RouteDef } from './http/route-table';
 import { restFeature } from './http/rest-feature';
 import { type UpgradeListener, createUpgradeListener } from './http/upgrade-listener';
@@ -128,9 +129,10 @@ export function contentRouter(config: ContentConfig): ContentRouter {
   const router = express.Router() as ContentRouter;
   let dispatcher: ReturnType<typeof createDispatcher>;
   let upgrades: UpgradeListener | undefined;
-  const errorHandler = createErrorHandler(resolved.logger);
+  const outage = createOutageLog(resolved.logger);
+  const errorHandler = createErrorHandler(resolved.logger, outage);
   // The database gate first: during an outage a request is refused before any other work (or count).
-  const gate = createDatabaseGate(connection, { requestTimeoutMS: resolved.requestTimeoutMS, answer: errorHandler.answerEarly });
+  const gate = createDatabaseGate(connection, { requestTimeoutMS: resolved.requestTimeoutMS, answer: errorHandler.answerEarly, outage });
   try {
     for (const feature of FEATURES) {
       const instance = feature.create(runtime);

@@ -177,6 +177,16 @@ export class ServiceUnavailableError extends ContentError {
 }
 
 /**
+ * 503 given before any work while the connection is known to be down (the router's database gate): nothing
+ * of the request was written. Not logged per request: the router logs the outage itself, once.
+ */
+export class DatabaseDownError extends ServiceUnavailableError {
+  constructor() {
+    super('The database is unavailable; the request was not processed. Try again shortly.');
+  }
+}
+
+/**
  * The database did not answer within the router's request deadline (`db.requestTimeoutMS`). Unlike a 503
  * before any work, a write may or may not have been applied: the detail says so.
  */

@@ -1,12 +1,11 @@
 // Fails fast during a database outage: a route that needs the database answers 503 at once while the
 // connection is known to be down, instead of waiting for server selection, and recovers when it is back.
+// The outage is logged once each way (outage-log.ts), never once per refused request.
 import type { Request, RequestHandler, Response } from 'express';
 import mongoose, { type Connection } from 'mongoose';
-import { DatabaseTimeoutError, ServiceUnavailableError } from '../errors';
+import { DatabaseDownError, DatabaseTimeoutError } from '../errors';
 import type { RouteMiddleware } from './dispatch';
-
-/** Refused before any work: unlike a connection lost mid-request, this 503 guarantees nothing was written. */
-const REFUSED = 'The database is unavailable; the request was not processed. Try again shortly.';
+import type { OutageLog } from './outage-log';
 
 /** At most one recovery probe per this many ms, however many requests are refused meanwhile. */
 const PROBE_INTERVAL_MS = 1000;
@@ -34,6 +33,8 @@ export interface DatabaseGateOptions {
   requestTimeoutMS: number | false;
   /** Answers a request with an error (the router's error handler), outside the route's own chain. */
   answer: (error: Error, req: Request, res: Response) => void;
+  /** Where the connection going down and coming back is logged; none: not logged. */
+  outage?: OutageLog;
 }
 
 export interface DatabaseGate {
@@ -158,7 +159,16 @@ export function createDeadlines(ms: number, answer: DatabaseGateOptions['answer'
  */
 export function createDatabaseGate(connection: Connection, options: DatabaseGateOptions): DatabaseGate {
   let up = SERVING.has(connection.readyState);
-  const listeners = STATE_EVENTS.map(([event, serving]) => [event, () => (up = serving)] as const);
+  /** Set by connection.close(), which starts with `disconnecting`: the down that follows is no outage. */
+  let closing = false;
+  const follow = (event: string, serving: boolean) => {
+    if (event === 'disconnecting') closing = true;
+    else if (serving) closing = false;
+    if (serving === up) return;
+    up = serving;
+    if (!closing) options.outage?.changed(up);
+  };
+  const listeners = STATE_EVENTS.map(([event, serving]) => [event, () => follow(event, serving)] as const);
   for (const [event, listener] of listeners) connection.on(event, listener);
 
   let probing = false;
@@ -177,7 +187,8 @@ export function createDatabaseGate(connection: Connection, options: DatabaseGate
   const gate: RequestHandler = (_req, _res, next) => {
     if (up) return next();
     probe();
-    next(new ServiceUnavailableError(REFUSED));
+    // Unlike a connection lost mid-request, this 503 guarantees nothing was written.
+    next(new DatabaseDownError());
   };
   // Uploads stream at the client's pace: they get no deadline.
   const limit = options.requestTimeoutMS;

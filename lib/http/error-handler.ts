@@ -2,9 +2,10 @@
 // problem+json, so a client's mistake never reaches the host's error handler as a 500.
 import type { ErrorRequestHandler, Request, Response } from 'express';
 import type { Logger } from '../config/types';
-import { DatabaseTimeoutError } from '../errors';
+import { DatabaseDownError, DatabaseTimeoutError } from '../errors';
 import { escapeControlCharacters, toLoggableError } from '../util/loggable-error';
-import { toProblem } from './to-problem';
+import { type OutageLog, createOutageLog } from './outage-log';
+import { isDatabaseUnavailable, toProblem } from './to-problem';
 
 /**
  * Responses the deadline answered before their route finished, each with its "finished late" report, made
@@ -70,8 +71,10 @@ export type RouterErrorHandler = ErrorRequestHandler & {
  * Creates the error handler; 5xx errors are logged (message and stack only, never bodies or tokens),
  * with control characters escaped, since a path or an error message may carry client text. A deadline's
  * 503 is one warning line: its stack (a timer's) says nothing, and an outage would log one per request.
+ * Outage 503s go to `outage`: the gate's refusals are not logged (the gate logs the outage), a failed
+ * database call is logged once per change of the connection's state.
  */
-export function createErrorHandler(logger: Required<Logger>): RouterErrorHandler {
+export function createErrorHandler(logger: Required<Logger>, outage: OutageLog = createOutageLog(logger)): RouterErrorHandler {
   const development = process.env.NODE_ENV === 'development';
   const whereOf = (req: Request) => escapeControlCharacters(`${req.method} ${req.baseUrl}${req.path}`);
   const handler: ErrorRequestHandler = (error, req, res, next) => {
@@ -82,7 +85,8 @@ export function createErrorHandler(logger: Required<Logger>): RouterErrorHandler
     const problem = toProblem(error, { development });
     const where = whereOf(req);
     if (error instanceof DatabaseTimeoutError) logger.warn(`content-router: ${where}: ${error.message}`);
-    else if (problem.unexpected) logger.error(`content-router: ${where} failed:`, toLoggableError(error));
+    else if (problem.status === 503 && isDatabaseUnavailable(error)) outage.failed(where, error);
+    else if (problem.unexpected && !(error instanceof DatabaseDownError)) logger.error(`content-router: ${where} failed:`, toLoggableError(error));
     res.status(problem.status).set(problem.headers).type('application/problem+json').send(JSON.stringify(problem.body));
   };
   return Object.assign(handler, {

@@ -1,11 +1,13 @@
 // Upgrade requests (WebSocket) of the router's routes: api.attach(server) hooks the server's upgrade event,
 // and an upgrade of a GET route declaring `upgrade` runs that route's middleware (database gate, rate limit)
-// like any request, so refusals are the same problem+json answers, written on the raw socket.
+// like any request, so refusals are the same problem+json answers, written on the raw socket. Upgrades no
+// route takes are left to the host's listeners, or served as plain requests (unclaimed-upgrade.ts).
 import { type IncomingMessage, type Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import express, { type Application, type ErrorRequestHandler, type Request, type Response } from 'express';
-import { type Dispatcher, runChain } from './dispatch';
+import { type Dispatcher, type UpgradeMatch, runChain } from './dispatch';
+import { type RouterUpgradeListener, declineUnclaimedUpgrades, routerUpgradeListener, serveUnclaimedUpgrade } from './unclaimed-upgrade';
 
 export interface UpgradeListener {
   /** Hooks the upgrades of this server; once per server. */
@@ -65,19 +67,20 @@ function destroyOnError(this: Duplex): void {
 export function createUpgradeListener(args: { dispatcher: Dispatcher; prefix: string; errorHandler: ErrorRequestHandler }): UpgradeListener {
   const { dispatcher, errorHandler } = args;
   const prefix = args.prefix.replace(/\/+$/, '');
-  const listeners = new Map<Server, (req: IncomingMessage, socket: Duplex, head: Buffer) => void>();
+  const listeners = new Map<Server, RouterUpgradeListener>();
   let defaults: ExpressApp | undefined;
   let closed = false;
   const defaultApp = () => (defaults ??= express() as ExpressApp);
 
-  function serve(server: Server, raw: IncomingMessage, socket: Duplex, head: Buffer): void {
+  /** The route taking the upgrade `raw`, and its URL as the router sees it (after the mount prefix). */
+  function routeOf(raw: IncomingMessage): { match: UpgradeMatch; url: string } | undefined {
     const url = underPrefix(raw.url, prefix);
     const match = url === undefined ? undefined : dispatcher.matchUpgrade(url.split('?', 1)[0]);
-    // Not ours: left to the host's other upgrade listeners.
-    if (!match || url === undefined) return;
-    // A listener made outside this scope: one made here would keep the whole scope (the request pair, the
-    // refusal) alive for as long as the socket lives.
-    socket.on('error', destroyOnError);
+    return match && url !== undefined ? { match, url } : undefined;
+  }
+
+  function serve(server: Server, raw: IncomingMessage, socket: Duplex, head: Buffer, { match, url }: { match: UpgradeMatch; url: string }): void {
+    if (socket.destroyed) return;
     const { req, res } = expressPair(appOf(server, defaultApp), raw, socket, prefix, url);
     req.params = match.params;
     const refuse = (error: unknown) => {
@@ -102,8 +105,21 @@ export function createUpgradeListener(args: { dispatcher: Dispatcher; prefix: st
   return {
     attach(server) {
       if (closed || listeners.has(server)) return;
-      const listener = (req: IncomingMessage, socket: Duplex, head: Buffer) => serve(server, req, socket, head);
+      const listener = routerUpgradeListener(
+        (req, socket, head) => {
+          const route = routeOf(req);
+          if (!route) return serveUnclaimedUpgrade(server, listener, req, socket, head);
+          // A listener made outside serve's scope: one made there would keep the whole scope (the request pair,
+          // the refusal) alive for as long as the socket lives.
+          socket.on('error', destroyOnError);
+          // Dressing the request for Express changes its URL: the host's listeners after this one must still
+          // see the request as it came, to tell it is not theirs.
+          process.nextTick(serve, server, req, socket, head, route);
+        },
+        (req) => routeOf(req) !== undefined,
+      );
       listeners.set(server, listener);
+      declineUnclaimedUpgrades(server);
       server.on('upgrade', listener);
     },
     close() {

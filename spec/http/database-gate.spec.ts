@@ -9,6 +9,7 @@ import { contentRouter } from '../../lib';
 import { createDatabaseGate } from '../../lib/http/database-gate';
 import { createDispatcher } from '../../lib/http/dispatch';
 import { createErrorHandler } from '../../lib/http/error-handler';
+import { createOutageLog } from '../../lib/http/outage-log';
 import type { RouteDef } from '../../lib/http/route-table';
 import { asUser, createTestApp } from '../helpers/create-test-app';
 import { openTestConnection, testDbUri, uniqueDbName } from '../helpers/test-db';
@@ -114,6 +115,73 @@ describe('the database gate', () => {
     const app = appWithGate(fakeConnection(mongoose.ConnectionStates.disconnected, db));
     for (let i = 0; i < 20; i++) expect((await request(app).get('/records')).status).toBe(503);
     expect(pings).toBe(1);
+  });
+});
+
+describe('what the gate logs of an outage', () => {
+  /** The gate and the error handler as the router wires them, logging into `calls` by level. */
+  function loggedApp(connection: EventEmitter & { readyState: number; db: unknown }) {
+    const calls: Record<'error' | 'warn' | 'info', unknown[][]> = { error: [], warn: [], info: [] };
+    const logger = {
+      error: (...args: unknown[]) => void calls.error.push(args),
+      warn: (...args: unknown[]) => void calls.warn.push(args),
+      info: (...args: unknown[]) => void calls.info.push(args),
+    };
+    const outage = createOutageLog(logger);
+    const errors = createErrorHandler(logger, outage);
+    const gate = createDatabaseGate(connection as unknown as Connection, { requestTimeoutMS: false, answer: errors.answerEarly, outage });
+    // A route whose database call fails as a lost connection makes the driver fail it.
+    const lost: RouteDef = {
+      ...route('/lost'),
+      handler: () => {
+        throw Object.assign(new Error('connection 4 to 127.0.0.1:27017 closed'), { name: 'MongoNetworkError' });
+      },
+    };
+    const app = express();
+    app.use(createDispatcher([route('/records'), lost], [gate.middleware]));
+    app.use(errors);
+    return { app, calls };
+  }
+
+  it('logs the connection going down once (error) and coming back once (info), and none of the requests it refuses', async () => {
+    const connection = fakeConnection(mongoose.ConnectionStates.connected);
+    const { app, calls } = loggedApp(connection);
+    connection.emit('disconnected');
+    for (let i = 0; i < 25; i++) expect((await request(app).get('/records')).status).toBe(503);
+    connection.emit('close');
+    expect((await request(app).get('/records')).status).toBe(503);
+    connection.emit('connected');
+    expect((await request(app).get('/records')).status).toBe(200);
+    expect(calls).toEqual({
+      error: [[expect.stringContaining('the database is unreachable')]],
+      warn: [],
+      info: [[expect.stringContaining('the database is reachable again')]],
+    });
+  });
+
+  it('logs nothing when the connection is closed on purpose (connection.close() starts with disconnecting)', async () => {
+    const connection = fakeConnection(mongoose.ConnectionStates.connected);
+    const { app, calls } = loggedApp(connection);
+    for (const event of ['disconnecting', 'disconnected', 'close']) connection.emit(event);
+    expect((await request(app).get('/records')).status).toBe(503);
+    expect(calls).toEqual({ error: [], warn: [], info: [] });
+  });
+
+  it("logs a failed database call once per change of the connection's state, on one line without a stack", async () => {
+    const connection = fakeConnection(mongoose.ConnectionStates.connected);
+    const { app, calls } = loggedApp(connection);
+    for (let i = 0; i < 10; i++) {
+      const res = await request(app).get('/lost');
+      expect(res.status).toBe(503);
+      expect(res.body).toMatchObject({ code: 'service_unavailable' });
+    }
+    expect(calls.warn).toEqual([[expect.stringMatching(/^content-router: GET \/lost: the database could not be reached \(MongoNetworkError: connection 4 to 127\.0\.0\.1:27017 closed\)/)]]);
+    connection.emit('disconnected');
+    connection.emit('connected');
+    for (let i = 0; i < 10; i++) expect((await request(app).get('/lost')).status).toBe(503);
+    expect(calls.warn).toHaveLength(2);
+    expect(calls.error).toHaveLength(1);
+    expect(calls.info).toHaveLength(1);
   });
 });
 

@@ -50,7 +50,7 @@ let server: Server;
 let base: string;
 let verify: Connection;
 const unhandled: unknown[] = [];
-/** What the router logged (it logs every 5xx with its cause). */
+/** What the router logged at error level (every unexpected 5xx with its cause). */
 const logged: unknown[][] = [];
 const onUnhandled = (reason: unknown) => unhandled.push(reason);
 

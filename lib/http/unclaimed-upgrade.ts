@@ -1,0 +1,89 @@
+// Upgrade requests that no router on the server takes. Once a server has an 'upgrade' listener, Node hands
+// it every request with `Connection: upgrade` (an h2c attempt, a WebSocket to any path) and never parses
+// that connection again: an upgrade nobody takes would hang, its socket open. A server may ignore Upgrade,
+// so such a request goes to the host's own upgrade listeners if it has any, else is served as the plain
+// request it also is, through the host's request handlers.
+import http, { type IncomingMessage, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+
+/**
+ * The property by which a router's upgrade listener says which upgrades it takes. A registered symbol, so
+ * two copies of the package attached to one server still see each other's listeners as routers.
+ */
+const TAKES = Symbol.for('content-router.takes-upgrade');
+/** Marks the server's shouldUpgradeCallback once a router has wrapped it. */
+const WRAPPED = Symbol.for('content-router.should-upgrade');
+
+export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
+/** A router's upgrade listener, with the test of the upgrades it takes. */
+export type RouterUpgradeListener = UpgradeHandler & { readonly [TAKES]: (req: IncomingMessage) => boolean };
+
+type UpgradeCallback = ((this: Server, req: IncomingMessage) => boolean) & { [WRAPPED]?: true };
+
+/** `listener` marked as a router's, taking the upgrades `takes` accepts. */
+export function routerUpgradeListener(listener: UpgradeHandler, takes: (req: IncomingMessage) => boolean): RouterUpgradeListener {
+  return Object.assign(listener, { [TAKES]: takes });
+}
+
+function takesOf(listener: unknown): ((req: IncomingMessage) => boolean) | undefined {
+  const takes = (listener as Partial<RouterUpgradeListener>)[TAKES];
+  return typeof takes === 'function' ? takes : undefined;
+}
+
+/** True when a router on the server takes `req`, or the host has an upgrade listener of its own. */
+function isClaimed(listeners: Function[], req: IncomingMessage): boolean {
+  return listeners.some((listener) => takesOf(listener)?.(req) ?? true);
+}
+
+/**
+ * Where Node has the `shouldUpgradeCallback` server option (22.21, 24.9 and later), wraps it so an upgrade
+ * that no router takes, on a server without upgrade listeners of the host's own, is never treated as one:
+ * Node then serves it as a plain request itself, body and keep-alive included. Wrapped once per server and
+ * left in place: without router listeners it answers exactly as the callback it wraps.
+ */
+export function declineUnclaimedUpgrades(server: Server): void {
+  const target = server as Server & { shouldUpgradeCallback?: UpgradeCallback };
+  const wrapped = target.shouldUpgradeCallback;
+  if (typeof wrapped !== 'function' || wrapped[WRAPPED]) return;
+  target.shouldUpgradeCallback = Object.assign(
+    function shouldUpgrade(this: Server, req: IncomingMessage): boolean {
+      const listeners = server.listeners('upgrade');
+      if (listeners.some((listener) => takesOf(listener)?.(req))) return true;
+      return listeners.some((listener) => !takesOf(listener)) && wrapped.call(this, req);
+    },
+    { [WRAPPED]: true as const },
+  );
+}
+
+/** The request's head as it came, less Upgrade: parsed again, it is a plain request. Header text is latin1 in Node. */
+function plainRequestHead(req: IncomingMessage): Buffer {
+  const lines = [`${req.method} ${req.url} HTTP/${req.httpVersion}`];
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    if (req.rawHeaders[i].toLowerCase() !== 'upgrade') lines.push(`${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}`);
+  }
+  return Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1');
+}
+
+/**
+ * Node's per-connection HTTP handling, which http and https servers run for each new connection. Not in
+ * Node's documentation, but exported by node:http in every version that needs it here (those without
+ * shouldUpgradeCallback); it is what lets the host's server parse the connection again without telling
+ * its 'connection' listeners of a new one.
+ */
+const parseConnection = (http as unknown as { _connectionListener?: (this: Server, socket: Duplex) => void })._connectionListener;
+
+/**
+ * Serves an upgrade `self` (a router's listener) does not take. Nothing is done when another router takes
+ * it or the host has an upgrade listener of its own; of several routers, the first listening answers. Node
+ * read only the head and left the body (`head`, then the socket) unparsed, so the head is put back in
+ * front of it, without Upgrade, and the host's server parses the connection again: the request reaches
+ * the host app like any other, its body, keep-alive, timeouts and rate limits included.
+ */
+export function serveUnclaimedUpgrade(server: Server, self: RouterUpgradeListener, req: IncomingMessage, socket: Duplex, head: Buffer): void {
+  const listeners = server.listeners('upgrade');
+  if (isClaimed(listeners.filter((listener) => listener !== self), req)) return;
+  if (listeners.find((listener) => takesOf(listener)) !== self) return;
+  if (!parseConnection) return void socket.destroy();
+  socket.unshift(Buffer.concat([plainRequestHead(req), head]));
+  parseConnection.call(server, socket);
+}

@@ -1,0 +1,252 @@
+// Upgrade requests no route of the router takes, over raw sockets once api.attach(server) has run: with no
+// other upgrade listener they are served as the plain HTTP requests they also are (through the host app, so
+// its routes and the router's rate limit apply), a host listener added before or after attach gets them,
+// and no socket is ever left open.
+import type http from 'node:http';
+import net from 'node:net';
+import type { Duplex } from 'node:stream';
+import { type ContentRouter, contentRouter } from '../../lib';
+import { createAuthTestApp } from '../auth/auth-test-app';
+import { type WsClient, closeServer, listen, openWs } from './realtime-clients';
+import { type RealtimeTestApp, REALTIME_COLLECTIONS, createRealtimeTestApp } from './realtime-test-app';
+
+jest.setTimeout(30_000);
+
+/** What `curl --http2 http://host/...` sends: HTTP/1.1 asking to switch to h2c. */
+const H2C = 'Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n';
+const WEBSOCKET = 'Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n';
+
+interface RawAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Reads one HTTP answer off `socket` (its body by Content-Length); rejects if none comes within `ms`. */
+function readAnswer(socket: net.Socket, ms: number): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    let buffer = Buffer.alloc(0);
+    const timer = setTimeout(() => fail(new Error(`no answer within ${ms} ms; received: ${JSON.stringify(buffer.toString('latin1'))}`)), ms);
+    const fail = (error: Error) => {
+      clearTimeout(timer);
+      socket.off('data', onData);
+      reject(error);
+    };
+    const onData = (chunk: Buffer) => {
+      buffer = Buffer.concat([buffer, chunk]);
+      const end = buffer.indexOf('\r\n\r\n');
+      if (end < 0) return;
+      const [statusLine, ...lines] = buffer.subarray(0, end).toString('latin1').split('\r\n');
+      const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+      const length = Number(headers['content-length'] ?? 0);
+      if (buffer.length < end + 4 + length) return;
+      clearTimeout(timer);
+      socket.off('data', onData);
+      resolve({ status: Number(statusLine.split(' ')[1]), headers, body: buffer.subarray(end + 4, end + 4 + length).toString('utf8') });
+    };
+    socket.on('data', onData);
+  });
+}
+
+/** Resolves when `socket` is closed (by the server, once the client's side is ended); rejects after `ms`. */
+function closedWithin(socket: net.Socket, ms: number): Promise<void> {
+  if (socket.destroyed) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the server left the socket open for ${ms} ms`)), ms);
+    socket.once('close', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+function connect(server: http.Server): Promise<net.Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect((server.address() as net.AddressInfo).port, '127.0.0.1', () => resolve(socket));
+    socket.on('error', reject);
+  });
+}
+
+/** Sends one raw request, reads the answer, ends the client's side and waits for the server to close the socket. */
+async function exchange(server: http.Server, head: string, body = ''): Promise<RawAnswer> {
+  const socket = await connect(server);
+  try {
+    socket.write(`${head}\r\n${body}`);
+    const answer = await readAnswer(socket, 3000);
+    socket.end();
+    await closedWithin(socket, 3000);
+    return answer;
+  } finally {
+    socket.destroy();
+  }
+}
+
+/** Waits until the server holds no socket any more. */
+async function expectNoConnections(server: http.Server): Promise<void> {
+  const count = () => new Promise<number>((resolve, reject) => server.getConnections((error, n) => (error ? reject(error) : resolve(n))));
+  const deadline = Date.now() + 3000;
+  while ((await count()) > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  expect(await count()).toBe(0);
+}
+
+const request = (method: string, path: string, headers: string) => `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${headers}`;
+
+const apps: RealtimeTestApp[] = [];
+const sockets: WsClient[] = [];
+afterEach(async () => {
+  for (const client of sockets.splice(0)) client.close();
+  for (const t of apps.splice(0)) {
+    expect(t.hostErrors).toEqual([]);
+    await t.close();
+  }
+});
+
+/** The realtime test app with a host route of its own, `GET /health`. */
+async function app(...args: Parameters<typeof createRealtimeTestApp>): Promise<RealtimeTestApp> {
+  const t = await createRealtimeTestApp(...args);
+  apps.push(t);
+  t.app.get('/health', (_req, res) => void res.json({ ok: true }));
+  return t;
+}
+
+describe('an upgrade no route of the router takes, with no other upgrade listener', () => {
+  it('is served as the plain request it is: an h2c upgrade of a collection path gets the list', async () => {
+    const t = await app();
+    await t.connection.collection('open').insertOne({ name: 'listed', createdAt: new Date(), updatedAt: new Date() });
+    const answer = await exchange(t.server, request('GET', '/api/open', H2C));
+    expect(answer.status).toBe(200);
+    expect(answer.headers['content-type']).toMatch(/^application\/json/);
+    expect(JSON.parse(answer.body).data).toEqual([expect.objectContaining({ name: 'listed' })]);
+    await expectNoConnections(t.server);
+  });
+
+  it('passes a body sent with the upgrade to the route: a POST creates its record', async () => {
+    const t = await app();
+    const json = JSON.stringify({ name: 'sent with h2c' });
+    const answer = await exchange(t.server, request('POST', '/api/open', `${H2C}Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(json)}\r\n`), json);
+    expect(answer.status).toBe(201);
+    expect(JSON.parse(answer.body)).toMatchObject({ name: 'sent with h2c' });
+    expect(await t.connection.collection('open').countDocuments({ name: 'sent with h2c' })).toBe(1);
+    await expectNoConnections(t.server);
+  });
+
+  it.each([
+    ['a path the router does not serve', '/api/nope', WEBSOCKET, 404],
+    ['an upper-case prefix (Express routes it to the router, where a plain GET of /ws is a 426)', '/API/ws', WEBSOCKET, 426],
+    ['a sub-path of the WebSocket route', '/api/ws/x', WEBSOCKET, 404],
+    ["a host route (h2c)", '/health', H2C, 200],
+    ['a host path that does not exist', '/elsewhere', H2C, 404],
+  ])('answers an upgrade of %s as the host app answers it', async (_name, path, headers, status) => {
+    const t = await app();
+    const answer = await exchange(t.server, request('GET', path, headers));
+    expect(answer.status).toBe(status);
+    if (path === '/health') expect(JSON.parse(answer.body)).toEqual({ ok: true });
+    await expectNoConnections(t.server);
+  });
+
+  it('counts such requests against the rate limit like any request', async () => {
+    const t = await app(true, { extra: { security: { rateLimit: { max: 1 } } } });
+    expect((await exchange(t.server, request('GET', '/api/open', H2C))).status).toBe(200);
+    const refused = await exchange(t.server, request('GET', '/api/open', H2C));
+    expect(refused.status).toBe(429);
+    expect(refused.headers['content-type']).toMatch(/^application\/problem\+json/);
+    await expectNoConnections(t.server);
+  });
+
+  it('closes the socket of a client that half-closed right after its request', async () => {
+    const t = await app();
+    for (const path of ['/api/nope', '/api/open']) {
+      const socket = await connect(t.server);
+      socket.on('data', () => undefined);
+      socket.end(`${request('GET', path, H2C)}\r\n`);
+      await closedWithin(socket, 3000);
+    }
+    await expectNoConnections(t.server);
+  });
+
+  it('still takes its own WebSocket upgrades', async () => {
+    const t = await app();
+    const client = await openWs(t.server, '/api/ws');
+    sockets.push(client);
+    client.send({ type: 'subscribe', collections: ['open'] });
+    expect(await client.next((m) => m.type === 'subscribed')).toEqual({ type: 'subscribed', collections: ['open'] });
+  });
+});
+
+describe("an upgrade no route of the router takes, with the host's own upgrade listener", () => {
+  /** A host listener noting the URL of every upgrade, answering all but the router's with a 418. */
+  function hostListener(seen: string[]) {
+    return (req: http.IncomingMessage, socket: Duplex) => {
+      seen.push(req.url ?? '');
+      if (req.url === '/api/ws') return;
+      socket.end("HTTP/1.1 418 I'm a teapot\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+    };
+  }
+
+  it('goes to a listener the host added after attach, and the router writes nothing on it', async () => {
+    const t = await app();
+    const seen: string[] = [];
+    t.server.on('upgrade', hostListener(seen));
+    expect((await exchange(t.server, request('GET', '/api/nope', WEBSOCKET))).status).toBe(418);
+    expect((await exchange(t.server, request('GET', '/api/open', H2C))).status).toBe(418);
+    // The router's own upgrade reaches the host's listener with its URL as sent (not as the router sees it, /ws).
+    const client = await openWs(t.server, '/api/ws');
+    client.close();
+    expect(seen).toEqual(['/api/nope', '/api/open', '/api/ws']);
+    await expectNoConnections(t.server);
+  });
+
+  it('goes to a listener the host added before attach', async () => {
+    const t = await createAuthTestApp({ collections: REALTIME_COLLECTIONS, extra: { realtime: true } });
+    const server = await listen(t.app);
+    try {
+      const seen: string[] = [];
+      server.on('upgrade', hostListener(seen));
+      t.api.attach(server);
+      expect((await exchange(server, request('GET', '/api/ws/x', WEBSOCKET))).status).toBe(418);
+      const client = await openWs(server, '/api/ws');
+      client.close();
+      expect(seen).toEqual(['/api/ws/x', '/api/ws']);
+      await expectNoConnections(server);
+    } finally {
+      await t.close();
+      await closeServer(server);
+    }
+  });
+});
+
+describe('two routers attached to one server', () => {
+  it("each takes its own WebSocket upgrades, and an upgrade neither takes is answered once, as a plain request", async () => {
+    const t = await app();
+    const second: ContentRouter = contentRouter({
+      db: { connection: t.connection },
+      core: { api: { prefix: '/v2' } },
+      realtime: true,
+      logger: { error: () => undefined, warn: () => undefined, info: () => undefined },
+      collections: [{ slug: 'v2notes', fields: { text: { type: 'text' } }, access: { read: () => true } }],
+    });
+    try {
+      await second.ready;
+      t.app.use('/v2', second);
+      second.attach(t.server);
+      for (const path of ['/api/ws', '/v2/ws']) {
+        const client = await openWs(t.server, path);
+        sockets.push(client);
+      }
+      const answer = await exchange(t.server, request('GET', '/v2/v2notes', H2C));
+      expect(answer.status).toBe(200);
+      expect(JSON.parse(answer.body).data).toEqual([]);
+      // Exactly one answer: a second one on the same socket would show as bytes after the first.
+      const socket = await connect(t.server);
+      let received = '';
+      socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+      socket.write(`${request('GET', '/nope', H2C)}Connection: close\r\n\r\n`);
+      await closedWithin(socket, 3000);
+      expect(received.match(/^HTTP\/1\.1 /gm)).toEqual(['HTTP/1.1 ']);
+      expect(received).toMatch(/^HTTP\/1\.1 404 /);
+    } finally {
+      for (const client of sockets.splice(0)) client.close();
+      await second.close();
+    }
+  });
+});
