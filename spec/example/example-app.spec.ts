@@ -117,6 +117,7 @@ it('caches each collection: X-Cache MISS then HIT for the same question, ETag re
   expect(after.body.data.map((c: { name: string }) => c.name)).toContain('Cached then dropped');
 });
 
+// Every request of this file counts against the example's 100 a minute from one client: about 60 so far.
 it('rate-limits every route per client, and the credential routes per client and address', async () => {
   const list = await request(example.app).get('/api/authors');
   expect(list.headers['ratelimit-policy']).toMatch(/^"api"; q=100; w=60; pk=:/);
