@@ -7,6 +7,7 @@ import { Types, type Connection } from 'mongoose';
 import { type TestApp, asUser, createTestApp } from '../helpers/create-test-app';
 import { USER_ID, expectOkList, expectQueryError, idsOf, qs } from '../helpers/list-assertions';
 import { capabilities, closeTestConnection, itIf, openTestConnection } from '../helpers/test-db';
+import { withNodeEnv } from '../helpers/node-env';
 import { contentRouter, type CollectionConfig } from '../../lib';
 
 const user = asUser({ id: USER_ID });
@@ -217,17 +218,6 @@ describe('the start-up warning', () => {
       await api.close();
     }
     return warnings;
-  }
-
-  /** Runs `body` with NODE_ENV set to `value` (jest sets it to `test`). */
-  async function withNodeEnv<T>(value: string, body: () => Promise<T>): Promise<T> {
-    const previous = process.env.NODE_ENV;
-    process.env.NODE_ENV = value;
-    try {
-      return await body();
-    } finally {
-      process.env.NODE_ENV = previous;
-    }
   }
 
   const COLLECTIONS = [POSTS, NOTES, { ...NOTES, slug: 'jottings' }, { ...NOTES, slug: 'quiet', sortable: [] }];
