@@ -8,7 +8,7 @@ import { type TestApp, asUser, createTestApp } from '../helpers/create-test-app'
 import { USER_ID, expectOkList, expectQueryError, idsOf, qs } from '../helpers/list-assertions';
 import { capabilities, closeTestConnection, itIf, openTestConnection } from '../helpers/test-db';
 import { withNodeEnv } from '../helpers/node-env';
-import { contentRouter, type CollectionConfig } from '../../lib';
+import { contentRouter, type CollectionConfig, type ContentConfig } from '../../lib';
 
 const user = asUser({ id: USER_ID });
 const silent = { error: () => undefined, warn: () => undefined, info: () => undefined };
@@ -200,7 +200,7 @@ describe('the start-up warning', () => {
   });
 
   /** Builds a router on `collections` with `options`, and returns what it logged through `logger.warn` once ready. */
-  async function startupWarnings(collections: CollectionConfig[], options: { warnings?: { unindexedSorts?: boolean } } = {}): Promise<unknown[][]> {
+  async function startupWarnings(collections: CollectionConfig[], options: Pick<ContentConfig, 'warnings'> = {}): Promise<unknown[][]> {
     const warnings: unknown[][] = [];
     const api = contentRouter({
       db: { connection },
