@@ -1,7 +1,9 @@
 'use strict';
 // The example host app: a plain Express 5 app that mounts content-router at /api with a small
-// blog schema (categories, authors, posts, and a `site` global). start.js runs it; tests and the
-// benchmark can build it with createExampleApp() without listening or owning the process.
+// blog schema (categories, authors, posts, and a `site` global) and every feature turned on: auth,
+// response cache, rate limiting, uploads, realtime, custom endpoints and the API docs, so that every
+// README and docs/ example works against it. start.js runs it; tests can build it with
+// createExampleApp() without listening or owning the process.
 //
 //   const { app, api } = await createExampleApp({ connection });   // or { uri }
 //   const server = app.listen(3000);
@@ -36,6 +38,11 @@ function demoHostAuth(req, _res, next) {
 
 /** Admins: the host's demo user, or a registered user an admin promoted. */
 const isAdmin = ({ user }) => user?.role === 'admin';
+
+/** Uploaded files: anyone downloads, signed-in users upload, the uploader or an admin deletes. */
+const uploadAccess = {
+  delete: ({ user }) => (user?.role === 'admin' ? true : user ? { uploadedBy: { eq: user.id } } : false),
+};
 
 /** Reference data: anyone reads, only admins write. */
 const adminWrites = { read: () => true, create: isAdmin, update: isAdmin, delete: isAdmin };
@@ -86,11 +93,23 @@ function exampleConfig(db) {
       },
     },
     email: { send: sendDemoMail },
+    // Every route counts against its client's limit, 100 a minute per IP, and login, register and the
+    // password-reset routes 10 per 15 minutes per IP and address (docs/rate-limit.md). Counted in this
+    // process; a scaled-out host would use store: 'mongo'.
+    security: { rateLimit: { windowMs: 60_000, max: 100, auth: { windowMs: 15 * 60_000, max: 10 } } },
+    // Files in GridFS (docs/uploads.md): images and PDFs up to 10 MiB; posts point at them with `cover`.
+    uploads: { maxFileSize: 10 * 1024 * 1024, allowedMimeTypes: ['image/*', 'application/pdf'], access: uploadAccess },
+    // Create, update and delete events over /api/sse and /api/ws (docs/realtime.md); start.js attaches
+    // the WebSocket endpoint to its server.
+    realtime: true,
     collections: [
       { slug: 'users', auth: true, sortable: ['email', 'name'], fields: {} },
       {
         slug: 'categories',
         access: adminWrites,
+        // Reference data changes rarely: its lists and records answer from memory for 5 minutes at most
+        // (this router's writes drop them at once; docs/cache.md).
+        cache: { ttl: 300 },
         sortable: ['name'],
         fields: {
           name: { type: 'text', required: true, unique: true },
@@ -100,6 +119,7 @@ function exampleConfig(db) {
       {
         slug: 'authors',
         access: adminWrites,
+        cache: { ttl: 300 },
         sortable: ['name'],
         fields: {
           name: { type: 'text', required: true },
@@ -111,6 +131,8 @@ function exampleConfig(db) {
         slug: 'posts',
         softDelete: true,
         access: postAccess,
+        // Posts change more often: a minute at most.
+        cache: { ttl: 60 },
         search: ['title', 'body'],
         // The sorts clients may ask for, each walked through its own index (docs/indexes.md), and one
         // compound index for the published list: filter=status:published&sort=-publishedAt.
@@ -127,6 +149,9 @@ function exampleConfig(db) {
           categories: { type: 'relationship', relationTo: 'categories', hasMany: true },
           featured: { type: 'boolean' },
           owner: { type: 'relationship', relationTo: 'users' },
+          cover: { type: 'upload' },
+          // Free-form data for the front end (any JSON).
+          meta: { type: 'json' },
         },
       },
     ],
@@ -157,6 +182,32 @@ function exampleConfig(db) {
         detail: { summary: 'Send a message to the site owners', tags: ['contact'] },
         // A real app would store or mail the message; the demo only says it arrived.
         handler: () => ({ received: true }),
+      },
+      {
+        // A multipart form with a file (held in memory, so bounded by maxSize).
+        path: '/applications',
+        method: 'post',
+        schema: {
+          name: 'Application',
+          body: {
+            properties: {
+              name: { type: 'string', minLength: 1, maxLength: 100 },
+              age: { type: 'number', integer: true, minimum: 0, maximum: 150 },
+              subscribe: { type: 'boolean' },
+              attachment: { type: 'file', maxSize: 2 * 1024 * 1024 },
+            },
+            required: ['name'],
+          },
+        },
+        detail: { summary: 'Apply, with an optional attachment (multipart/form-data)', tags: ['contact'] },
+        // The demo keeps nothing: it says what arrived (the file's bytes are in attachment.buffer).
+        handler: ({ body }) => ({
+          received: true,
+          name: body.name,
+          attachment: body.attachment
+            ? { originalName: body.attachment.originalName, mimeType: body.attachment.mimeType, size: body.attachment.size }
+            : null,
+        }),
       },
     ],
     globals: [
@@ -300,6 +351,9 @@ async function createExampleApp({ connection, uri, dbName, seed = true } = {}) {
         authors: `${base}/authors`,
         categories: `${base}/categories`,
         site: `${base}/globals/site`,
+        docs: `${base}/docs/`,
+        events: `${base}/sse?collections=posts`,
+        upload: `POST ${base}/upload (multipart, field "file")`,
       },
       writes: 'send header "X-Demo-User: alice" to act as the demo admin, or register at POST /api/users/register and send the access token as Bearer (a registered user writes posts of their own: set "owner" to your user id)',
       mail: 'mails the API would send (reset and verification tokens) are printed and served at /dev/mail?to=<address>',

@@ -120,10 +120,8 @@ export function contentRouter(config: ContentConfig): ContentRouter {
   const { connection, owned } = openConnection(resolved);
   const runtime = createRuntime(resolved, connection);
   // Once per router, not per request: sorts clients may ask for that no declared index serves.
-  for (const collection of runtime.registry.values()) {
-    const warning = sortIndexWarning(collection);
-    if (warning) resolved.logger.warn(warning);
-  }
+  const sortWarning = resolved.warnings.unindexedSorts ? sortIndexWarning(runtime.registry.values()) : undefined;
+  if (sortWarning) resolved.logger.warn(sortWarning);
 
   const instances: FeatureInstance[] = [];
   const router = express.Router() as ContentRouter;

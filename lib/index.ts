@@ -31,6 +31,7 @@ export type {
   GlobalConfig,
   Scope,
   UploadOptions,
+  WarningOptions,
   Where,
 } from './config/types';
 /** Auth options and the local auth API (docs/auth.md). */

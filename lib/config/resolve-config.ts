@@ -2,7 +2,7 @@
 // Validation happens here, once, when contentRouter() is called; nothing is re-derived per request.
 import type { Request } from 'express';
 import { ConfigError } from '../errors';
-import type { AuthUser, CollectionConfig, ContentConfig, GlobalConfig, Logger } from './types';
+import type { AuthUser, CollectionConfig, ContentConfig, GlobalConfig, Logger, WarningOptions } from './types';
 import { type ConfigValidator, RELATION_LIMIT_DEFAULTS, validateConfig } from './validate-config';
 
 /** Knobs the query parser needs beyond the schema; resolved from `core.api` once. */
@@ -33,6 +33,8 @@ export interface ResolvedConfig {
   readonly fromRequest: (req: Request) => AuthUser | null;
   /** The host's logger with every level present. */
   readonly logger: Required<Logger>;
+  /** Which start-up advice is logged, defaults applied. */
+  readonly warnings: Readonly<Required<WarningOptions>>;
 }
 
 /** Default mapping of a host-set `req.user`: keep it, with `id` taken from `id` or `_id`. */
@@ -80,5 +82,7 @@ export function resolveConfig(config: ContentConfig, featureValidators: readonly
       warn: logger.warn.bind(logger),
       info: (logger.info ?? (() => undefined)).bind(logger),
     },
+    // Test runs build many routers: their output would bury what the tests print.
+    warnings: Object.freeze({ unindexedSorts: config.warnings?.unindexedSorts ?? process.env.NODE_ENV !== 'test' }),
   });
 }

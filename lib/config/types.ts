@@ -460,6 +460,15 @@ export interface Logger {
   info?: (...args: unknown[]) => void;
 }
 
+/** Advice the router logs through `logger.warn` when it starts. */
+export interface WarningOptions {
+  /**
+   * One list of the sorts clients may ask for that no index serves (docs/indexes.md), once per router.
+   * Default: on, except when NODE_ENV is `test`.
+   */
+  unindexedSorts?: boolean;
+}
+
 /** One e-mail the router asks the host's `email.send` to deliver. */
 export interface EmailMessage {
   to: string;
@@ -609,4 +618,6 @@ export interface ContentConfig {
   };
   /** Where the router reports errors it swallowed (5xx) and warnings. Default: console. */
   logger?: Logger;
+  /** Which start-up advice the router logs (`{ unindexedSorts: false }` silences the sort list). Default: all, except under NODE_ENV=test. */
+  warnings?: WarningOptions;
 }

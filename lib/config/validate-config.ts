@@ -37,7 +37,8 @@ const FIELD_KEYS: Record<string, readonly string[]> = {
   array: ['of'],
   json: [],
 };
-const TOP_KEYS = ['core', 'db', 'collections', 'globals', 'auth', 'security', 'uploads', 'realtime', 'docs', 'endpoints', 'email', 'logger'];
+const TOP_KEYS = ['core', 'db', 'collections', 'globals', 'auth', 'security', 'uploads', 'realtime', 'docs', 'endpoints', 'email', 'logger', 'warnings'];
+const WARNING_KEYS = ['unindexedSorts'];
 const COLLECTION_KEYS = ['slug', 'fields', 'auth', 'softDelete', 'cache', 'access', 'search', 'pagination', 'maxBatchSize', 'sortable', 'indexes'];
 const GLOBAL_KEYS = ['slug', 'fields', 'access'];
 /** A size as Express's body parser reads it (the `bytes` format): `100kb`, `1mb`, `1.5 MB`, `2048`. */
@@ -261,6 +262,15 @@ export function validateConfig(config: ContentConfig, featureValidators: readonl
   }
   if (config.logger !== undefined && !(isRecord(config.logger) && typeof config.logger.error === 'function' && typeof config.logger.warn === 'function')) {
     problems.push('logger: must be an object with error and warn functions (info optional)');
+  }
+  if (config.warnings !== undefined) {
+    if (!isRecord(config.warnings)) problems.push('warnings: must be an object { unindexedSorts?: boolean }');
+    else {
+      checkKnownKeys('warnings', config.warnings, WARNING_KEYS, problems);
+      if (config.warnings.unindexedSorts !== undefined && typeof config.warnings.unindexedSorts !== 'boolean') {
+        problems.push('warnings.unindexedSorts: must be a boolean');
+      }
+    }
   }
 
   const collections = config.collections ?? [];

@@ -1,5 +1,5 @@
-// The start-up check of a collection's sorts against its indexes: which fields clients may sort on that
-// no index serves (an in-memory sort, and deeper pages that read more records), as one warning line.
+// The start-up check of the collections' sorts against their indexes: which fields clients may sort on that
+// no index serves (an in-memory sort, and deeper pages that read more records), as one short warning.
 import { allowedSorts, canSortOn, type CollectionDescriptor } from './descriptors';
 import { collectionIndexes, equalityPaths, singleFieldSort } from './index-specs';
 import { sortServed } from './sort-coverage';
@@ -10,13 +10,22 @@ export function unindexedSorts(collection: CollectionDescriptor, indexes = colle
   return names.filter((name) => !sortServed(indexes, singleFieldSort(name), equalityPaths(collection)));
 }
 
-/** One warning line about the collection's unindexed sorts, or undefined when every allowed sort has an index. */
-export function sortIndexWarning(collection: CollectionDescriptor): string | undefined {
-  const unserved = unindexedSorts(collection);
-  if (unserved.length === 0) return undefined;
-  const line = `content-router: collection "${collection.slug}": no index serves a sort on ${unserved.join(', ')}, so such a list sorts in memory and deeper pages read more records`;
-  // With `sortable` every allowed field gets its index, so only a collection without it lands here in practice.
-  return collection.sortable
-    ? `${line}.`
-    : `${line}; declare \`sortable\` with the fields clients sort on to index them and refuse the rest (\`sortable: []\` allows only createdAt and id).`;
+/**
+ * One warning for a whole router: a line per collection with unindexed sorts, then the advice once (a host
+ * with six such collections reads one short list, not six long lines). Undefined when every sort has an index.
+ */
+export function sortIndexWarning(collections: Iterable<CollectionDescriptor>): string | undefined {
+  const lines: string[] = [];
+  for (const collection of collections) {
+    const unserved = unindexedSorts(collection);
+    if (unserved.length > 0) lines.push(`  - ${collection.slug}: ${unserved.join(', ')}`);
+  }
+  if (lines.length === 0) return undefined;
+  // With `sortable` every allowed field gets its index, so only collections without it are ever listed.
+  return [
+    'content-router: no index serves these sorts, so such lists sort in memory and deeper pages read more records:',
+    ...lines,
+    'Declare `sortable` on a collection with the fields clients sort on, to index them and refuse the rest ' +
+      '(`sortable: []` allows only createdAt and id), or turn this off with `warnings: { unindexedSorts: false }`.',
+  ].join('\n');
 }

@@ -1,17 +1,8 @@
 // Without email.send the router logs that a mail would be sent: never the token, except when
 // NODE_ENV is development (so developers can click the link).
 import request from 'supertest';
+import { withNodeEnv } from '../helpers/node-env';
 import { type AuthTestApp, createAuthTestApp, registerUser } from './auth-test-app';
-
-async function withNodeEnv<T>(value: string, run: () => Promise<T>): Promise<T> {
-  const before = process.env.NODE_ENV;
-  process.env.NODE_ENV = value;
-  try {
-    return await run();
-  } finally {
-    process.env.NODE_ENV = before;
-  }
-}
 
 async function resetTokenInDb(t: AuthTestApp, email: string): Promise<string> {
   return String((await t.connection.collection('users').findOne({ email }))?.resetToken);

@@ -27,6 +27,7 @@ describe('validateConfig', () => {
         },
       ],
       globals: [{ slug: 'site', fields: { title: { type: 'text' } } }],
+      warnings: { unindexedSorts: false },
     };
     expect(validateConfig(config)).toEqual([]);
   });
@@ -55,6 +56,9 @@ describe('validateConfig', () => {
     ['both connection and uri', { db: { uri: 'mongodb://x', connection: {} } as never }, 'db: give either connection or uri'],
     ['a non-boolean flag', { collections: [{ slug: 'a', fields: { t: { type: 'text', hidden: 'yes' } as never } }] }, 'collections[0].fields.t.hidden: must be a boolean'],
     ['a logger without error', { logger: { warn: () => undefined } as never }, 'logger: must be an object'],
+    ['warnings that are not an object', { warnings: false as never }, 'warnings: must be an object { unindexedSorts?: boolean }'],
+    ['a warning switch that is not a boolean', { warnings: { unindexedSorts: 'no' as never } }, 'warnings.unindexedSorts: must be a boolean'],
+    ['an unknown warning', { warnings: { unindexedSort: false } as never }, 'warnings.unindexedSort: unknown option'],
     ['default above max', { collections: [{ slug: 'a', fields: {}, pagination: { defaultLimit: 50, maxLimit: 10 } }] }, 'collections[0].pagination.defaultLimit: must not exceed maxLimit'],
     ['search on hidden', { collections: [{ slug: 'a', fields: { s: { type: 'text', hidden: true } }, search: ['s'] }] }, 'collections[0].search: hidden field "s"'],
     ['bad prefix', { core: { api: { prefix: 'api' } } }, 'core.api.prefix'],

@@ -1,15 +1,25 @@
 // The example app as a newcomer meets it: seeded demo content, public reads, writes with the demo
-// host user or a registered user's token, and a second start that does not seed again.
+// host user or a registered user's token, every feature turned on (cache, rate limit, uploads, realtime,
+// custom endpoints, the API docs), and a second start that does not seed again.
+import type { Server } from 'node:http';
 import request from 'supertest';
 import type { Connection } from 'mongoose';
 import { closeTestConnection, openTestConnection } from '../helpers/test-db';
+import { closeServer, listen, openSse, openWs } from '../realtime/realtime-clients';
+import { pngBytes } from '../uploads/upload-helpers';
 import { generateTypes } from '../../lib/types-gen/generate-types';
 
 // Plain CommonJS, required the way start.js does.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { createExampleApp } = require('../../example-app/app.js') as {
-  createExampleApp(args: { connection: Connection }): Promise<{ app: import('express').Express; api: { close(): Promise<void> }; seeded: boolean }>;
+  createExampleApp(args: { connection: Connection }): Promise<{
+    app: import('express').Express;
+    api: { close(): Promise<void>; attach(server: Server): void };
+    seeded: boolean;
+  }>;
 };
+
+const alice = ['X-Demo-User', 'alice'] as const;
 
 let connection: Connection;
 let example: Awaited<ReturnType<typeof createExampleApp>>;
@@ -90,11 +100,99 @@ it('serves its custom endpoints: published posts as the caller sees them, and a 
   expect(sent.body).toEqual({ received: true });
 });
 
+it('caches each collection: X-Cache MISS then HIT for the same question, ETag revalidation, and a write drops it', async () => {
+  const first = await request(example.app).get('/api/posts?where[status][eq]=published&sort=-createdAt');
+  expect(first.status).toBe(200);
+  expect(first.headers).toMatchObject({ 'x-cache': 'MISS', 'cache-control': 'public, no-cache', etag: expect.any(String) });
+  // The same question, written differently.
+  const again = await request(example.app).get('/api/posts?sort=-createdAt&where[status]=published');
+  expect(again.headers['x-cache']).toBe('HIT');
+  const unchanged = await request(example.app).get('/api/posts?where[status][eq]=published&sort=-createdAt').set('If-None-Match', first.headers.etag);
+  expect(unchanged.status).toBe(304);
+  expect((await request(example.app).get('/api/categories')).headers['x-cache']).toBe('MISS');
+  expect((await request(example.app).get('/api/categories')).headers['x-cache']).toBe('HIT');
+  await request(example.app).post('/api/categories').set(...alice).send({ name: 'Cached then dropped' }).expect(201);
+  const after = await request(example.app).get('/api/categories');
+  expect(after.headers['x-cache']).toBe('MISS');
+  expect(after.body.data.map((c: { name: string }) => c.name)).toContain('Cached then dropped');
+});
+
+// Every request of this file counts against the example's 100 a minute from one client: about 60 so far.
+it('rate-limits every route per client, and the credential routes per client and address', async () => {
+  const list = await request(example.app).get('/api/authors');
+  expect(list.headers['ratelimit-policy']).toMatch(/^"api"; q=100; w=60; pk=:/);
+  const forgot = () => request(example.app).post('/api/users/forgot-password').send({ email: 'limited@example.com' });
+  for (let i = 0; i < 10; i += 1) expect((await forgot()).status).toBe(200);
+  const refused = await forgot();
+  expect(refused.status).toBe(429);
+  expect(refused.headers['content-type']).toMatch(/^application\/problem\+json/);
+  expect(refused.body).toMatchObject({ code: 'rate_limited' });
+  expect(Number(refused.headers['retry-after'])).toBeGreaterThan(60);
+  expect(refused.headers.ratelimit).toMatch(/"auth"; r=0; t=\d+/);
+});
+
+it('stores uploads in GridFS, serves them, and links them from posts', async () => {
+  const png = pngBytes();
+  expect((await request(example.app).post('/api/upload').attach('file', png, 'dot.png')).status).toBe(401);
+  const upload = await request(example.app).post('/api/upload').set(...alice).attach('file', png, 'dot.png').field('alt', 'A dot');
+  expect(upload.status).toBe(201);
+  expect(upload.body).toMatchObject({ originalName: 'dot.png', mimeType: 'image/png', size: png.length, alt: 'A dot', url: `/api/uploads/${upload.body.filename}` });
+  const served = await request(example.app).get(upload.body.url).buffer(true).parse((res, done) => {
+    const chunks: Buffer[] = [];
+    res.on('data', (c: Buffer) => chunks.push(c));
+    res.on('end', () => done(null, Buffer.concat(chunks)));
+  });
+  expect(served.status).toBe(200);
+  expect(Buffer.compare(served.body as Buffer, png)).toBe(0);
+  // Only images and PDFs.
+  const text = await request(example.app).post('/api/upload').set(...alice).attach('file', Buffer.from('plain words'), { filename: 'notes.txt', contentType: 'text/plain' });
+  expect(text.status).toBe(415);
+  const post = await request(example.app).post('/api/posts').set(...alice).send({ title: 'With a cover', cover: upload.body.id });
+  expect(post.status).toBe(201);
+  const populated = await request(example.app).get(`/api/posts/${post.body.id}?depth=1`);
+  expect(populated.body.cover).toMatchObject({ id: upload.body.id, filename: upload.body.filename });
+});
+
+it('pushes realtime events over SSE and WebSocket once attached to the server', async () => {
+  const server = await listen(example.app);
+  const clients: Array<{ close(): void }> = [];
+  try {
+    example.api.attach(server);
+    const sse = await openSse(server, '/api/sse?collections=posts');
+    clients.push(sse);
+    expect(sse.status).toBe(200);
+    const ws = await openWs(server, '/api/ws');
+    clients.push(ws);
+    ws.send({ type: 'subscribe', collections: ['posts'] });
+    await ws.next((m) => m.type === 'subscribed');
+    const created = await request(example.app).post('/api/posts').set(...alice).send({ title: 'Live' }).expect(201);
+    const event = await sse.next((e) => e.event === 'create');
+    expect(JSON.parse(event.data)).toMatchObject({ type: 'create', collection: 'posts', docId: created.body.id, doc: { title: 'Live' } });
+    expect(await ws.next((m) => m.type === 'create')).toMatchObject({ docId: created.body.id, doc: { title: 'Live' } });
+  } finally {
+    for (const client of clients) client.close();
+    await closeServer(server);
+  }
+});
+
+it('takes a multipart form with a file at a custom endpoint, and documents every feature in its OpenAPI document', async () => {
+  const sent = await request(example.app).post('/api/applications').field('name', 'Ann').field('age', '31').field('subscribe', 'true').attach('attachment', Buffer.from('%PDF-1.4 cv'), { filename: 'cv.pdf', contentType: 'application/pdf' });
+  expect(sent.status).toBe(200);
+  expect(sent.body).toEqual({ received: true, name: 'Ann', attachment: { originalName: 'cv.pdf', mimeType: 'application/pdf', size: 11 } });
+  const missing = await request(example.app).post('/api/applications').field('age', 'old');
+  expect(missing.status).toBe(400);
+  expect(missing.body.errors.map((e: { field: string; code: string }) => `${e.field}:${e.code}`).sort()).toEqual(['age:invalid_type', 'name:required']);
+  const doc = await request(example.app).get('/api/docs/openapi.json');
+  expect(doc.status).toBe(200);
+  expect(Object.keys(doc.body.paths)).toEqual(expect.arrayContaining(['/upload', '/uploads/{filename}', '/sse', '/ws', '/applications', '/contact', '/posts/published']));
+});
+
 it('has a config module the types command reads without a database', () => {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const types = generateTypes(require('../../example-app/content.config.js'));
   expect(types).toContain('export interface Post {');
   expect(types).toContain('export interface ContactForm {\n  name: string;\n  email?: string;\n  message: string;\n}');
+  expect(types).toContain('export interface Application {\n  name: string;\n  age?: number;\n  subscribe?: boolean;\n  attachment?: UploadedFile;\n}');
 });
 
 it('does not seed again on the next start', async () => {

@@ -7,7 +7,8 @@ import { Types, type Connection } from 'mongoose';
 import { type TestApp, asUser, createTestApp } from '../helpers/create-test-app';
 import { USER_ID, expectOkList, expectQueryError, idsOf, qs } from '../helpers/list-assertions';
 import { capabilities, closeTestConnection, itIf, openTestConnection } from '../helpers/test-db';
-import { contentRouter, type CollectionConfig } from '../../lib';
+import { withNodeEnv } from '../helpers/node-env';
+import { contentRouter, type CollectionConfig, type ContentConfig } from '../../lib';
 
 const user = asUser({ id: USER_ID });
 const silent = { error: () => undefined, warn: () => undefined, info: () => undefined };
@@ -198,25 +199,45 @@ describe('the start-up warning', () => {
     await closeTestConnection(connection);
   });
 
-  it('one line per collection without sortable, naming the sorts no index serves; none with sortable', async () => {
+  /** Builds a router on `collections` with `options`, and returns what it logged through `logger.warn` once ready. */
+  async function startupWarnings(collections: CollectionConfig[], options: Pick<ContentConfig, 'warnings'> = {}): Promise<unknown[][]> {
     const warnings: unknown[][] = [];
     const api = contentRouter({
       db: { connection },
       logger: { ...silent, warn: (...args: unknown[]) => void warnings.push(args) },
-      collections: [POSTS, NOTES, { ...NOTES, slug: 'quiet', sortable: [] }],
+      collections,
+      ...options,
     });
-    await api.ready;
-    // Built once per router, not per request.
-    const app = (await import('express')).default().use('/api', api);
-    await request(app).get('/api/notes?sort=body');
-    await request(app).get('/api/notes?sort=rank');
-    expect(warnings).toEqual([
-      [
-        'content-router: collection "notes": no index serves a sort on updatedAt, body, rank, so such a list sorts in memory and deeper pages read more records; ' +
-          'declare `sortable` with the fields clients sort on to index them and refuse the rest (`sortable: []` allows only createdAt and id).',
-      ],
-    ]);
-    await api.close();
+    try {
+      await api.ready;
+      // Built once per router, not per request.
+      const app = (await import('express')).default().use('/api', api);
+      await request(app).get('/api/notes?sort=body');
+      await request(app).get('/api/notes?sort=rank');
+    } finally {
+      await api.close();
+    }
+    return warnings;
+  }
+
+  const COLLECTIONS = [POSTS, NOTES, { ...NOTES, slug: 'jottings' }, { ...NOTES, slug: 'quiet', sortable: [] }];
+  const LIST =
+    'content-router: no index serves these sorts, so such lists sort in memory and deeper pages read more records:\n' +
+    '  - notes: updatedAt, body, rank\n' +
+    '  - jottings: updatedAt, body, rank\n' +
+    'Declare `sortable` on a collection with the fields clients sort on, to index them and refuse the rest (`sortable: []` allows ' +
+    'only createdAt and id), or turn this off with `warnings: { unindexedSorts: false }`.';
+
+  it('one message for the whole router, a short line per collection without sortable; none for those with it', async () => {
+    expect(await withNodeEnv('production', () => startupWarnings(COLLECTIONS))).toEqual([[LIST]]);
+  });
+
+  it('is silent under NODE_ENV=test unless asked for, and silenced by warnings.unindexedSorts: false', async () => {
+    expect(process.env.NODE_ENV).toBe('test');
+    expect(await startupWarnings(COLLECTIONS)).toEqual([]);
+    expect(await startupWarnings(COLLECTIONS, { warnings: { unindexedSorts: true } })).toEqual([[LIST]]);
+    expect(await withNodeEnv('production', () => startupWarnings(COLLECTIONS, { warnings: { unindexedSorts: false } }))).toEqual([]);
+    expect(await withNodeEnv('development', () => startupWarnings(COLLECTIONS, { warnings: {} }))).toEqual([[LIST]]);
   });
 });
 

@@ -111,14 +111,29 @@ describe('collectionIndexes', () => {
 });
 
 describe('unindexedSorts and the start-up warning', () => {
+  const ADVICE =
+    'Declare `sortable` on a collection with the fields clients sort on, to index them and refuse the rest (`sortable: []` allows ' +
+    'only createdAt and id), or turn this off with `warnings: { unindexedSorts: false }`.';
+
   it('without sortable: every field clients may sort on that no index serves, in field order', () => {
     const posts = describeCollection(POSTS);
     // id and createdAt have indexes; a unique (sparse) index and a single-key index do not serve a sort.
     expect(unindexedSorts(posts)).toEqual(['updatedAt', 'title', 'slug', 'views', 'publishedAt', 'status', 'author']);
-    expect(sortIndexWarning(posts)).toBe(
-      'content-router: collection "posts": no index serves a sort on updatedAt, title, slug, views, publishedAt, status, author, ' +
-        'so such a list sorts in memory and deeper pages read more records; declare `sortable` with the fields clients sort on ' +
-        'to index them and refuse the rest (`sortable: []` allows only createdAt and id).',
+    expect(sortIndexWarning([posts])).toBe(
+      'content-router: no index serves these sorts, so such lists sort in memory and deeper pages read more records:\n' +
+        '  - posts: updatedAt, title, slug, views, publishedAt, status, author\n' +
+        ADVICE,
+    );
+  });
+
+  it('lists every collection in one message, one short line each, leaving out those with nothing to say', () => {
+    const notes = describeCollection({ slug: 'notes', fields: { body: { type: 'text' } } });
+    const quiet = describeCollection({ ...POSTS, slug: 'quiet', sortable: [] });
+    expect(sortIndexWarning([describeCollection(POSTS), quiet, notes])).toBe(
+      'content-router: no index serves these sorts, so such lists sort in memory and deeper pages read more records:\n' +
+        '  - posts: updatedAt, title, slug, views, publishedAt, status, author\n' +
+        '  - notes: updatedAt, body\n' +
+        ADVICE,
     );
   });
 
@@ -132,14 +147,15 @@ describe('unindexedSorts and the start-up warning', () => {
     for (const softDelete of [false, true]) {
       const posts = describeCollection({ ...POSTS, softDelete, sortable: ['publishedAt', 'title', 'updatedAt', 'status', 'author', 'id'] });
       expect(unindexedSorts(posts)).toEqual([]);
-      expect(sortIndexWarning(posts)).toBeUndefined();
-      expect(sortIndexWarning(describeCollection({ ...POSTS, softDelete, sortable: [] }))).toBeUndefined();
+      expect(sortIndexWarning([posts])).toBeUndefined();
+      expect(sortIndexWarning([posts, describeCollection({ ...POSTS, softDelete, sortable: [] })])).toBeUndefined();
     }
+    expect(sortIndexWarning([])).toBeUndefined();
   });
 
   it('checks the allowed sorts against the indexes it is given', () => {
     const posts = describeCollection({ ...POSTS, sortable: ['publishedAt'] });
     expect(unindexedSorts(posts, [index({ _id: 1 })])).toEqual(['publishedAt', 'createdAt']);
-    expect(sortIndexWarning(posts)).toBeUndefined();
+    expect(sortIndexWarning([posts])).toBeUndefined();
   });
 });
