@@ -32,6 +32,7 @@ const UNIT = [
   'realtime/hub-feed.spec.ts',
   'realtime/connection-limit.spec.ts',
   'uploads/upload-options.spec.ts',
+  'uploads/mime-policy.spec.ts',
   'types-gen/',
   'endpoints/validate-endpoints.spec.ts',
   'endpoints/validate-body.spec.ts',
