@@ -124,6 +124,8 @@ export function uploadRoutes(args: {
     storage,
     // Room for the bytes that arrive while a chunk is being written (GridFS writes chunks one at a time).
     ...({ fileHwm: STREAM_BUFFER } as multer.Options),
+    // Browsers send a file name as raw UTF-8 bytes; busboy's default reads them as latin1 (`cafÃ©.png`).
+    defParamCharset: 'utf8',
     // One file, its alt text, nothing else; busboy stops reading a file at the size limit.
     limits: { fileSize: options.maxFileSize, files: 1, fields: 4, parts: 6, fieldSize: MAX_ALT_LENGTH + 1, headerPairs: 50 },
   }).single('file');
