@@ -68,6 +68,7 @@ export {
   QueryError,
   QueryTooComplexError,
   RangeNotSatisfiableError,
+  RequestAbortedError,
   ServiceUnavailableError,
   DatabaseTimeoutError,
   TooManyRequestsError,

@@ -79,6 +79,8 @@ export function resolveConfig(config: ContentConfig, featureValidators: readonly
       error: logger.error.bind(logger),
       warn: logger.warn.bind(logger),
       info: (logger.info ?? (() => undefined)).bind(logger),
+      // Only a host's own logger gets debug lines: console's default would print every client that hangs up.
+      debug: (config.logger?.debug ?? (() => undefined)).bind(logger),
     },
   });
 }

@@ -2,8 +2,9 @@
 // problem+json, so a client's mistake never reaches the host's error handler as a 500.
 import type { ErrorRequestHandler, Request, Response } from 'express';
 import type { Logger } from '../config/types';
-import { DatabaseTimeoutError } from '../errors';
+import { DatabaseTimeoutError, RequestAbortedError } from '../errors';
 import { escapeControlCharacters, toLoggableError } from '../util/loggable-error';
+import { isClientAbort } from './client-abort';
 import { toProblem } from './to-problem';
 
 /**
@@ -70,6 +71,7 @@ export type RouterErrorHandler = ErrorRequestHandler & {
  * Creates the error handler; 5xx errors are logged (message and stack only, never bodies or tokens),
  * with control characters escaped, since a path or an error message may carry client text. A deadline's
  * 503 is one warning line: its stack (a timer's) says nothing, and an outage would log one per request.
+ * A client that hung up mid-request is one debug line and a 400 nobody reads.
  */
 export function createErrorHandler(logger: Required<Logger>): RouterErrorHandler {
   const development = process.env.NODE_ENV === 'development';
@@ -79,9 +81,12 @@ export function createErrorHandler(logger: Required<Logger>): RouterErrorHandler
       const late = answeredEarly.get(res);
       return late ? late() : next(error);
     }
-    const problem = toProblem(error, { development });
+    // A client gone mid-request caused the failure, whatever it is: a client event (debug), not a 5xx.
+    const aborted = isClientAbort(req);
+    const problem = toProblem(aborted ? new RequestAbortedError(error) : error, { development });
     const where = whereOf(req);
-    if (error instanceof DatabaseTimeoutError) logger.warn(`content-router: ${where}: ${error.message}`);
+    if (aborted) logger.debug(`content-router: ${where}: the client closed the connection before the request ended.`);
+    else if (error instanceof DatabaseTimeoutError) logger.warn(`content-router: ${where}: ${error.message}`);
     else if (problem.unexpected) logger.error(`content-router: ${where} failed:`, toLoggableError(error));
     res.status(problem.status).set(problem.headers).type('application/problem+json').send(JSON.stringify(problem.body));
   };

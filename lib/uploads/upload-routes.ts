@@ -2,7 +2,8 @@
 // /uploads/:filename (streamed), DELETE /uploads/:filename.
 import type { Request, RequestHandler, Response } from 'express';
 import multer, { MulterError } from 'multer';
-import { ContentError, MalformedBodyError, NotFoundError, PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from '../errors';
+import { ContentError, MalformedBodyError, NotFoundError, PayloadTooLargeError, RequestAbortedError, UnsupportedMediaTypeError, ValidationError } from '../errors';
+import { isClientAbort } from '../http/client-abort';
 import { requestUser } from '../http/request-user';
 import type { JsonSchema, RouteDef } from '../http/route-table';
 import { accessDenied } from '../operations/access';
@@ -160,7 +161,7 @@ export function uploadRoutes(args: {
         const constraint = await uploadConstraint(who, descriptor, 'create');
         if (!req.is('multipart/form-data')) throw new UnsupportedMediaTypeError('Content-Type must be multipart/form-data.');
         // A client gone while access was checked sends nothing more: multer would wait for it forever.
-        if (req.destroyed) throw new MalformedBodyError('The request was aborted.');
+        if (isClientAbort(req)) throw new RequestAbortedError();
         try {
           await runMulter(parse, req, res);
         } catch (error) {

@@ -8,7 +8,7 @@ import { createEventHub } from '../../lib/realtime/event-hub';
 import { connectHub } from '../../lib/realtime/hub-feed';
 import type { HubEntry } from '../../lib/realtime/realtime-event';
 
-const silent = { error: jest.fn(), warn: () => undefined, info: () => undefined };
+const silent = { error: jest.fn(), warn: () => undefined, info: () => undefined, debug: () => undefined };
 
 function setup() {
   const stored = new Map<string, Record<string, unknown>>();
