@@ -33,6 +33,7 @@ const UNIT = [
   'realtime/connection-limit.spec.ts',
   'uploads/upload-options.spec.ts',
   'uploads/mime-policy.spec.ts',
+  'packaging/runtime-engines.spec.ts',
   'types-gen/',
   'endpoints/validate-endpoints.spec.ts',
   'endpoints/validate-body.spec.ts',

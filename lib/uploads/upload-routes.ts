@@ -111,7 +111,6 @@ export function uploadRoutes(args: {
             declaredType: file.mimetype,
             alt: typeof req.body?.alt === 'string' ? req.body.alt : undefined,
             uploadedBy: user?.id,
-            req,
             discard: 'drain',
           }),
         )

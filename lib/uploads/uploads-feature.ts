@@ -57,9 +57,6 @@ export const uploadsFeature: Feature = {
       async ready() {
         await store.ensureIndexes();
       },
-      close() {
-        writer.close();
-      },
     };
   },
 };
