@@ -33,6 +33,8 @@ const UNIT = [
   'realtime/hub-feed.spec.ts',
   'realtime/connection-limit.spec.ts',
   'uploads/upload-options.spec.ts',
+  'uploads/mime-policy.spec.ts',
+  'packaging/runtime-engines.spec.ts',
   'types-gen/',
   'endpoints/validate-endpoints.spec.ts',
   'endpoints/validate-body.spec.ts',

@@ -65,6 +65,16 @@ export class MalformedBodyError extends ContentError {
   }
 }
 
+/**
+ * 400: the client closed the connection before its request ended. Nobody reads the answer; it makes the
+ * host's access log show a client event, and the router logs it at debug level only.
+ */
+export class RequestAbortedError extends ContentError {
+  constructor(cause?: unknown) {
+    super(400, 'request_aborted', 'Request aborted', 'The client closed the connection before the request ended.', { cause });
+  }
+}
+
 /** 401: missing, invalid or expired credentials. */
 export class UnauthorizedError extends ContentError {
   constructor(detail = 'Authentication is required.', code = 'unauthorized') {

@@ -69,6 +69,7 @@ export {
   QueryError,
   QueryTooComplexError,
   RangeNotSatisfiableError,
+  RequestAbortedError,
   ServiceUnavailableError,
   DatabaseTimeoutError,
   TooManyRequestsError,

@@ -81,6 +81,8 @@ export function resolveConfig(config: ContentConfig, featureValidators: readonly
       error: logger.error.bind(logger),
       warn: logger.warn.bind(logger),
       info: (logger.info ?? (() => undefined)).bind(logger),
+      // Only a host's own logger gets debug lines: console's default would print every client that hangs up.
+      debug: (config.logger?.debug ?? (() => undefined)).bind(logger),
     },
     // Test runs build many routers: their output would bury what the tests print.
     warnings: Object.freeze({ unindexedSorts: config.warnings?.unindexedSorts ?? process.env.NODE_ENV !== 'test' }),

@@ -453,11 +453,13 @@ export interface DocsOptions {
   public?: boolean;
 }
 
-/** Where the router reports errors it swallowed (5xx), warnings and notices. */
+/** Where the router reports errors it swallowed (5xx), warnings, notices and client events (debug). */
 export interface Logger {
   error: (...args: unknown[]) => void;
   warn: (...args: unknown[]) => void;
   info?: (...args: unknown[]) => void;
+  /** Client events worth a trace only, such as a client closing the connection mid-request. */
+  debug?: (...args: unknown[]) => void;
 }
 
 /** Advice the router logs through `logger.warn` when it starts. */

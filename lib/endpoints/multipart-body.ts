@@ -46,6 +46,8 @@ export function createMultipartReader(schema: EndpointBodySchema): RequestHandle
   const textFields = properties.length - fileLimits.size;
   const upload = multer({
     storage: multer.memoryStorage(),
+    // Browsers send a file name as raw UTF-8 bytes; busboy's default reads them as latin1 (`cafÃ©.png`).
+    defParamCharset: 'utf8',
     limits: {
       // The largest file any property takes; each property's own limit is checked on the parsed file.
       fileSize: Math.max(...fileLimits.values()),

@@ -2,8 +2,9 @@
 // problem+json, so a client's mistake never reaches the host's error handler as a 500.
 import type { ErrorRequestHandler, Request, Response } from 'express';
 import type { Logger } from '../config/types';
-import { DatabaseDownError, DatabaseTimeoutError } from '../errors';
+import { DatabaseDownError, DatabaseTimeoutError, RequestAbortedError } from '../errors';
 import { escapeControlCharacters, toLoggableError } from '../util/loggable-error';
+import { isClientAbort } from './client-abort';
 import { type OutageLog, createOutageLog } from './outage-log';
 import { isDatabaseUnavailable, toProblem } from './to-problem';
 
@@ -72,7 +73,8 @@ export type RouterErrorHandler = ErrorRequestHandler & {
  * with control characters escaped, since a path or an error message may carry client text. A deadline's
  * 503 is one warning line: its stack (a timer's) says nothing, and an outage would log one per request.
  * Outage 503s go to `outage`: the gate's refusals are not logged (the gate logs the outage), a failed
- * database call is logged once per change of the connection's state.
+ * database call is logged once per change of the connection's state. A client that hung up
+ * mid-request is one debug line and a 400 nobody reads.
  */
 export function createErrorHandler(logger: Required<Logger>, outage: OutageLog = createOutageLog(logger)): RouterErrorHandler {
   const development = process.env.NODE_ENV === 'development';
@@ -82,9 +84,12 @@ export function createErrorHandler(logger: Required<Logger>, outage: OutageLog =
       const late = answeredEarly.get(res);
       return late ? late() : next(error);
     }
-    const problem = toProblem(error, { development });
+    // A client gone mid-request caused the failure, whatever it is: a client event (debug), not a 5xx.
+    const aborted = isClientAbort(req);
+    const problem = toProblem(aborted ? new RequestAbortedError(error) : error, { development });
     const where = whereOf(req);
-    if (error instanceof DatabaseTimeoutError) logger.warn(`content-router: ${where}: ${error.message}`);
+    if (aborted) logger.debug(`content-router: ${where}: the client closed the connection before the request ended.`);
+    else if (error instanceof DatabaseTimeoutError) logger.warn(`content-router: ${where}: ${error.message}`);
     else if (problem.status === 503 && isDatabaseUnavailable(error)) outage.failed(where, error);
     else if (problem.unexpected && !(error instanceof DatabaseDownError)) logger.error(`content-router: ${where} failed:`, toLoggableError(error));
     res.status(problem.status).set(problem.headers).type('application/problem+json').send(JSON.stringify(problem.body));

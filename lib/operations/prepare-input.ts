@@ -15,7 +15,8 @@ export async function prepareInput(args: WriteArgs, body: unknown, mode: 'create
   const readOnly = args.readOnly ?? (args.overrideAccess ? undefined : readOnlyFieldsOf(runtime, collection.descriptor, args.user, mode));
   const input = validateInput(body, collection.descriptor, { mode, allowHidden: args.trusted, readOnly });
   if (checkRelations && input.errors.length === 0) input.errors.push(...(await findMissingRelations(args, [input.set])));
-  for (const transform of runtime.hooks.transformInput) await transform({ collection: collection.descriptor, input, op: mode, user: args.user });
+  const caller = { user: args.user, req: args.req, overrideAccess: args.overrideAccess };
+  for (const transform of runtime.hooks.transformInput) await transform({ collection: collection.descriptor, input, op: mode, ...caller });
   return input;
 }
 

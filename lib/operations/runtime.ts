@@ -40,13 +40,16 @@ export type ReadOnlyFieldsProvider = (
 
 /**
  * Runs after body validation and before the write: may add errors to `input.errors` or rewrite
- * `input.set` (auth collections check the password policy and hash the password here).
+ * `input.set` (auth collections check the password policy and hash the password here). `req` and
+ * `overrideAccess` are the caller's, for checks that apply its access rules (upload fields).
  */
 export type InputTransformer = (args: {
   collection: CollectionDescriptor;
   input: ValidatedInput;
   op: 'create' | 'update';
   user: AuthUser | null;
+  req?: Request;
+  overrideAccess?: boolean;
 }) => Promise<void>;
 
 /** How a read was served, told to callers that accept cached answers (the REST routes set headers from it). */

@@ -1,6 +1,6 @@
 // The GridFS bucket behind the uploads: `<bucket>.files` holds one document per file (metadata included),
 // `<bucket>.chunks` its bytes. Lookups, removal, and the file record the API shows.
-import type { Connection, mongo } from 'mongoose';
+import mongoose, { type Connection, type mongo } from 'mongoose';
 import type { UploadedFile } from '../local/local-api';
 
 /** What an upload keeps in the files document's `metadata`. */
@@ -26,6 +26,8 @@ export interface FileStore {
   readonly bucketName: string;
   /** The database, once the connection is open. */
   db(): Promise<mongo.Db>;
+  /** The driver's GridFS bucket, which writes new files. */
+  bucket(): Promise<mongo.GridFSBucket>;
   files(): Promise<mongo.Collection<StoredFileDoc>>;
   chunks(): Promise<mongo.Collection>;
   /** At most one file matching `filter` (already in files-document paths). */
@@ -45,9 +47,15 @@ export function createFileStore(connection: Connection, bucketName: string): Fil
   };
   const files = async () => (await db()).collection<StoredFileDoc>(`${bucketName}.files`);
   const chunks = async () => (await db()).collection(`${bucketName}.chunks`);
+  // One bucket: it checks the indexes once, on its first upload.
+  let bucket: mongo.GridFSBucket | undefined;
   return {
     bucketName,
     db,
+    async bucket() {
+      bucket ??= new mongoose.mongo.GridFSBucket(await db(), { bucketName });
+      return bucket;
+    },
     files,
     chunks,
     async findOne(filter) {

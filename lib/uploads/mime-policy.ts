@@ -1,7 +1,8 @@
 // Which type a file is stored (and later served) as: the type its first bytes show, checked against the
 // type the client declared, so a file cannot lie about itself. The rules are written out in docs/uploads.md.
-import { fromBuffer, mimeTypes as detectableTypes } from 'file-type';
+import { mimeTypes } from 'file-type';
 import { UnsupportedMediaTypeError } from '../errors';
+import { sniffFormat } from './sniff-format';
 
 /** Bytes file-type needs to recognise every format it knows. */
 export const SNIFF_BYTES = 4100;
@@ -50,9 +51,12 @@ function isTextual(type: string): boolean {
   return type.startsWith('text/') || type === 'application/json' || type.endsWith('+json') || isActiveType(type);
 }
 
+/** The types file-type detects, lowercased as declared types are (it reports `video/MP1S`). */
+const DETECTABLE: ReadonlySet<string> = new Set([...mimeTypes].map((type) => type.toLowerCase()));
+
 /** A format with magic bytes that file-type reliably finds: when it finds nothing, the declaration is false. */
 function hasSignature(type: string): boolean {
-  return detectableTypes.has(type as never) && !isTextual(type) && !CONTAINERS.has(type);
+  return DETECTABLE.has(type) && !isTextual(type) && !CONTAINERS.has(type);
 }
 
 /** A UTF-16 byte-order mark (which file-type would take for an MPEG frame header). */
@@ -82,18 +86,22 @@ const lying = (declared: string, detected: string) =>
 
 /**
  * Decides the stored type from the first bytes (up to SNIFF_BYTES) and the declared type; throws
- * UnsupportedMediaTypeError (415) when the two contradict each other.
+ * UnsupportedMediaTypeError (415) when the two contradict each other, or when the bytes begin a format
+ * they do not complete (a file cut short or corrupt, whatever it was declared as: its type is unknowable).
  */
 export async function detectMimeType(head: Uint8Array, declaredRaw: string | undefined): Promise<DetectedType> {
   const declared = normalizeMimeType(declaredRaw);
   const utf16Text = isTextual(declared) && startsWithUtf16Bom(head);
-  const found = head.length && !utf16Text ? await fromBuffer(head) : undefined;
-  if (found) {
-    const detected: string = found.mime;
+  const sniffed = head.length && !utf16Text ? await sniffFormat(head) : { kind: 'unknown' as const };
+  if (sniffed.kind === 'broken') {
+    throw new UnsupportedMediaTypeError('The file is cut short or corrupt: its first bytes begin a known format that the bytes after them do not complete.');
+  }
+  if (sniffed.kind === 'format') {
+    const detected = sniffed.mimeType;
     const claimed = ALIASES[declared] ?? declared;
     // busboy reports text/plain for a part that declares nothing, so text/plain over a binary format is "undeclared" too.
     if (claimed === GENERIC || claimed === detected || (declared === 'text/plain' && !isTextual(detected))) {
-      return { mimeType: detected, ext: found.ext };
+      return { mimeType: detected, ext: sniffed.ext };
     }
     if (CONTAINERS.has(detected) && !hasSignature(claimed)) return { mimeType: declared };
     throw lying(declared, detected);

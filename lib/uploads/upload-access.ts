@@ -3,7 +3,7 @@
 // the paths of the GridFS files document.
 import type { Request } from 'express';
 import type { AccessFn, AuthUser } from '../config/types';
-import { checkAccess } from '../operations/access';
+import { checkAccess, readConstraintOrNull } from '../operations/access';
 import type { Runtime } from '../operations/runtime';
 import { toMongoFilter } from '../query';
 import { describeCollection } from '../schema/describe-collection';
@@ -72,6 +72,17 @@ export async function uploadConstraint(
 ): Promise<Record<string, unknown> | undefined> {
   const node = await checkAccess({ ...caller, collection: { descriptor }, op });
   return node ? translate(toMongoFilter(node)) : undefined;
+}
+
+/**
+ * The files-document filter of the files `caller` may read: undefined for every file, null for none (the
+ * read rule refuses the caller outright). Population and the id check of upload fields both ask it, so a
+ * file the caller may not read is, to them, a file that does not exist.
+ */
+export async function readableConstraint(caller: UploadCaller, descriptor: CollectionDescriptor): Promise<Record<string, unknown> | undefined | null> {
+  const access = await readConstraintOrNull({ ...caller, collection: { descriptor } });
+  if (!access) return null;
+  return access.constraint ? translate(toMongoFilter(access.constraint)) : undefined;
 }
 
 /** `filter` AND the constraint, if any. */

@@ -2,7 +2,8 @@
 // /uploads/:filename (streamed), DELETE /uploads/:filename.
 import type { Request, RequestHandler, Response } from 'express';
 import multer, { MulterError } from 'multer';
-import { ContentError, MalformedBodyError, NotFoundError, PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from '../errors';
+import { ContentError, MalformedBodyError, NotFoundError, PayloadTooLargeError, RequestAbortedError, UnsupportedMediaTypeError, ValidationError } from '../errors';
+import { isClientAbort } from '../http/client-abort';
 import { requestUser } from '../http/request-user';
 import type { JsonSchema, RouteDef } from '../http/route-table';
 import { accessDenied } from '../operations/access';
@@ -110,7 +111,6 @@ export function uploadRoutes(args: {
             declaredType: file.mimetype,
             alt: typeof req.body?.alt === 'string' ? req.body.alt : undefined,
             uploadedBy: user?.id,
-            req,
             discard: 'drain',
           }),
         )
@@ -124,6 +124,8 @@ export function uploadRoutes(args: {
     storage,
     // Room for the bytes that arrive while a chunk is being written (GridFS writes chunks one at a time).
     ...({ fileHwm: STREAM_BUFFER } as multer.Options),
+    // Browsers send a file name as raw UTF-8 bytes; busboy's default reads them as latin1 (`cafÃ©.png`).
+    defParamCharset: 'utf8',
     // One file, its alt text, nothing else; busboy stops reading a file at the size limit.
     limits: { fileSize: options.maxFileSize, files: 1, fields: 4, parts: 6, fieldSize: MAX_ALT_LENGTH + 1, headerPairs: 50 },
   }).single('file');
@@ -158,7 +160,7 @@ export function uploadRoutes(args: {
         const constraint = await uploadConstraint(who, descriptor, 'create');
         if (!req.is('multipart/form-data')) throw new UnsupportedMediaTypeError('Content-Type must be multipart/form-data.');
         // A client gone while access was checked sends nothing more: multer would wait for it forever.
-        if (req.destroyed) throw new MalformedBodyError('The request was aborted.');
+        if (isClientAbort(req)) throw new RequestAbortedError();
         try {
           await runMulter(parse, req, res);
         } catch (error) {

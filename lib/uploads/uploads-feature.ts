@@ -50,15 +50,12 @@ export const uploadsFeature: Feature = {
     return {
       routes: uploadRoutes({ runtime, store, writer, options, descriptor }),
       hooks: {
-        transformInput: [createUploadIdCheck(store)],
+        transformInput: [createUploadIdCheck(runtime, store, descriptor)],
         relationSources: [createUploadSource(store, descriptor, runtime.config.prefix)],
       },
       local: { upload },
       async ready() {
         await store.ensureIndexes();
-      },
-      close() {
-        writer.close();
       },
     };
   },

@@ -10,7 +10,7 @@ import { type TcpProxy, parseMongoHost, startTcpProxy } from '../helpers/tcp-pro
 import { capabilities, closeTestConnection, describeIf, openTestConnection, testDbUri, uniqueDbName } from '../helpers/test-db';
 import type { Connection } from 'mongoose';
 
-const silent = { error: () => undefined, warn: () => undefined, info: () => undefined };
+const silent = { error: () => undefined, warn: () => undefined, info: () => undefined, debug: () => undefined };
 
 /** The part of a runtime the feed reads: collections by slug with their MongoDB names, globals, the bus. */
 function feedRuntime(connection: Connection, logger = silent, globals: string[] = ['site']): Runtime {

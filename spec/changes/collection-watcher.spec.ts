@@ -47,7 +47,7 @@ function scriptedDb(scripts: Step[][]) {
 }
 
 const target: WatchTarget = { scope: 'collection', slugs: ['posts'], collectionName: 'posts' };
-const silent = { error: () => undefined, warn: () => undefined, info: () => undefined };
+const silent = { error: () => undefined, warn: () => undefined, info: () => undefined, debug: () => undefined };
 
 async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -273,6 +273,23 @@ describe('object endpoints', () => {
       });
     });
 
+    it('reads a non-ASCII file name sent as UTF-8 bytes or as an RFC 5987 filename*', async () => {
+      for (const [disposition, name] of [
+        ['filename="résumé ü.txt"', 'résumé ü.txt'],
+        ["filename*=UTF-8''%E6%97%A5%E6%9C%AC.txt", '日本.txt'],
+      ]) {
+        const body = Buffer.concat([
+          Buffer.from('--xyz\r\nContent-Disposition: form-data; name="title"\r\n\r\nCV\r\n'),
+          Buffer.from('--xyz\r\nContent-Disposition: form-data; name="file"; '),
+          Buffer.from(disposition, 'utf8'),
+          Buffer.from('\r\nContent-Type: text/plain\r\n\r\nhello\r\n--xyz--\r\n'),
+        ]);
+        const res = await request(t.app).post('/api/attachments').set('Content-Type', 'multipart/form-data; boundary=xyz').send(body);
+        expect(res.status).toBe(200);
+        expect(res.body.file).toEqual({ originalName: name, mimeType: 'text/plain', size: 5, text: 'hello' });
+      }
+    });
+
     it('is a 400 naming a missing file, a bad number and a file sent under a text property', async () => {
       const missing = await request(t.app).post('/api/attachments').field('count', 'three');
       expect(missing.status).toBe(400);

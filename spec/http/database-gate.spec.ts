@@ -14,7 +14,7 @@ import type { RouteDef } from '../../lib/http/route-table';
 import { asUser, createTestApp } from '../helpers/create-test-app';
 import { openTestConnection, testDbUri, uniqueDbName } from '../helpers/test-db';
 
-const silent = { error: () => undefined, warn: () => undefined, info: () => undefined };
+const silent = { error: () => undefined, warn: () => undefined, info: () => undefined, debug: () => undefined };
 const collections = [{ slug: 'things', access: { read: () => true, create: () => true }, fields: { title: { type: 'text' as const } } }];
 const user = asUser({ id: '000000000000000000000001' });
 

@@ -11,7 +11,7 @@ import { connectHub } from '../../lib/realtime/hub-feed';
 import type { HubEntry } from '../../lib/realtime/realtime-event';
 import { describeCollection } from '../../lib/schema/describe-collection';
 
-const silent = { error: jest.fn(), warn: () => undefined, info: () => undefined };
+const silent = { error: jest.fn(), warn: () => undefined, info: () => undefined, debug: () => undefined };
 
 function setup() {
   const stored = new Map<string, Record<string, unknown>>();

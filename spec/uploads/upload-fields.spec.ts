@@ -74,6 +74,31 @@ describe('upload fields', () => {
     expect(update.body.errors).toEqual([expect.objectContaining({ field: 'avatar', code: 'unknown_file' })]);
   });
 
+  it('refuse an id of a file the caller may not read exactly as an id that names no file', async () => {
+    const secret = (await request(t.app).post('/api/upload').set(...alice).attach('file', Buffer.from('private'), { filename: 'p.txt', contentType: 'text/plain' }).expect(201)).body;
+    const image = await uploadPng(alice);
+    const refused = (body: unknown) => ({ status: 400, type: 'urn:content-router:problem:validation_error', title: 'Validation failed', detail: expect.any(String), code: 'validation_error', ...(body as object) });
+    for (const who of [bob, undefined]) {
+      const post = (body: object) => (who ? request(t.app).post('/api/profiles').set(...who) : request(t.app).post('/api/profiles')).send(body);
+      const unreadable = await post({ name: 'b', avatar: secret.id, gallery: [image.id, secret.id] });
+      const absent = await post({ name: 'b', avatar: missing, gallery: [image.id, missing] });
+      expect(unreadable.status).toBe(400);
+      expect(absent.status).toBe(400);
+      // The same answer but for the id itself: nothing tells a file the caller may not read from no file.
+      expect(unreadable.body).toEqual(JSON.parse(JSON.stringify(absent.body).replaceAll(missing, secret.id)));
+      expect(unreadable.body).toEqual(refused({ errors: [
+        { field: 'avatar', message: `no file with id ${secret.id}`, code: 'unknown_file' },
+        { field: 'gallery', message: `no file with id ${secret.id}`, code: 'unknown_file' },
+      ] }));
+    }
+    const profile = await request(t.app).post('/api/profiles').set(...alice).send({ name: 'mine', avatar: secret.id }).expect(201);
+    const update = await request(t.app).patch(`/api/profiles/${profile.body.id}`).set(...bob).send({ gallery: [secret.id] }).expect(400);
+    expect(update.body.errors).toEqual([{ field: 'gallery', message: `no file with id ${secret.id}`, code: 'unknown_file' }]);
+    // Server code without a user skips access rules, here too.
+    await expect(t.api.local.create('profiles', { name: 'local', avatar: secret.id })).resolves.toMatchObject({ avatar: secret.id });
+    await expect(t.api.local.create('profiles', { name: 'local', avatar: secret.id }, { user: { id: '000000000000000000000002' } })).rejects.toMatchObject({ status: 400 });
+  });
+
   it('populate with depth and include, one query on the files for every row', async () => {
     const files = [await uploadPng(alice, 'one.png'), await uploadPng(alice, 'two.png'), await uploadPng(alice, 'three.png')];
     for (let i = 0; i < 3; i++) {
@@ -97,7 +122,7 @@ describe('upload fields', () => {
 
   it('leave files the caller may not read as ids', async () => {
     const text = await request(t.app).post('/api/upload').set(...alice).attach('file', Buffer.from('secret'), { filename: 's.txt', contentType: 'text/plain' }).expect(201);
-    const profile = await request(t.app).post('/api/profiles').send({ name: 'private', avatar: text.body.id }).expect(201);
+    const profile = await request(t.app).post('/api/profiles').set(...alice).send({ name: 'private', avatar: text.body.id }).expect(201);
     const anonymous = await request(t.app).get(`/api/profiles/${profile.body.id}?depth=1`).expect(200);
     expect(anonymous.body.avatar).toBe(text.body.id);
     const owner = await request(t.app).get(`/api/profiles/${profile.body.id}?depth=1`).set(...alice).expect(200);

@@ -14,9 +14,16 @@ jest.setTimeout(180_000);
 
 let t: TestApp;
 let server: http.Server;
+/** What the router logged, by level. */
+const logged: Record<'error' | 'warn' | 'debug', unknown[][]> = { error: [], warn: [], debug: [] };
 
 beforeAll(async () => {
-  t = await createTestApp({ uploads: { bucket: BUCKET, maxFileSize: 60 * MB } });
+  const logger = {
+    error: (...args: unknown[]) => logged.error.push(args),
+    warn: (...args: unknown[]) => logged.warn.push(args),
+    debug: (...args: unknown[]) => logged.debug.push(args),
+  };
+  t = await createTestApp({ uploads: { bucket: BUCKET, maxFileSize: 60 * MB }, logger });
   server = await new Promise<http.Server>((resolve) => {
     const s = t.app.listen(0, '127.0.0.1', () => resolve(s));
   });
@@ -47,7 +54,7 @@ it('streams a 50 MB file up and down byte for byte', async () => {
   expect(await countStored(t.connection, BUCKET)).toEqual({ files: 0, chunks: 0 });
 });
 
-it('removes every chunk of an upload whose client disconnects, and keeps serving', async () => {
+it('removes every chunk of an upload whose client disconnects, logs it at debug level only, and keeps serving', async () => {
   const upload = startRawUpload(server, '/api/upload', { name: 'cut.bin', type: 'application/octet-stream' }, { 'X-Test-User': USER });
   upload.req.on('error', () => undefined);
   upload.response.catch(() => undefined);
@@ -63,6 +70,10 @@ it('removes every chunk of an upload whose client disconnects, and keeps serving
   // Still nothing a moment later: no chunk write in flight landed after the cleanup.
   await new Promise((resolve) => setTimeout(resolve, 300));
   expect(await countStored(t.connection, BUCKET)).toEqual({ files: 0, chunks: 0 });
+  // A client that goes is the client's event, not a server error.
+  expect(logged.error).toEqual([]);
+  expect(logged.warn).toEqual([]);
+  expect(logged.debug).toEqual([[expect.stringMatching(/^content-router: POST \/api\/upload: the client closed the connection before the request ended/)]]);
 
   const after = await request(server).post('/api/upload').set('X-Test-User', USER).attach('file', pngBytes(), { filename: 'ok.png', contentType: 'image/png' });
   expect(after.status).toBe(201);

@@ -92,6 +92,26 @@ describe('POST /upload', () => {
     expect(parent.body.errors[0]).toMatchObject({ field: 'file', code: 'required' });
   });
 
+  it('keeps a non-ASCII name sent as UTF-8 bytes (as browsers send it) or as an RFC 5987 filename*', async () => {
+    const cases: Array<[string, string]> = [
+      ['filename="café.txt"', 'café.txt'],
+      ['filename="日本語 ü.txt"', '日本語 ü.txt'],
+      ["filename*=UTF-8''caf%C3%A9%20%E2%82%AC.txt", 'café €.txt'],
+      ["filename=\"naive.txt\"; filename*=UTF-8''na%C3%AFve.txt", 'naïve.txt'],
+    ];
+    for (const [disposition, name] of cases) {
+      const body = Buffer.concat([
+        Buffer.from('--XyZ\r\nContent-Disposition: form-data; name="file"; '),
+        Buffer.from(disposition, 'utf8'),
+        Buffer.from('\r\nContent-Type: text/plain\r\n\r\nhello\r\n--XyZ--\r\n'),
+      ]);
+      const res = await request(t.app).post('/api/upload').set(...alice).set('Content-Type', 'multipart/form-data; boundary=XyZ').send(body).expect(201);
+      expect(res.body.originalName).toBe(name);
+      const stored = await t.connection.db!.collection('uploads.files').findOne({ filename: res.body.filename });
+      expect(stored?.metadata?.originalName).toBe(name);
+    }
+  });
+
   it('answers 413 for a file over maxFileSize and keeps no file and no chunk of it', async () => {
     const before = await countStored(t.connection);
     const res = await upload(jpegBytes(200 * 1024), 'big.jpg', 'image/jpeg').expect(413);
