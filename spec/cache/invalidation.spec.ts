@@ -7,7 +7,7 @@ import { LIST_TAG, idTag, invalidateOnChange, relatedTag } from '../../lib/cache
 import { type ChangeEvent, createChangeBus } from '../../lib/operations/change-bus';
 import type { CollectionRuntime, Runtime } from '../../lib/operations/runtime';
 
-const silent = { error: jest.fn(), warn: () => undefined, info: () => undefined };
+const silent = { error: jest.fn(), warn: () => undefined, info: () => undefined, debug: () => undefined };
 
 function setup(softDelete = false) {
   const changes = createChangeBus(silent);

@@ -121,11 +121,12 @@ describe('the database gate', () => {
 describe('what the gate logs of an outage', () => {
   /** The gate and the error handler as the router wires them, logging into `calls` by level. */
   function loggedApp(connection: EventEmitter & { readyState: number; db: unknown }) {
-    const calls: Record<'error' | 'warn' | 'info', unknown[][]> = { error: [], warn: [], info: [] };
+    const calls: Record<'error' | 'warn' | 'info' | 'debug', unknown[][]> = { error: [], warn: [], info: [], debug: [] };
     const logger = {
       error: (...args: unknown[]) => void calls.error.push(args),
       warn: (...args: unknown[]) => void calls.warn.push(args),
       info: (...args: unknown[]) => void calls.info.push(args),
+      debug: (...args: unknown[]) => void calls.debug.push(args),
     };
     const outage = createOutageLog(logger);
     const errors = createErrorHandler(logger, outage);
