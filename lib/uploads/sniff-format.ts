@@ -2,7 +2,7 @@
 // On hostile input v16 has two defects: a head that ends or breaks inside a format's structure rejects
 // (End-Of-Stream escapes its own catch, which lacks an await; corrupt lengths throw RangeError), and an
 // ASF header object smaller than its own header walks its parser backwards forever, blocking the event
-// loop (CVE-2026-31808, fixed only in the ESM-only v21.3.1). Both are answered here, before the policy.
+// loop (fixed upstream only in the ESM-only v21.3.1, commit 319abf8). Both are answered here, before the policy.
 import { fromBuffer } from 'file-type';
 
 /** What the first bytes show: a format, no known format, or the start of one that the rest breaks. */
