@@ -34,7 +34,8 @@ beforeAll(async () => {
     .field('alt', 'my secret')
     .expect(201);
   file = uploaded.body;
-  profile = (await request(t.app).post('/api/profiles').send({ name: 'alice', avatar: file.id, gallery: [file.id] }).expect(201)).body.id;
+  // Written by the uploader: an upload field takes only files its writer may read.
+  profile = (await request(t.app).post('/api/profiles').set(...ALICE).send({ name: 'alice', avatar: file.id, gallery: [file.id] }).expect(201)).body.id;
 });
 
 afterAll(async () => {

@@ -154,6 +154,7 @@ describe('what the gate logs of an outage', () => {
     connection.emit('connected');
     expect((await request(app).get('/records')).status).toBe(200);
     expect(calls).toEqual({
+      debug: [],
       error: [[expect.stringContaining('the database is unreachable')]],
       warn: [],
       info: [[expect.stringContaining('the database is reachable again')]],
@@ -165,7 +166,7 @@ describe('what the gate logs of an outage', () => {
     const { app, calls } = loggedApp(connection);
     for (const event of ['disconnecting', 'disconnected', 'close']) connection.emit(event);
     expect((await request(app).get('/records')).status).toBe(503);
-    expect(calls).toEqual({ error: [], warn: [], info: [] });
+    expect(calls).toEqual({ error: [], warn: [], info: [], debug: [] });
   });
 
   it("logs a failed database call once per change of the connection's state, on one line without a stack", async () => {
