@@ -35,6 +35,7 @@ const UNIT = [
   'uploads/upload-options.spec.ts',
   'uploads/mime-policy.spec.ts',
   'packaging/runtime-engines.spec.ts',
+  'packaging/import-layers.spec.ts',
   'types-gen/',
   'endpoints/validate-endpoints.spec.ts',
   'endpoints/validate-body.spec.ts',

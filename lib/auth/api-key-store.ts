@@ -2,7 +2,7 @@
 // stored as a SHA-256 digest with name, scopes, optional expiry, createdAt and lastUsedAt.
 import { type Connection, Schema, Types } from 'mongoose';
 import type { Scope } from '../config/types';
-import { createRandomToken, hashToken } from './random-token';
+import { createRandomToken, hashToken } from '../util/random-token';
 import { isObjectIdString } from '../util/object-id';
 
 /** Every API key starts with this, so the router (and secret scanners) can tell keys from JWTs. */

@@ -6,7 +6,7 @@ import { type ResolvedAuthOptions, resolveAuthOptions } from './auth-options';
 import { type LoginFailureStore, createLoginFailureStore } from './login-failure-store';
 import type { Mailer } from './mailer';
 import { hashPassword } from './password-hash';
-import { createRandomToken } from './random-token';
+import { createRandomToken } from '../util/random-token';
 import { type RefreshTokenStore, createRefreshTokenStore } from './refresh-token-store';
 import { authStoreNames } from './store-names';
 

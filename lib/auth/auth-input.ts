@@ -1,6 +1,7 @@
 // Reads the small JSON bodies of the auth routes (and the local API's arguments): strings only,
 // no unknown keys, every problem at once as a 400, and never a submitted value echoed back.
 import { type ErrorDetail, ValidationError } from '../errors';
+import { normalizeEmail } from '../util/normalize-email';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** Longest token, e-mail or name accepted: far above real values, low enough to keep lookups cheap. */
@@ -51,7 +52,7 @@ export class InputErrors {
   email(body: AuthBody, field = 'email'): string {
     const value = this.string(body, field);
     if (!value) return '';
-    const email = value.trim().toLowerCase();
+    const email = normalizeEmail(value);
     if (!EMAIL.test(email)) {
       this.errors.push({ field, message: `${field} must be a valid e-mail address`, code: 'invalid_email' });
       return '';
@@ -63,9 +64,4 @@ export class InputErrors {
   check(detail = 'The request is not valid.'): void {
     if (this.errors.length) throw new ValidationError(detail, this.errors);
   }
-}
-
-/** Normalizes an e-mail the way records store it, without validating it (login compares only). */
-export function normalizeEmail(email: string): string {
-  return email.trim().toLowerCase();
 }

@@ -3,7 +3,7 @@
 import type { Connection } from 'mongoose';
 import { Schema } from 'mongoose';
 import { isDuplicateKeyError } from '../operations/write-errors';
-import { hashToken } from './random-token';
+import { hashToken } from '../util/random-token';
 
 interface FailureRow {
   /** SHA-256 of the normalized e-mail: the address itself is not stored here. */

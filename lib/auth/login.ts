@@ -4,7 +4,7 @@ import { Types } from 'mongoose';
 import { AccountLockedError, ForbiddenError, UnauthorizedError } from '../errors';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
 import type { AuthCollection } from './auth-collection';
-import { normalizeEmail } from './auth-input';
+import { normalizeEmail } from '../util/normalize-email';
 import { hashPassword, needsRehash, verifyPassword } from './password-hash';
 import { type SessionTokens, startSession } from './session-tokens';
 

@@ -8,7 +8,7 @@ import { hashPassword } from './password-hash';
 import { checkPassword } from './password-policy';
 import { publishWrite } from '../operations/runtime';
 import { NO_MAIL, type PendingMail } from './mailer';
-import { createRandomToken, hashToken } from './random-token';
+import { createRandomToken, hashToken } from '../util/random-token';
 
 /** The one answer to forgot-password, whether or not the address has an account. */
 export const RESET_REQUESTED = 'If an account uses this e-mail address, we sent it a link to reset the password.';

@@ -1,7 +1,7 @@
 // Refresh tokens of one auth collection, in their own Mongo collection: stored as SHA-256 digests,
 // rotated on every use, grouped in families (one per login) so a reused token revokes its whole family.
 import { type Connection, Schema, Types } from 'mongoose';
-import { createRandomToken, hashToken } from './random-token';
+import { createRandomToken, hashToken } from '../util/random-token';
 
 interface RefreshTokenRow {
   _id: Types.ObjectId;

@@ -6,7 +6,8 @@ import type { LocalApi, LocalFindOptions, LocalOptions } from '../local/local-ap
 import type { FindResult } from '../operations/find-result';
 import type { ApiRecord } from '../schema/to-record';
 
-type Unbound<T extends LocalOptions> = Omit<T, 'user'>;
+/** The options of a bound call: who acts and whether access applies are the binding's, not the handler's. */
+type Unbound<T extends LocalOptions> = Omit<T, 'user' | 'overrideAccess'>;
 
 /** What `req.context` holds inside a custom endpoint: the caller, and the operations run as the caller. */
 export interface EndpointRequestContext {
@@ -39,17 +40,21 @@ declare global {
   }
 }
 
-/** Binds the local API to `user`: passing `{ user }` makes every call apply that user's access rules. */
+/**
+ * Binds the local API to `user` under access rules: every call says `overrideAccess: false` itself, last,
+ * so neither the default nor a handler's own options (plain JavaScript may pass any) can lift the caller's access.
+ */
 export function createRequestContext(local: LocalApi, user: AuthUser | null): EndpointRequestContext {
+  const caller = { user, overrideAccess: false } as const;
   return {
     user,
-    find: (collection, options) => local.find(collection, { ...options, user }),
-    findById: (collection, id, options) => local.findById(collection, id, { ...options, user }),
-    create: (collection, data) => local.create(collection, data, { user }),
-    update: (collection, id, data) => local.update(collection, id, data, { user }),
-    delete: (collection, id, options) => local.delete(collection, id, { ...options, user }),
-    findGlobal: (slug) => local.findGlobal(slug, { user }),
-    updateGlobal: (slug, data) => local.updateGlobal(slug, data, { user }),
+    find: (collection, options) => local.find(collection, { ...options, ...caller }),
+    findById: (collection, id, options) => local.findById(collection, id, { ...options, ...caller }),
+    create: (collection, data) => local.create(collection, data, caller),
+    update: (collection, id, data) => local.update(collection, id, data, caller),
+    delete: (collection, id, options) => local.delete(collection, id, { ...options, ...caller }),
+    findGlobal: (slug) => local.findGlobal(slug, caller),
+    updateGlobal: (slug, data) => local.updateGlobal(slug, data, caller),
   };
 }
 

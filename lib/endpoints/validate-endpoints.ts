@@ -2,7 +2,7 @@
 // path, handler, schema, detail, scope), every problem named by its path like the rest of the config.
 import type { ContentConfig, Scope } from '../config/types';
 import { SCOPES } from '../operations/access';
-import { generatedTypeNames } from '../types-gen/type-names';
+import { generatedTypeNames } from '../schema/type-names';
 import { isRecord } from '../util/is-record';
 import { checkBodySchema } from './body-schema';
 import { checkEndpointPath } from './endpoint-path';

@@ -1,5 +1,5 @@
-// The local API: the same operations as REST, called from server code. Access rules are
-// overridden unless a `user` is passed, in which case that user's rules apply exactly as over HTTP.
+// The local API: the same operations as REST, called from server code. Who acts and whether access rules
+// apply are separate options, as in Payload's local API: `overrideAccess` defaults to true without a user.
 import type { AuthUser } from '../config/types';
 import { create, createMany, deleteRecord, find, findById, findGlobal, restoreRecord, update } from '../operations';
 import type { FindResult } from '../operations/find-result';
@@ -9,9 +9,23 @@ import { NotFoundError } from '../errors';
 import { parseListQuery, parseRecordQuery } from '../query';
 import type { ApiRecord } from '../schema/to-record';
 
-/** Who is acting: omit `user` to override access; pass a user, or null/undefined for an anonymous caller, to apply it. */
+/** Who is acting, and whether access rules apply to it. */
 export interface LocalOptions {
+  /**
+   * The caller the operation runs as: access rules, read-only fields and the features' hooks (an upload's
+   * `uploadedBy`) see it. `null` is an anonymous caller. Default: no user.
+   *
+   * A `user` key holding `undefined` (`{ user: req.user }` of an anonymous request) is refused with a
+   * TypeError unless `overrideAccess` is given too: it cannot tell "anonymous" from "server code".
+   */
   user?: AuthUser | null;
+  /**
+   * Skip every access rule (the collection's, the uploads', the read-only fields), and let the call
+   * write hidden fields. Default: `true` when no `user` key is given; `false` when a user (or `null`) is.
+   * `{ user, overrideAccess: true }` runs as that user with access skipped; `{ overrideAccess: false }`
+   * without a user runs as an anonymous caller. Anything but a boolean is a TypeError.
+   */
+  overrideAccess?: boolean;
 }
 
 /** List options: the same parameters the REST list takes, as values instead of strings. */
@@ -72,12 +86,33 @@ export interface LocalApi {
   upload(source: NodeJS.ReadableStream | Uint8Array, options: LocalUploadOptions): Promise<UploadedFile>;
 }
 
-/** Who is acting, as every operation takes it: the local API's rule for `user`, shared with the features' local members. */
-export function actor(options: LocalOptions | undefined) {
-  // Only an omitted `user` key overrides: `{ user: req.user }` of an anonymous request must not.
-  const overrideAccess = options === undefined || !Object.hasOwn(options, 'user');
-  // Server code acting without a user may also write hidden fields; a named caller may not.
+/**
+ * Who is acting, as every operation takes it, from LocalOptions (their rules are documented there);
+ * shared with the features' local members (api.local.upload). Throws a TypeError for a call it cannot read.
+ */
+export function actor(options: LocalOptions | undefined): { user: AuthUser | null; overrideAccess: boolean; trusted: boolean } {
+  const override: unknown = options?.overrideAccess;
+  if (override !== undefined && typeof override !== 'boolean') {
+    const got = override === null ? 'null' : typeof override === 'string' ? JSON.stringify(override) : `a ${typeof override}`;
+    throw new TypeError(`content-router: api.local: overrideAccess must be true or false (got ${got})`);
+  }
+  const userGiven = options != null && Object.hasOwn(options, 'user');
+  if (userGiven && options?.user === undefined && override === undefined) {
+    // Most often req.user of an anonymous request: overriding would hand it everything, silently.
+    throw new TypeError(
+      'content-router: api.local: user is undefined; pass overrideAccess: false to run as an anonymous caller ' +
+        '(e.g. { user: req.user, overrideAccess: false }), overrideAccess: true to skip access, or omit user',
+    );
+  }
+  const overrideAccess = override ?? !userGiven;
+  // Access overridden also lets server code write hidden fields, as it may read them.
   return { user: options?.user ?? null, overrideAccess, trusted: overrideAccess };
+}
+
+/** The query parameters among find/findById options: everything but who is acting. */
+function queryOf<T extends LocalOptions>(options: T): Omit<T, keyof LocalOptions> {
+  const { user: _user, overrideAccess: _override, ...query } = options;
+  return query;
 }
 
 /** Binds the operations to this router's runtime. */
@@ -90,24 +125,25 @@ export function createLocalApi(runtime: Runtime): LocalApi {
     return global;
   };
   return {
+    // Async throughout: a refused option or an unknown slug is a rejection, never a throw at the call.
     async find(slug, options = {}) {
+      const who = actor(options);
       const collection = getCollection(runtime, slug);
-      const { user: _user, ...raw } = options;
-      const query = parseListQuery(raw, collection.descriptor, registry, queryOptions);
-      return find({ runtime, collection, query, ...actor(options) });
+      const query = parseListQuery(queryOf(options), collection.descriptor, registry, queryOptions);
+      return find({ runtime, collection, query, ...who });
     },
     async findById(slug, id, options = {}) {
+      const who = actor(options);
       const collection = getCollection(runtime, slug);
-      const { user: _user, ...raw } = options;
-      const query = parseRecordQuery(raw, collection.descriptor, registry, queryOptions);
-      return findById({ runtime, collection, id, ...query, ...actor(options) });
+      const query = parseRecordQuery(queryOf(options), collection.descriptor, registry, queryOptions);
+      return findById({ runtime, collection, id, ...query, ...who });
     },
-    create: (slug, data, options) => create({ runtime, collection: getCollection(runtime, slug), data, ...actor(options) }),
-    createMany: (slug, items, options) => createMany({ runtime, collection: getCollection(runtime, slug), items, ...actor(options) }),
-    update: (slug, id, data, options) => update({ runtime, collection: getCollection(runtime, slug), id, data, ...actor(options) }),
-    delete: (slug, id, options) =>
+    create: async (slug, data, options) => create({ runtime, collection: getCollection(runtime, slug), data, ...actor(options) }),
+    createMany: async (slug, items, options) => createMany({ runtime, collection: getCollection(runtime, slug), items, ...actor(options) }),
+    update: async (slug, id, data, options) => update({ runtime, collection: getCollection(runtime, slug), id, data, ...actor(options) }),
+    delete: async (slug, id, options) =>
       deleteRecord({ runtime, collection: getCollection(runtime, slug), id, permanent: options?.permanent, ...actor(options) }),
-    restore: (slug, id, options) => restoreRecord({ runtime, collection: getCollection(runtime, slug), id, ...actor(options) }),
+    restore: async (slug, id, options) => restoreRecord({ runtime, collection: getCollection(runtime, slug), id, ...actor(options) }),
     findGlobal: async (slug, options) => findGlobal({ runtime, global: globalOf(slug), ...actor(options) }),
     updateGlobal: async (slug, data, options) => updateGlobal({ runtime, global: globalOf(slug), data, ...actor(options) }),
     // Replaced by the uploads feature when it is configured.

@@ -67,7 +67,8 @@ function listedCollection(route: RouteDef, registry: SchemaRegistry): Collection
 /** Builds the OpenAPI 3.1 document; `serverUrl` is where the host mounted the router (`req.baseUrl`). */
 export function buildOpenApiDocument(source: DocumentSource, serverUrl: string): OpenAPIObject {
   const { registry, globals, routes } = source;
-  const names = allocateComponentNames([...registry.values()], globals);
+  // The shared components every document has: no collection may take their names.
+  const names = allocateComponentNames([...registry.values()], globals, Object.keys(SHARED_SCHEMAS));
   const builder = OpenApiBuilder.create()
     .addOpenApiVersion('3.1.0')
     .addTitle('Content API')

@@ -1,8 +1,8 @@
 // Component names for collections and globals: `posts` -> `Posts` (+ `PostsCreate`, `PostsUpdate`,
 // `PostsList` and its envelopes, `PostsBatch`). Slugs that fold to the same name (`blog-posts`,
-// `blog_posts`) get a numbered suffix.
+// `blog_posts`) get a numbered suffix. The shared components' names come in as `reserved`: the schemas
+// that use these names import them from here, so this file imports none of them.
 import type { CollectionDescriptor } from '../schema/descriptors';
-import { SHARED_SCHEMAS } from './shared-schemas';
 
 /** The component names of one collection or global (a global uses only `record` and `update`). */
 export interface ComponentNames {
@@ -45,13 +45,13 @@ function namesOf(base: string): ComponentNames {
   };
 }
 
-/** Names for every collection, then every global (prefixed `Global`), unique across the document. */
+/** Names for every collection, then every global (prefixed `Global`), unique across the document and `reserved`. */
 export function allocateComponentNames(
   collections: readonly CollectionDescriptor[],
   globals: readonly CollectionDescriptor[],
+  reserved: Iterable<string>,
 ): { collections: Map<string, ComponentNames>; globals: Map<string, ComponentNames> } {
-  // The shared components every document has: no collection may take their names.
-  const taken = new Set<string>(Object.keys(SHARED_SCHEMAS));
+  const taken = new Set<string>(reserved);
   const allocate = (base: string): ComponentNames => {
     for (let n = 1; ; n++) {
       const names = namesOf(n === 1 ? base : `${base}${n}`);

@@ -6,8 +6,7 @@ import { ForbiddenError, QueryError, UnauthorizedError } from '../errors';
 import { parseWhere } from '../query';
 import type { WhereNode } from '../query/types';
 import { type MaybePromise, thenMaybe } from '../util/maybe-promise';
-import type { OperationArgs } from './operation-args';
-import { type CollectionRuntime, defaultAccessOf } from './runtime';
+import { type CollectionRuntime, defaultAccessOf, type OperationArgs } from './runtime';
 
 export type AccessOperation = 'read' | 'create' | 'update' | 'delete';
 

@@ -6,8 +6,7 @@ import type { MaybePromise } from '../util/maybe-promise';
 import type { WhereNode } from '../query/types';
 import { storagePath } from '../schema/descriptors';
 import { checkAccess, readConstraintOrNull } from './access';
-import type { OperationArgs } from './operation-args';
-import type { CollectionRuntime } from './runtime';
+import type { CollectionRuntime, OperationArgs } from './runtime';
 
 export interface FilterArgs extends OperationArgs {
   /** Conditions to AND; undefined entries are skipped. */

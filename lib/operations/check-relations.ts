@@ -4,7 +4,7 @@
 import type { Types } from 'mongoose';
 import type { ErrorDetail } from '../errors';
 import { findReadable } from './find-readable';
-import type { WriteArgs } from './operation-args';
+import type { WriteArgs } from './runtime';
 import { isObjectId } from '../util/object-id';
 
 function idsOf(value: unknown): Types.ObjectId[] {

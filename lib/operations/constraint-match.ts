@@ -7,7 +7,7 @@ import type { RawDoc } from '../schema/to-record';
 import { ForbiddenError } from '../errors';
 import { accessDenied } from './access';
 import { buildFilter } from './build-filter';
-import type { OperationArgs } from './operation-args';
+import type { OperationArgs } from './runtime';
 
 /**
  * True when `doc` matches the constraint. Relation paths in it are resolved to id lists first (as on reads),

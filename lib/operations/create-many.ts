@@ -5,10 +5,9 @@ import { assertValidInput } from '../schema/validate-input';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
 import { checkAccess } from './access';
 import { assertWithinConstraints } from './constraint-match';
-import type { WriteArgs } from './operation-args';
 import { bodyOf, prepareInput } from './prepare-input';
 import { findMissingRelations } from './check-relations';
-import { publishWrite, type CollectionRuntime } from './runtime';
+import { publishWrite, type CollectionRuntime, type WriteArgs } from './runtime';
 import { isDuplicateKeyError, rethrowWriteError } from './write-errors';
 
 export interface CreateManyArgs extends WriteArgs {

@@ -4,9 +4,8 @@ import { assertValidInput } from '../schema/validate-input';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
 import { checkAccess } from './access';
 import { assertWithinConstraints } from './constraint-match';
-import type { WriteArgs } from './operation-args';
 import { bodyOf, prepareInput } from './prepare-input';
-import { publishWrite } from './runtime';
+import { publishWrite, type WriteArgs } from './runtime';
 import { rethrowWriteError } from './write-errors';
 
 export interface CreateArgs extends WriteArgs {

@@ -5,8 +5,7 @@ import type { ApiRecord, RawDoc } from '../schema/to-record';
 import { checkAccess } from './access';
 import { buildFilter, idCondition } from './build-filter';
 import { toRecordId } from './record-id';
-import { publishWrite } from './runtime';
-import type { OperationArgs } from './operation-args';
+import { publishWrite, type OperationArgs } from './runtime';
 
 export interface DeleteArgs extends OperationArgs {
   id: string;

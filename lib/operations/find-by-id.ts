@@ -6,11 +6,10 @@ import type { PopulateTree, RecordQuery } from '../query/types';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
 import { buildFilter, idCondition, liveRecordFilter } from './build-filter';
 import { finishRows, isEmptyTree, serializeRows } from './finish-rows';
-import { type OperationArgs, operationArgs } from './operation-args';
 import { accessNow } from './access';
 import { readThrough, resolveReadWith } from './read-access';
 import { checkRecordId, toRecordId } from './record-id';
-import type { CollectionRuntime, ReadObserver, ResolvedRead } from './runtime';
+import { type CollectionRuntime, type ReadObserver, type ResolvedRead, type OperationArgs, operationArgs } from './runtime';
 import type { MaybePromise } from '../util/maybe-promise';
 
 export interface FindByIdArgs extends OperationArgs, Partial<RecordQuery> {

@@ -5,7 +5,7 @@ import type { ListQuery } from '../query/types';
 import type { RawDoc } from '../schema/to-record';
 import type { FindResult } from './find-result';
 import { finishRows } from './finish-rows';
-import type { OperationArgs } from './operation-args';
+import type { OperationArgs } from './runtime';
 
 /** Reads the page at `query.cursor` of the records matching `filter` (access and soft delete already in it). */
 export async function findCursor(args: OperationArgs, query: ListQuery, filter: Record<string, unknown>): Promise<FindResult> {

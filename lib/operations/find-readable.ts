@@ -4,8 +4,7 @@ import type { Types } from 'mongoose';
 import type { RawDoc } from '../schema/to-record';
 import { readConstraintOrNull } from './access';
 import { buildFilter, idCondition } from './build-filter';
-import type { OperationArgs } from './operation-args';
-import type { CollectionRuntime } from './runtime';
+import type { CollectionRuntime, OperationArgs } from './runtime';
 
 /** The readable rows with these ids, with `projection`; empty when the caller may not read `related` at all. */
 export async function findReadable(

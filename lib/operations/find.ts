@@ -7,9 +7,8 @@ import { countTotal } from './count-total';
 import { findCursor } from './find-cursor';
 import { findPage } from './find-page';
 import type { FindResult } from './find-result';
-import { type OperationArgs, operationArgs } from './operation-args';
 import { readThrough, resolveRead } from './read-access';
-import type { ReadObserver } from './runtime';
+import { type ReadObserver, type OperationArgs, operationArgs } from './runtime';
 
 export interface FindArgs extends OperationArgs {
   query: ListQuery;

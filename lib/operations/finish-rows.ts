@@ -3,7 +3,7 @@
 import type { PopulateTree } from '../query/types';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
 import type { MaybePromise } from '../util/maybe-promise';
-import type { OperationArgs } from './operation-args';
+import type { OperationArgs } from './runtime';
 import { populateRows } from './populate';
 
 /** True when a populate tree asks for nothing. */

@@ -15,7 +15,7 @@ import { Types } from 'mongoose';
 import type { PopulateTree } from '../query/types';
 import type { RawDoc } from '../schema/to-record';
 import { findReadable } from './find-readable';
-import type { OperationArgs } from './operation-args';
+import type { OperationArgs } from './runtime';
 import { isObjectId } from '../util/object-id';
 
 export interface PopulateArgs extends OperationArgs {

@@ -2,8 +2,7 @@
 // may not set, validate, check that relationships name records, then let features rewrite it (auth
 // checks and hashes passwords here).
 import { type ValidatedInput, validateInput } from '../schema/validate-input';
-import type { WriteArgs } from './operation-args';
-import { readOnlyFieldsOf } from './runtime';
+import { readOnlyFieldsOf, type WriteArgs } from './runtime';
 import { findMissingRelations } from './check-relations';
 
 /**

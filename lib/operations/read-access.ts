@@ -4,8 +4,7 @@ import type { ListQuery, RecordQuery, WhereNode } from '../query/types';
 import { type MaybePromise, isPromiseLike } from '../util/maybe-promise';
 import { accessNow } from './access';
 import { deletedScope } from './build-filter';
-import type { OperationArgs } from './operation-args';
-import type { ReadObserver, ResolvedRead } from './runtime';
+import type { ReadObserver, ResolvedRead, OperationArgs } from './runtime';
 
 /**
  * Resolves the caller's access for a read (throws 401/403 when denied). `pathId` is the record id as the

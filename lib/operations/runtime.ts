@@ -1,5 +1,6 @@
 // The router's live state that every operation reads: resolved config, schema registry, models,
-// serializers, the change bus, and the hooks features add to. Built once by contentRouter().
+// serializers, the change bus, and the hooks features add to. Built once by contentRouter(). The args
+// every operation takes live here too: they and the hooks' types refer to each other.
 import type { Connection, Model, Types } from 'mongoose';
 import type { Request } from 'express';
 import type { ResolvedConfig } from '../config/resolve-config';
@@ -10,7 +11,6 @@ import type { ValidatedInput } from '../schema/validate-input';
 import { type RecordSerializer, createRecordSerializer } from '../schema/to-record';
 import type { MaybePromise } from '../util/maybe-promise';
 import type { ChangeBus } from './change-bus';
-import type { OperationArgs } from './operation-args';
 
 export interface CollectionRuntime {
   readonly descriptor: CollectionDescriptor;
@@ -18,6 +18,33 @@ export interface CollectionRuntime {
   readonly serialize: RecordSerializer;
   /** Excludes hidden fields at the database, so they never even reach the process on reads. */
   readonly projection: Readonly<Record<string, 0>> | undefined;
+}
+
+/** The common part of every operation's single args object: the runtime, the collection, and who is acting. */
+export interface OperationArgs {
+  runtime: Runtime;
+  collection: CollectionRuntime;
+  /** The caller, or null when anonymous. */
+  user: AuthUser | null;
+  req?: Request;
+  /** Skip every access rule (the local API, unless asked otherwise; server-side flows such as registration). */
+  overrideAccess?: boolean;
+}
+
+/**
+ * The common part of an operation's args alone, without its own options (query, id, data...): what rules
+ * and hooks are handed, so they never see an operation's options as if they were their own.
+ */
+export function operationArgs(args: OperationArgs): OperationArgs {
+  return { runtime: args.runtime, collection: args.collection, user: args.user, req: args.req, overrideAccess: args.overrideAccess };
+}
+
+/** Writes also say whether hidden fields may be written and which fields the caller may not set. */
+export interface WriteArgs extends OperationArgs {
+  /** Server-side callers may write hidden fields. */
+  trusted?: boolean;
+  /** Fields this caller may not set (403); default: the read-only-fields hooks unless access is overridden. */
+  readOnly?: ReadonlySet<string>;
 }
 
 /**

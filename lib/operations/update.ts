@@ -9,9 +9,8 @@ import { checkAccess } from './access';
 import { buildFilter, idCondition } from './build-filter';
 import { assertWithinConstraints } from './constraint-match';
 import { toRecordId } from './record-id';
-import type { WriteArgs } from './operation-args';
 import { bodyOf, prepareInput } from './prepare-input';
-import { publishWrite } from './runtime';
+import { publishWrite, type WriteArgs } from './runtime';
 import { rethrowWriteError } from './write-errors';
 
 export interface UpdateArgs extends WriteArgs {

@@ -4,7 +4,7 @@ import type { RequestHandler } from 'express';
 import { type Store, rateLimit } from 'express-rate-limit';
 import type { Logger } from '../config/types';
 import { TooManyRequestsError } from '../errors';
-import type { KeyOf } from './client-key';
+import type { KeyOf } from '../http/client-key';
 import { RateLimitStoreError } from './store-health';
 
 export interface LimiterOptions {

@@ -5,7 +5,7 @@ import { MemoryStore, type Store } from 'express-rate-limit';
 import { runChain } from '../http/dispatch';
 import type { Feature } from '../http/feature';
 import { createJsonBody } from '../http/json-body';
-import { createAccountKey, createClientKey } from './client-key';
+import { createAccountKey, createClientKey } from '../http/client-key';
 import { createLimiter } from './create-limiter';
 import { createMongoStore, createRateLimitIndexes } from './mongo-store';
 import { resolveRateLimitOptions } from './rate-limit-options';

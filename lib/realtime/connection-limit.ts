@@ -3,7 +3,7 @@
 import type { Request } from 'express';
 import type { AuthUser } from '../config/types';
 import { TooManyConnectionsError } from '../errors';
-import { createClientKey } from '../rate-limit/client-key';
+import { createClientKey } from '../http/client-key';
 
 export interface ConnectionLimit {
   /** Counts one more connection of this client, or throws TooManyConnectionsError; returns its release (idempotent). */

@@ -6,6 +6,7 @@ import type { CollectionDescriptor, FieldDescriptor, ValueType } from './descrip
 import { isRecord } from '../util/is-record';
 import { castDate, parseIsoDate } from './parse-date';
 import { isObjectIdString } from '../util/object-id';
+import { normalizeEmail } from '../util/normalize-email';
 
 export interface ValidatedInput {
   /** Values to write, cast for storage (Date, ObjectId). */
@@ -58,7 +59,7 @@ function castScalar(field: FieldDescriptor, valueType: ValueType, value: unknown
     case 'string': {
       if (typeof value !== 'string') return { ok: false, message: 'must be a string', code: 'invalid_type' };
       if (field.type === 'email' || (field.type === 'array' && field.config.of === 'email')) {
-        const email = value.trim().toLowerCase();
+        const email = normalizeEmail(value);
         if (email.length > MAX_EMAIL_LENGTH || !EMAIL.test(email)) return { ok: false, message: 'must be a valid e-mail address', code: 'invalid_email' };
         return { ok: true, value: email };
       }

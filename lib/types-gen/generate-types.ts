@@ -4,7 +4,7 @@
 import type { ContentConfig, EndpointBodyProperty, EndpointBodySchema } from '../config/types';
 import { describeCollection, describeGlobal } from '../schema/describe-collection';
 import type { CollectionDescriptor, FieldDescriptor } from '../schema/descriptors';
-import { collectionTypeName, globalTypeName } from './type-names';
+import { collectionTypeName, globalTypeName } from '../schema/type-names';
 
 /** Thrown when two declarations would get the same name. */
 export class TypeNameConflictError extends Error {

@@ -2,7 +2,7 @@
 // issuer/audience and foreign claim shapes are all refused.
 import jwt from 'jsonwebtoken';
 import { readAccessClaims, signAccessToken, toSigningKey, verifyAccessToken } from '../../lib/auth/access-token';
-import { createRandomToken, hashToken } from '../../lib/auth/random-token';
+import { createRandomToken, hashToken } from '../../lib/util/random-token';
 
 const options = { secret: toSigningKey('a'.repeat(40)) };
 const claims = { sub: '0123456789abcdef01234567', col: 'users', sid: 'fam-1' };

@@ -3,7 +3,7 @@
 import { Types } from 'mongoose';
 import request from 'supertest';
 import type { AuthUser } from '../../lib';
-import { hashToken } from '../../lib/auth/random-token';
+import { hashToken } from '../../lib/util/random-token';
 import { type AuthTestApp, type Registered, PROBLEM, bearer, createAuthTestApp, expectNoSecrets, registerAdmin, registerUser } from './auth-test-app';
 
 let t: AuthTestApp;

@@ -2,7 +2,7 @@
 // single-use, hashed and expiring, send-verification for the caller or by address, requireVerification.
 import request from 'supertest';
 import { VERIFICATION_REQUESTED } from '../../lib/auth/email-verification';
-import { hashToken } from '../../lib/auth/random-token';
+import { hashToken } from '../../lib/util/random-token';
 import { type AuthTestApp, GOOD_PASSWORD, PROBLEM, bearer, createAuthTestApp, expectNoSecrets, registerUser, tokenFromMail, uniqueEmail } from './auth-test-app';
 
 let t: AuthTestApp;

@@ -2,7 +2,7 @@
 // token }, logout, verification, password reset), for the first auth collection or a named one.
 import request from 'supertest';
 import { contentRouter } from '../../lib';
-import { hashToken } from '../../lib/auth/random-token';
+import { hashToken } from '../../lib/util/random-token';
 import { openTestConnection, closeTestConnection } from '../helpers/test-db';
 import { type AuthTestApp, FAST_HASH, GOOD_PASSWORD, SECRET, bearer, createAuthTestApp, expectNoSecrets, tokenFromMail, uniqueEmail } from './auth-test-app';
 

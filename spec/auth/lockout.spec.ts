@@ -1,7 +1,7 @@
 // Account lockout: after maxLoginAttempts failures an address is locked for lockTime (429 with
 // Retry-After), known and unknown addresses alike; bursts lock cleanly; success and reset clear it.
 import request from 'supertest';
-import { hashToken } from '../../lib/auth/random-token';
+import { hashToken } from '../../lib/util/random-token';
 import { type AuthTestApp, PROBLEM, createAuthTestApp, registerUser, tokenFromMail, uniqueEmail } from './auth-test-app';
 
 let t: AuthTestApp;

@@ -1,7 +1,7 @@
 // Forgot/reset password over HTTP: one generic 200 for every address, a hashed single-use expiring
 // token delivered by e-mail, the policy enforced, and every session revoked by a reset.
 import request from 'supertest';
-import { hashToken } from '../../lib/auth/random-token';
+import { hashToken } from '../../lib/util/random-token';
 import { RESET_REQUESTED } from '../../lib/auth/password-reset';
 import { type AuthTestApp, PROBLEM, bearer, createAuthTestApp, expectNoSecrets, registerUser, tokenFromMail, uniqueEmail } from './auth-test-app';
 

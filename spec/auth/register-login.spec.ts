@@ -1,7 +1,7 @@
 // Register, login and me over HTTP: the documented response shapes, the password policy listing every
 // broken rule, 409 on a taken e-mail, role/verified refused, hashes in the database, never in a response.
 import request from 'supertest';
-import { hashToken } from '../../lib/auth/random-token';
+import { hashToken } from '../../lib/util/random-token';
 import {
   type AuthTestApp,
   GOOD_PASSWORD,

@@ -4,7 +4,7 @@ import express from 'express';
 import jwt from 'jsonwebtoken';
 import { Types } from 'mongoose';
 import request from 'supertest';
-import { hashToken } from '../../lib/auth/random-token';
+import { hashToken } from '../../lib/util/random-token';
 import { createTestApp } from '../helpers/create-test-app';
 import { type AuthTestApp, PROBLEM, SECRET, bearer, createAuthTestApp, expectNoSecrets, registerAdmin, registerUser } from './auth-test-app';
 

@@ -87,6 +87,15 @@ beforeAll(async () => {
           const result = await req.context!.find('posts', { sort: 'title' });
           res.json({ user: req.context!.user?.id ?? null, titles: result.docs.map((d) => d.title) });
         });
+        // A handler in plain JavaScript may pass any option: none of them lifts the caller's access.
+        router.get('/smuggled-override', async (req, res) => {
+          const smuggled = { sort: 'title', overrideAccess: true, user: null } as Record<string, unknown>;
+          const result = await req.context!.find('posts', smuggled);
+          res.json({ titles: result.docs.map((d) => d.title) });
+        });
+        router.delete('/smuggled-override/:id', async (req, res) => {
+          res.json(await req.context!.delete('posts', String(req.params.id), { overrideAccess: true } as Record<string, unknown>));
+        });
         router.post('/posts/:id/publish', async (req, res) => {
           res.json(await req.context!.update('posts', String(req.params.id), { status: 'published' }));
         });
@@ -157,6 +166,17 @@ describe('function endpoints', () => {
     expect(done.body).toMatchObject({ id: draft.id, status: 'published' });
     expect((await t.connection.collection('posts').findOne({ title: 'A draft' }))?.status).toBe('published');
     await t.api.local.update('posts', draft.id, { status: 'draft' });
+  });
+
+  it('keeps the caller\'s access whatever options a handler passes (overrideAccess, user): nothing read or deleted beyond it', async () => {
+    const anonymous = await request(t.app).get('/api/smuggled-override');
+    expect(anonymous.status).toBe(200);
+    expect(anonymous.body).toEqual({ titles: ['B published', 'C published'] });
+    const draft = (await t.connection.collection('posts').findOne({ title: 'A draft' }))!;
+    const refused = await request(t.app).delete(`/api/smuggled-override/${String(draft._id)}`);
+    expect(refused.status).toBe(401);
+    expect(refused.headers['content-type']).toMatch(PROBLEM);
+    expect(await t.connection.collection('posts').countDocuments({ title: 'A draft' })).toBe(1);
   });
 
   it('parses JSON bodies and leaves other types to the handler', async () => {

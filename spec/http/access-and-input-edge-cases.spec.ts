@@ -154,10 +154,12 @@ describe('access', () => {
 });
 
 describe('local API', () => {
-  it('an explicit user: undefined (e.g. req.user of an anonymous request) applies access, never overrides it', async () => {
+  it('an explicit user: undefined (e.g. req.user of an anonymous request) never overrides access: refused alone, anonymous with overrideAccess: false', async () => {
     await t.api.local.create('members', { name: 'm' });
-    await expect(t.api.local.find('members', { user: undefined })).rejects.toBeInstanceOf(UnauthorizedError);
-    await expect(t.api.local.create('members', { name: 'x' }, { user: undefined })).rejects.toBeInstanceOf(UnauthorizedError);
+    await expect(t.api.local.find('members', { user: undefined })).rejects.toBeInstanceOf(TypeError);
+    await expect(t.api.local.create('members', { name: 'x' }, { user: undefined })).rejects.toBeInstanceOf(TypeError);
+    await expect(t.api.local.find('members', { user: undefined, overrideAccess: false })).rejects.toBeInstanceOf(UnauthorizedError);
+    await expect(t.api.local.create('members', { name: 'x' }, { user: undefined, overrideAccess: false })).rejects.toBeInstanceOf(UnauthorizedError);
     expect((await t.api.local.find('members')).total).toBe(1);
   });
 

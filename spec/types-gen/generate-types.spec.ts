@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import ts from 'typescript';
 import type { ContentConfig } from '../../lib';
 import { TypeNameConflictError, generateTypes } from '../../lib/types-gen/generate-types';
-import { collectionTypeName, singular } from '../../lib/types-gen/type-names';
+import { collectionTypeName, singular } from '../../lib/schema/type-names';
 
 const config: Pick<ContentConfig, 'collections' | 'globals' | 'endpoints'> = {
   collections: [

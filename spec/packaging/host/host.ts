@@ -161,7 +161,7 @@ export async function main(): Promise<void> {
 
   const routes: readonly MountedRoute[] = api.routes;
   const local: LocalApi = api.local;
-  const options: LocalFindOptions & LocalOptions = { where: { title: { like: 'hello' } }, user: null };
+  const options: LocalFindOptions & LocalOptions = { where: { title: { like: 'hello' } }, user: null, overrideAccess: false };
   const found: FindResult = await local.find('posts', options);
   const record: ApiRecord = await local.create('posts', { title: 'Hello' });
   const upload: LocalUploadOptions = { filename: 'a.png', mimeType: 'image/png' };

@@ -1,5 +1,6 @@
-// The names the generated TypeScript file gives each collection, global and helper type, so the
-// generator and the config check (endpoint body names must not clash with them) agree on one rule.
+// The names the generated TypeScript file gives each collection, global and helper type. They live with
+// the schema, below both users: the generator (types-gen) and the endpoints' config check (a body's type
+// name must not clash with them) agree on one rule without one feature importing the other.
 import type { ContentConfig } from '../config/types';
 
 /** Helper types the generated file may declare besides the per-collection ones. */

@@ -1,5 +1,6 @@
 // Opaque credentials (refresh tokens, reset and verification tokens, API keys): 256 random bits,
 // stored only as a SHA-256 digest. Unsalted is enough: the input is random, not a guessable secret.
+// The same digest keys stores by e-mail (login failures, the rate limiter) so no address is kept.
 import { createHash, randomBytes } from 'node:crypto';
 
 const TOKEN_BYTES = 32;

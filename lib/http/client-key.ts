@@ -1,9 +1,10 @@
 // Who a request counts against: the client (the host's keyBy, or the IP as Express sees it), and on the
-// credential routes the client together with the account the body names.
+// credential routes the client together with the account the body names. Shared by the rate limiter and
+// the realtime connection cap, so both group a client (IPv6 by /56) the same way.
 import type { Request } from 'express';
 import { ipKeyGenerator } from 'express-rate-limit';
-import { normalizeEmail } from '../auth/auth-input';
-import { hashToken } from '../auth/random-token';
+import { normalizeEmail } from '../util/normalize-email';
+import { hashToken } from '../util/random-token';
 
 /** express-rate-limit's default grouping of IPv6 clients: one /56 is usually one subscriber. */
 const IPV6_SUBNET = 56;
