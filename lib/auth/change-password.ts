@@ -27,9 +27,12 @@ export async function changePassword(args: { auth: AuthCollection; userId: strin
   const broken = checkPassword(args.password, auth.options.password);
   if (broken.length) throw new ValidationError('The password does not meet the password policy.', broken);
   const password = await hashPassword(args.password, auth.options.hash);
-  await auth.collection.model.updateOne({ _id: row._id }, { $set: { password } });
+  // The stored record comes back to be published with the change, so its echo on the stream is known as ours.
+  const changed = await auth.collection.model
+    .findOneAndUpdate({ _id: row._id }, { $set: { password } }, { returnDocument: 'after', projection: auth.collection.projection })
+    .lean<RawDoc>();
   // Whoever held the old password must not keep refreshing: every session ends, and the caller gets a new one.
   await auth.refreshTokens.revokeAll(userId);
-  publishWrite(auth.runtime, auth.collection, 'update', [userId]);
+  publishWrite(auth.runtime, auth.collection, 'update', [userId], undefined, changed ? [changed] : undefined);
   return startSession(auth, userId);
 }

@@ -67,6 +67,7 @@ export async function verifyEmail(args: { auth: AuthCollection; token: string })
     ]);
   }
   const record = auth.collection.serialize(row);
-  publishWrite(auth.runtime, auth.collection, 'update', [record.id], ['verified']);
+  // With the stored record, so the stream's echo of this write is known as ours.
+  publishWrite(auth.runtime, auth.collection, 'update', [record.id], ['verified'], [row]);
   return record;
 }

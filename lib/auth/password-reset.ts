@@ -39,7 +39,8 @@ export async function resetPassword(args: { auth: AuthCollection; token: string;
     .findOneAndUpdate(
       auth.active({ resetToken: hashToken(args.token), resetExpiry: { $gt: new Date() } }),
       { $set: { password }, $unset: { resetToken: 1, resetExpiry: 1 } },
-      { projection: { _id: 1, email: 1 } },
+      // The stored record, published with the change so its echo on the stream is known as ours.
+      { returnDocument: 'after', projection: auth.collection.projection },
     )
     .lean<RawDoc>();
   if (!row) {
@@ -54,5 +55,5 @@ export async function resetPassword(args: { auth: AuthCollection; token: string;
     auth.options.revokeApiKeysOnReset ? auth.apiKeys.removeAll(userId) : undefined,
   ]);
   // Without fields: the sessions are already ended above, and the password is hidden from every reader.
-  publishWrite(auth.runtime, auth.collection, 'update', [userId]);
+  publishWrite(auth.runtime, auth.collection, 'update', [userId], undefined, [row]);
 }
