@@ -2,6 +2,7 @@
 // overridden unless a `user` is passed, in which case that user's rules apply exactly as over HTTP.
 import type { AuthUser } from '../config/types';
 import { create, createMany, deleteRecord, find, findById, findGlobal, restoreRecord, update } from '../operations';
+import type { UploadedFile } from '../operations/file-storage';
 import type { FindResult } from '../operations/find-result';
 import { type Runtime, getCollection } from '../operations/runtime';
 import { updateGlobal } from '../operations/globals';
@@ -30,6 +31,9 @@ export interface LocalFindOptions extends LocalOptions {
   count?: boolean;
 }
 
+/** A stored file as the API shows it (docs/uploads.md): what `upload()` resolves with. */
+export type { UploadedFile };
+
 /** What `upload()` is told about the bytes it stores. */
 export interface LocalUploadOptions extends LocalOptions {
   /** The original file name; kept (path parts and control characters removed) as `originalName`. */
@@ -38,20 +42,6 @@ export interface LocalUploadOptions extends LocalOptions {
   mimeType?: string;
   /** Alternative text for images. */
   alt?: string;
-}
-
-/** A stored file as the API shows it (docs/uploads.md). */
-export interface UploadedFile {
-  id: string;
-  /** The stored, unique name: the last segment of `url`. */
-  filename: string;
-  originalName: string;
-  mimeType: string;
-  size: number;
-  /** Where the file is served, under the router's mount path. */
-  url: string;
-  alt: string | null;
-  createdAt: string;
 }
 
 export interface LocalApi {
@@ -70,6 +60,8 @@ export interface LocalApi {
   updateGlobal(slug: string, data: Record<string, unknown>, options?: LocalOptions): Promise<Record<string, unknown>>;
   /** Stores a file (a stream or its bytes) as `POST /upload` does; needs the `uploads` option. */
   upload(source: NodeJS.ReadableStream | Uint8Array, options: LocalUploadOptions): Promise<UploadedFile>;
+  /** Deletes a stored file by its stored name (`filename`, the last segment of its `url`) as `DELETE /uploads/:filename` does; needs the `uploads` option. */
+  deleteUpload(filename: string, options?: LocalOptions): Promise<{ deleted: true }>;
 }
 
 /** Who is acting, as every operation takes it: the local API's rule for `user`, shared with the features' local members. */
@@ -78,6 +70,10 @@ export function actor(options: LocalOptions | undefined) {
   const overrideAccess = options === undefined || !Object.hasOwn(options, 'user');
   // Server code acting without a user may also write hidden fields; a named caller may not.
   return { user: options?.user ?? null, overrideAccess, trusted: overrideAccess };
+}
+
+async function uploadsNotConfigured(): Promise<never> {
+  throw new Error('content-router: uploads are not configured; set the `uploads` option (docs/uploads.md) to store files');
 }
 
 /** Binds the operations to this router's runtime. */
@@ -111,8 +107,7 @@ export function createLocalApi(runtime: Runtime): LocalApi {
     findGlobal: async (slug, options) => findGlobal({ runtime, global: globalOf(slug), ...actor(options) }),
     updateGlobal: async (slug, data, options) => updateGlobal({ runtime, global: globalOf(slug), data, ...actor(options) }),
     // Replaced by the uploads feature when it is configured.
-    upload: async () => {
-      throw new Error('content-router: uploads are not configured; set the `uploads` option (docs/uploads.md) to store files');
-    },
+    upload: uploadsNotConfigured,
+    deleteUpload: uploadsNotConfigured,
   };
 }

@@ -1,22 +1,20 @@
-// The upload routes as route-table entries: POST /upload (multipart, through the router's reader), GET and HEAD
-// /uploads/:filename (streamed), DELETE /uploads/:filename.
-import type { Request } from 'express';
-import { NotFoundError, ValidationError } from '../errors';
-import { type MultipartForm, createMultipartReader } from '../http/multipart';
+// The upload routes as route-table entries, thin: POST /upload reads its multipart form with the router's
+// reader and hands it to the uploadFile operation, DELETE /uploads/:filename calls deleteFile, and GET and
+// HEAD /uploads/:filename stream the file.
+import type { Request, Response } from 'express';
+import { NotFoundError } from '../errors';
+import { type MultipartReader, createMultipartReader } from '../http/multipart';
 import { requestUser } from '../http/request-user';
 import type { JsonSchema, RouteDef } from '../http/route-table';
-import { accessDenied } from '../operations/access';
+import { deleteFile } from '../operations/delete-file';
+import type { FileCollection } from '../operations/file-storage';
 import type { Runtime } from '../operations/runtime';
-import type { CollectionDescriptor } from '../schema/descriptors';
+import { MAX_ALT_LENGTH, type UploadSource, uploadFile } from '../operations/upload-file';
 import { STORED_NAME } from './file-names';
-import { type FileStore, type StoredFileDoc, toUploadedFile } from './file-store';
+import type { FileStore, StoredFileDoc } from './file-store';
 import { serveFile } from './serve-file';
-import type { FileWriter } from './store-file';
-import { type UploadCaller, uploadConstraint, withConstraint } from './upload-access';
+import { uploadConstraint, withConstraint } from './upload-access';
 import type { ResolvedUploadOptions } from './upload-options';
-
-/** Longest `alt` text. */
-export const MAX_ALT_LENGTH = 1000;
 
 /** The file record, as 201 and population return it. */
 export const FILE_SCHEMA: JsonSchema = {
@@ -43,35 +41,28 @@ const UPLOAD_BODY: JsonSchema = {
   },
 };
 
-/** Checks the alt text sent with a file (HTTP or local). */
-export function checkAlt(alt: unknown): string | undefined {
-  if (alt === undefined) return undefined;
-  if (typeof alt !== 'string' || alt.length > MAX_ALT_LENGTH) {
-    throw new ValidationError('The upload is not valid.', [{ field: 'alt', message: `alt must be one text of at most ${MAX_ALT_LENGTH} characters`, code: 'invalid_alt' }]);
-  }
-  return alt;
+/** The upload as a multipart form carries it: its file streams to the operation as it arrives. */
+function formUpload(read: MultipartReader, req: Request, res: Response): UploadSource {
+  return {
+    async read(store) {
+      const form = await read(req, res, (file) => store({ source: file.stream, originalName: file.originalName, declaredType: file.mimeType, discard: 'drain' }));
+      return form.fields;
+    },
+  };
 }
 
 const FILE_ERRORS = { 401: { description: 'Invalid credentials' }, 403: { description: 'Not allowed' }, 404: { description: 'No such file' } };
 
 /** The three routes, on one bucket. */
-export function uploadRoutes(args: {
-  runtime: Runtime;
-  store: FileStore;
-  writer: FileWriter;
-  options: ResolvedUploadOptions;
-  descriptor: CollectionDescriptor;
-}): RouteDef[] {
-  const { runtime, store, writer, options, descriptor } = args;
+export function uploadRoutes(args: { runtime: Runtime; store: FileStore; files: FileCollection; options: ResolvedUploadOptions }): RouteDef[] {
+  const { runtime, store, files, options } = args;
   const publicRead = options.access.read === undefined;
-  const caller = async (req: Request): Promise<UploadCaller> => ({ runtime, req, user: await requestUser(runtime, req) });
-
   // One file, its alt text; room for any 1000 characters of alt (3 bytes of UTF-8 each, at most).
   const readForm = createMultipartReader({ files: new Map([['file', options.maxFileSize]]), fields: 1, fieldSize: 3 * MAX_ALT_LENGTH });
 
-  async function findFile(req: Request, op: 'read' | 'delete'): Promise<StoredFileDoc> {
+  async function findReadable(req: Request): Promise<StoredFileDoc> {
     const filename = String(req.params.filename);
-    const constraint = await uploadConstraint(await caller(req), descriptor, op);
+    const constraint = await uploadConstraint({ runtime, req, user: await requestUser(runtime, req) }, files.descriptor);
     const doc = STORED_NAME.test(filename) ? await store.findOne(withConstraint({ filename }, constraint)) : null;
     if (!doc) throw new NotFoundError(`No file "${filename}".`);
     return doc;
@@ -94,37 +85,8 @@ export function uploadRoutes(args: {
         415: { description: 'Not multipart, a type not allowed, or a type the content contradicts' },
       },
       async handler(req, res) {
-        const who = await caller(req);
-        // Checked before a byte is read: a refused caller never streams a file into the database.
-        const constraint = await uploadConstraint(who, descriptor, 'create');
-        let stored: StoredFileDoc | undefined;
-        let form: MultipartForm;
-        try {
-          form = await readForm(req, res, async (file) => {
-            stored = await writer.store({ source: file.stream, originalName: file.originalName, declaredType: file.mimeType, alt: undefined, uploadedBy: who.user?.id, discard: 'drain' });
-          });
-        } catch (error) {
-          if (stored) await store.remove(stored._id);
-          throw error;
-        }
-        if (!stored) throw new ValidationError('The upload has no file.', [{ field: 'file', message: 'a file is required in the field "file"', code: 'required' }]);
-        try {
-          const unknown = Object.keys(form.fields).filter((key) => key !== 'alt');
-          if (unknown.length) {
-            throw new ValidationError('The upload is not valid.', unknown.map((field) => ({ field, message: `unknown field "${field}"`, code: 'unknown_field' })));
-          }
-          const alt = checkAlt(form.fields.alt);
-          if (alt !== undefined) {
-            // The alt text came with the rest of the body: the file was already written.
-            await (await store.files()).updateOne({ _id: stored._id }, { $set: { 'metadata.alt': alt } });
-            stored.metadata = { ...stored.metadata!, alt };
-          }
-          if (constraint && !(await store.findOne(withConstraint({ _id: stored._id }, constraint)))) throw accessDenied(who.user);
-        } catch (error) {
-          await store.remove(stored._id);
-          throw error;
-        }
-        res.status(201).json(toUploadedFile(stored, req.baseUrl));
+        const user = await requestUser(runtime, req);
+        res.status(201).json(await uploadFile({ runtime, collection: files, user, req, upload: formUpload(readForm, req, res) }));
       },
     },
     {
@@ -142,7 +104,7 @@ export function uploadRoutes(args: {
         416: { description: 'The range is outside the file' },
       },
       async handler(req, res) {
-        await serveFile(req, res, store, await findFile(req, 'read'), { publicRead });
+        await serveFile(req, res, store, await findReadable(req), { publicRead });
       },
     },
     {
@@ -157,9 +119,8 @@ export function uploadRoutes(args: {
         ...FILE_ERRORS,
       },
       async handler(req, res) {
-        const doc = await findFile(req, 'delete');
-        await store.remove(doc._id);
-        res.json({ deleted: true });
+        const user = await requestUser(runtime, req);
+        res.json(await deleteFile({ runtime, collection: files, user, req, filename: String(req.params.filename) }));
       },
     },
   ];
