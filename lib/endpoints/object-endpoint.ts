@@ -10,7 +10,7 @@ import type { Runtime } from '../operations/runtime';
 import { bodyJsonSchema, hasFileProperty } from './body-schema';
 import { endpointCaller, endpointScope, hideHostUser, scopedError } from './endpoint-caller';
 import { pathToOperationPart } from './endpoint-path';
-import { createMultipartReader } from './multipart-body';
+import { createEndpointFormReader } from './multipart-body';
 import { setRequestContext } from './request-context';
 import { validateEndpointBody } from './validate-body';
 
@@ -33,7 +33,7 @@ export function objectEndpointRoute(runtime: Runtime, endpoint: EndpointObject, 
   };
   if (takesBody) {
     responses[400] = { description: bodySchema ? 'The body does not match the schema' : 'The body is not valid JSON' };
-    responses[413] = { description: 'Body or file too large' };
+    responses[413] = { description: multipart ? 'A file or a field over its limit, or more fields or parts than the form takes' : 'Body too large' };
     responses[415] = { description: multipart ? 'Not multipart/form-data' : 'Not JSON' };
   }
   if (scopeNote) responses[403] = { description: `An API key without the \`${endpoint.scope}\` scope acts as an anonymous caller; refused where the handler refuses those (insufficient_scope)` };
@@ -94,5 +94,5 @@ export function objectEndpointRoute(runtime: Runtime, endpoint: EndpointObject, 
       res.json(result);
     },
   };
-  return { route, reader: multipart ? createMultipartReader(bodySchema) : undefined };
+  return { route, reader: multipart ? createEndpointFormReader(bodySchema) : undefined };
 }

@@ -2,6 +2,7 @@
 // (400, problem+json `errors[]`), values are cast from multipart text, and only declared properties pass.
 import type { EndpointBodyProperty, EndpointBodySchema, EndpointFile } from '../config/types';
 import { type ErrorDetail, PayloadTooLargeError, ValidationError } from '../errors';
+import type { BufferedFile } from '../http/multipart';
 import { isRecord } from '../util/is-record';
 import { DEFAULT_MAX_FILE_SIZE } from './body-schema';
 
@@ -9,8 +10,8 @@ import { DEFAULT_MAX_FILE_SIZE } from './body-schema';
 const uploadedFiles = new WeakSet<object>();
 
 /** Wraps a parsed upload as the handler sees it. */
-export function toEndpointFile(file: { originalname: string; mimetype: string; size: number; buffer: Buffer }): EndpointFile {
-  const result: EndpointFile = { originalName: file.originalname, mimeType: file.mimetype, size: file.size, buffer: file.buffer };
+export function toEndpointFile(file: BufferedFile): EndpointFile {
+  const result: EndpointFile = { originalName: file.originalName, mimeType: file.mimeType, size: file.size, buffer: file.buffer };
   uploadedFiles.add(result);
   return result;
 }

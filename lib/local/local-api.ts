@@ -2,6 +2,7 @@
 // apply are separate options, as in Payload's local API: `overrideAccess` defaults to true without a user.
 import type { AuthUser } from '../config/types';
 import { create, createMany, deleteRecord, find, findById, findGlobal, restoreRecord, update } from '../operations';
+import type { UploadedFile } from '../operations/file-storage';
 import type { FindResult } from '../operations/find-result';
 import { type Runtime, getCollection } from '../operations/runtime';
 import { updateGlobal } from '../operations/globals';
@@ -44,6 +45,9 @@ export interface LocalFindOptions extends LocalOptions {
   count?: boolean;
 }
 
+/** A stored file as the API shows it (docs/uploads.md): what `upload()` resolves with. */
+export type { UploadedFile };
+
 /** What `upload()` is told about the bytes it stores. */
 export interface LocalUploadOptions extends LocalOptions {
   /** The original file name; kept (path parts and control characters removed) as `originalName`. */
@@ -52,20 +56,6 @@ export interface LocalUploadOptions extends LocalOptions {
   mimeType?: string;
   /** Alternative text for images. */
   alt?: string;
-}
-
-/** A stored file as the API shows it (docs/uploads.md). */
-export interface UploadedFile {
-  id: string;
-  /** The stored, unique name: the last segment of `url`. */
-  filename: string;
-  originalName: string;
-  mimeType: string;
-  size: number;
-  /** Where the file is served, under the router's mount path. */
-  url: string;
-  alt: string | null;
-  createdAt: string;
 }
 
 export interface LocalApi {
@@ -84,6 +74,8 @@ export interface LocalApi {
   updateGlobal(slug: string, data: Record<string, unknown>, options?: LocalOptions): Promise<Record<string, unknown>>;
   /** Stores a file (a stream or its bytes) as `POST /upload` does; needs the `uploads` option. */
   upload(source: NodeJS.ReadableStream | Uint8Array, options: LocalUploadOptions): Promise<UploadedFile>;
+  /** Deletes a stored file by its stored name (`filename`, the last segment of its `url`) as `DELETE /uploads/:filename` does; needs the `uploads` option. */
+  deleteUpload(filename: string, options?: LocalOptions): Promise<{ deleted: true }>;
 }
 
 /**
@@ -113,6 +105,10 @@ export function actor(options: LocalOptions | undefined): { user: AuthUser | nul
 function queryOf<T extends LocalOptions>(options: T): Omit<T, keyof LocalOptions> {
   const { user: _user, overrideAccess: _override, ...query } = options;
   return query;
+}
+
+async function uploadsNotConfigured(): Promise<never> {
+  throw new Error('content-router: uploads are not configured; set the `uploads` option (docs/uploads.md) to store files');
 }
 
 /** Binds the operations to this router's runtime. */
@@ -147,8 +143,7 @@ export function createLocalApi(runtime: Runtime): LocalApi {
     findGlobal: async (slug, options) => findGlobal({ runtime, global: globalOf(slug), ...actor(options) }),
     updateGlobal: async (slug, data, options) => updateGlobal({ runtime, global: globalOf(slug), data, ...actor(options) }),
     // Replaced by the uploads feature when it is configured.
-    upload: async () => {
-      throw new Error('content-router: uploads are not configured; set the `uploads` option (docs/uploads.md) to store files');
-    },
+    upload: uploadsNotConfigured,
+    deleteUpload: uploadsNotConfigured,
   };
 }

@@ -10,9 +10,12 @@ import { type CollectionRuntime, defaultAccessOf, type OperationArgs } from './r
 
 export type AccessOperation = 'read' | 'create' | 'update' | 'delete';
 
-/** Only the descriptor is read, so records kept outside the collections (files) are checked the same way. */
-export interface AccessCheck extends Omit<OperationArgs, 'collection'> {
+/** An operation's args where only the records' descriptor is read, so records kept outside the collections (files) are checked the same way. */
+export interface DescribedArgs extends Omit<OperationArgs, 'collection'> {
   collection: Pick<CollectionRuntime, 'descriptor'>;
+}
+
+export interface AccessCheck extends DescribedArgs {
   op: AccessOperation;
   id?: string;
   data?: Record<string, unknown>;

@@ -5,10 +5,10 @@ import { combineAnd, combineWhere, hasRelationNodes, mapRelationNodes, rejectToo
 import type { MaybePromise } from '../util/maybe-promise';
 import type { WhereNode } from '../query/types';
 import { storagePath } from '../schema/descriptors';
-import { checkAccess, readConstraintOrNull } from './access';
+import { type DescribedArgs, checkAccess, readConstraintOrNull } from './access';
 import type { CollectionRuntime, OperationArgs } from './runtime';
 
-export interface FilterArgs extends OperationArgs {
+export interface FilterArgs extends DescribedArgs {
   /** Conditions to AND; undefined entries are skipped. */
   nodes: Array<WhereNode | undefined>;
   /** Soft-delete collections: false hides deleted records, true shows them, 'only' shows only them. */
@@ -20,7 +20,7 @@ export function idCondition(collection: CollectionRuntime, ids: Types.ObjectId[]
   return { kind: 'ids', field: collection.descriptor.fields.id, ids };
 }
 
-function softDeleteCondition(collection: CollectionRuntime, deleted: FilterArgs['deleted']): Record<string, unknown> | undefined {
+function softDeleteCondition(collection: FilterArgs['collection'], deleted: FilterArgs['deleted']): Record<string, unknown> | undefined {
   if (!collection.descriptor.softDelete || deleted === true) return undefined;
   return deleted === 'only' ? { deletedAt: { $ne: null } } : { deletedAt: null };
 }
@@ -61,7 +61,7 @@ function toFilter(args: FilterArgs, resolved: WhereNode | undefined): Record<str
   return withSoftDelete(args.collection, args.deleted ?? false, resolved ? toMongoFilter(resolved) : {});
 }
 
-function withSoftDelete(collection: CollectionRuntime, deleted: FilterArgs['deleted'], filter: Record<string, unknown>): Record<string, unknown> {
+function withSoftDelete(collection: FilterArgs['collection'], deleted: FilterArgs['deleted'], filter: Record<string, unknown>): Record<string, unknown> {
   const softDelete = softDeleteCondition(collection, deleted);
   if (!softDelete) return filter;
   return Object.keys(filter).length ? { $and: [filter, softDelete] } : softDelete;

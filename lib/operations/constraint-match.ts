@@ -5,15 +5,14 @@ import sift from 'sift';
 import type { WhereNode } from '../query/types';
 import type { RawDoc } from '../schema/to-record';
 import { ForbiddenError } from '../errors';
-import { accessDenied } from './access';
+import { type DescribedArgs, accessDenied } from './access';
 import { buildFilter } from './build-filter';
-import type { OperationArgs } from './runtime';
 
 /**
  * True when `doc` matches the constraint. Relation paths in it are resolved to id lists first (as on reads),
  * so every constraint becomes a plain Mongo filter and means exactly what it means on reads.
  */
-export async function matchesConstraint(args: OperationArgs, doc: RawDoc, constraint: WhereNode | undefined): Promise<boolean> {
+export async function matchesConstraint(args: DescribedArgs, doc: RawDoc, constraint: WhereNode | undefined): Promise<boolean> {
   if (!constraint) return true;
   const filter = await buildFilter({ ...args, nodes: [constraint], deleted: true });
   return sift(filter)(doc);
@@ -24,7 +23,7 @@ export async function matchesConstraint(args: OperationArgs, doc: RawDoc, constr
  * With several documents (a batch) the 403 lists every item outside its rule by index.
  */
 export async function assertWithinConstraints(
-  args: OperationArgs,
+  args: DescribedArgs,
   checks: ReadonlyArray<{ doc: RawDoc; constraint: WhereNode | undefined }>,
 ): Promise<void> {
   const filters = new Map<WhereNode, (doc: RawDoc) => boolean>();

@@ -218,7 +218,7 @@ export function defaultAccessOf(runtime: Runtime, collection: CollectionDescript
  */
 export function publishWrite(
   runtime: Runtime,
-  target: CollectionRuntime,
+  target: Pick<CollectionRuntime, 'descriptor'>,
   type: 'create' | 'update' | 'delete',
   ids: string[],
   fields?: string[],

@@ -1,7 +1,7 @@
 // The GridFS bucket behind the uploads: `<bucket>.files` holds one document per file (metadata included),
-// `<bucket>.chunks` its bytes. Lookups, removal, and the file record the API shows.
+// `<bucket>.chunks` its bytes. Lookups, removal, the file as access rules see it, and as the API shows it.
 import mongoose, { type Connection, type mongo } from 'mongoose';
-import type { UploadedFile } from '../local/local-api';
+import type { FileRow, UploadedFile } from '../operations/file-storage';
 
 /** What an upload keeps in the files document's `metadata`. */
 export interface FileMetadata {
@@ -77,16 +77,32 @@ export function createFileStore(connection: Connection, bucketName: string): Fil
   };
 }
 
-/** The file as the API shows it; `base` is the router's mount path (req.baseUrl, or the prefix). */
-export function toUploadedFile(doc: StoredFileDoc, base: string): UploadedFile {
+/** The file as access rules see it, from its files document (`length` absent while the bytes still arrive). */
+export function toFileRow(doc: Pick<StoredFileDoc, '_id' | 'filename' | 'uploadDate' | 'metadata'> & { length?: number }): FileRow {
+  const { metadata } = doc;
   return {
-    id: doc._id.toHexString(),
+    _id: doc._id,
     filename: doc.filename,
-    originalName: doc.metadata?.originalName ?? doc.filename,
-    mimeType: doc.metadata?.mimeType ?? 'application/octet-stream',
-    size: doc.length,
-    url: `${base}/uploads/${encodeURIComponent(doc.filename)}`,
-    alt: doc.metadata?.alt ?? null,
-    createdAt: doc.uploadDate.toISOString(),
+    originalName: metadata?.originalName ?? doc.filename,
+    mimeType: metadata?.mimeType ?? 'application/octet-stream',
+    ...(doc.length === undefined ? {} : { size: doc.length }),
+    ...(metadata?.alt === undefined ? {} : { alt: metadata.alt }),
+    ...(metadata?.uploadedBy === undefined ? {} : { uploadedBy: metadata.uploadedBy }),
+    createdAt: doc.uploadDate,
+    updatedAt: doc.uploadDate,
+  };
+}
+
+/** The file as the API shows it; `base` is the router's mount path (req.baseUrl, or the prefix). */
+export function toUploadedFile(row: FileRow, base: string): UploadedFile {
+  return {
+    id: row._id.toHexString(),
+    filename: row.filename,
+    originalName: row.originalName,
+    mimeType: row.mimeType,
+    size: row.size ?? 0,
+    url: `${base}/uploads/${encodeURIComponent(row.filename)}`,
+    alt: row.alt ?? null,
+    createdAt: row.createdAt.toISOString(),
   };
 }

@@ -1,29 +1,17 @@
-// Streams one file into GridFS through the driver's GridFSBucket: the first bytes decide its type before
-// anything is written, the size is counted as it flows, and a file that fails for any reason (too large,
-// client gone, database error) leaves neither its files document nor a single chunk behind.
+// Streams one file into GridFS through the driver's GridFSBucket, as the file operations' storage writes
+// it: the first bytes decide its type and the operation admits the file before anything is written, the
+// size is counted as the bytes flow, and the files document is written only when the operation commits
+// (alt text included). A file that fails for any reason (too large, refused, client gone, database error)
+// leaves neither its files document nor a single chunk behind.
 import { Readable } from 'node:stream';
 import { finished, pipeline } from 'node:stream/promises';
 import mongoose, { type mongo } from 'mongoose';
 import { PayloadTooLargeError, UnsupportedMediaTypeError } from '../errors';
+import type { FileRow, FileStorage, PendingFile } from '../operations/file-storage';
 import { chooseExtension, createStoredName, sanitizeOriginalName } from './file-names';
-import type { FileMetadata, FileStore, StoredFileDoc } from './file-store';
+import { type FileMetadata, type FileStore, toFileRow } from './file-store';
 import { SNIFF_BYTES, detectMimeType } from './mime-policy';
 import type { ResolvedUploadOptions } from './upload-options';
-
-/** One file to store. */
-export interface StoreFileInput {
-  source: Readable;
-  /** The client's file name (sanitized here). */
-  originalName: string | undefined;
-  declaredType: string | undefined;
-  alt?: string;
-  uploadedBy?: string;
-  /**
-   * What to do with the rest of `source` when the file is refused: HTTP drains it (multer answers once the
-   * request body is read), the local API destroys it.
-   */
-  discard: 'drain' | 'destroy';
-}
 
 /** Bytes read ahead of GridFS while it writes a chunk (it writes them one at a time). */
 const STREAM_BUFFER = 1024 * 1024;
@@ -48,20 +36,20 @@ async function readHead(iterator: AsyncIterator<Buffer>): Promise<{ head: Buffer
   return { head: Buffer.concat(parts), ended: false };
 }
 
-/** The head again, then the rest, failing with 413 as soon as the count passes `maxFileSize`. */
-function limited(head: Buffer, ended: boolean, iterator: AsyncIterator<Buffer>, maxFileSize: number): Readable {
+/** The head again, then the rest, failing with 413 as soon as the count passes `maxFileSize`; `counted.size` ends as the file's size. */
+function limited(head: Buffer, ended: boolean, iterator: AsyncIterator<Buffer>, maxFileSize: number, counted: { size: number }): Readable {
   const tooLarge = () => new PayloadTooLargeError(`The file is larger than the limit of ${maxFileSize} bytes.`);
   async function* bytes() {
-    let count = head.length;
-    if (count > maxFileSize) throw tooLarge();
-    if (count) yield head;
+    counted.size = head.length;
+    if (counted.size > maxFileSize) throw tooLarge();
+    if (counted.size) yield head;
     if (ended) return;
     for (;;) {
       const next = await iterator.next();
       if (next.done) return;
       const chunk = asBuffer(next.value);
-      count += chunk.length;
-      if (count > maxFileSize) throw tooLarge();
+      counted.size += chunk.length;
+      if (counted.size > maxFileSize) throw tooLarge();
       yield chunk;
     }
   }
@@ -76,15 +64,10 @@ function write(upload: mongo.GridFSBucketWriteStream, chunk: Buffer): Promise<vo
 /**
  * The pipeline's last stage: each chunk goes to GridFS only once the one before is taken, so when the
  * source fails (413, client gone) and this settles, no chunk write is in flight: abort() then finds
- * every chunk that will ever be written. Ends with the files document written.
+ * every chunk that will ever be written. The stream is not ended: its files document waits for commit().
  */
 async function writeAll(chunks: AsyncIterable<Buffer>, upload: mongo.GridFSBucketWriteStream): Promise<void> {
-  // Listens from the start: the stream's errors reach the writes' callbacks, and must not go uncaught.
-  const done = finished(upload);
-  done.catch(() => undefined);
   for await (const chunk of chunks) await write(upload, chunk);
-  upload.end();
-  await done;
 }
 
 /**
@@ -98,58 +81,79 @@ async function removeWritten(store: FileStore, upload: mongo.GridFSBucketWriteSt
   await store.remove(id).catch(() => undefined);
 }
 
-export interface FileWriter {
-  /** Stores the file; rejects with 413/415 (or the stream's own error) having stored nothing. */
-  store(input: StoreFileInput): Promise<StoredFileDoc>;
+/** The metadata of the files document, in the order it is stored. */
+function metadataOf(originalName: string, mimeType: string, alt: string | undefined, uploadedBy: string | undefined): FileMetadata {
+  return { originalName, mimeType, ...(alt === undefined ? {} : { alt }), ...(uploadedBy === undefined ? {} : { uploadedBy }) };
 }
 
-/** The writer of one bucket. */
-export function createFileWriter(store: FileStore, options: ResolvedUploadOptions): FileWriter {
+/** The stored bytes of one file, its stream open until the operation commits or aborts. */
+function pendingFile(store: FileStore, upload: mongo.GridFSBucketWriteStream, done: Promise<void>, row: FileRow): PendingFile {
+  let removing: Promise<void> | undefined;
+  const abort = () => (removing ??= removeWritten(store, upload, row._id));
   return {
-    async store(input) {
-      const { source } = input;
-      // Not destroyed when we stop reading: multer needs the part drained to finish the request.
-      const iterator = source.iterator({ destroyOnReturn: false })[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-      const discard = () => (input.discard === 'drain' ? source.resume() : source.destroy());
-
-      // 1. The type, from the first bytes, before anything is written.
-      let head: Buffer;
-      let ended: boolean;
-      let mimeType: string;
-      let ext: string | undefined;
-      let bucket: mongo.GridFSBucket;
+    row,
+    abort,
+    async commit(alt) {
+      // GridFS writes the files document as its stream ends, with the metadata of its (public) options:
+      // alt joins them first, so the record is written once, whole.
+      upload.options.metadata = metadataOf(row.originalName, row.mimeType, alt, row.uploadedBy);
       try {
-        ({ head, ended } = await readHead(iterator));
-        ({ mimeType, ext } = await detectMimeType(head, input.declaredType));
-        if (options.allowed && !options.allowed(mimeType)) throw new UnsupportedMediaTypeError(`Files of type ${mimeType} are not accepted here.`);
-        bucket = await store.bucket();
+        upload.end();
+        await done;
       } catch (error) {
-        discard();
+        await abort();
         throw error;
       }
-
-      // 2. Its stored name and metadata.
-      const originalName = sanitizeOriginalName(input.originalName);
-      const metadata: FileMetadata = { originalName, mimeType };
-      if (input.alt !== undefined) metadata.alt = input.alt;
-      if (input.uploadedBy !== undefined) metadata.uploadedBy = input.uploadedBy;
-      const id = new mongoose.mongo.ObjectId();
-      const upload = bucket.openUploadStream(createStoredName(chooseExtension(originalName, ext)), { id, metadata });
-
-      // 3. The bytes, counted against the limit, into GridFS.
-      let writing: Promise<void> | undefined;
-      try {
-        await pipeline(limited(head, ended, iterator, options.maxFileSize), (chunks: AsyncIterable<Buffer>) => (writing = writeAll(chunks, upload)));
-        const file = upload.gridFSFile!;
-        return { _id: id, filename: file.filename, length: file.length, chunkSize: file.chunkSize, uploadDate: file.uploadDate, metadata };
-      } catch (error) {
-        // 4. Nothing left behind. pipeline settles as soon as the source fails, while GridFS may still be
-        //    writing the chunk before: wait for it, or it would land after the cleanup.
-        discard();
-        await writing?.catch(() => undefined);
-        await removeWritten(store, upload, id);
-        throw error;
-      }
+      return toFileRow({ ...upload.gridFSFile!, metadata: upload.options.metadata as FileMetadata });
     },
+  };
+}
+
+/** The writer of one bucket: FileStorage.write over the driver's GridFSBucket. */
+export function createFileWriter(store: FileStore, options: ResolvedUploadOptions): FileStorage['write'] {
+  return async (file, uploadedBy, admit) => {
+    const { source } = file;
+    // Not destroyed when we stop reading: multer needs the part drained to finish the request.
+    const iterator = source.iterator({ destroyOnReturn: false })[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+    const discard = () => (file.discard === 'drain' ? source.resume() : source.destroy());
+
+    // 1. The type, from the first bytes; the stored name; the operation's admission: all before anything is written.
+    let head: Buffer;
+    let ended: boolean;
+    let metadata: FileMetadata;
+    let row: FileRow;
+    let bucket: mongo.GridFSBucket;
+    try {
+      ({ head, ended } = await readHead(iterator));
+      const { mimeType, ext } = await detectMimeType(head, file.declaredType);
+      if (options.allowed && !options.allowed(mimeType)) throw new UnsupportedMediaTypeError(`Files of type ${mimeType} are not accepted here.`);
+      const originalName = sanitizeOriginalName(file.originalName);
+      metadata = metadataOf(originalName, mimeType, undefined, uploadedBy);
+      row = toFileRow({ _id: new mongoose.mongo.ObjectId(), filename: createStoredName(chooseExtension(originalName, ext)), uploadDate: new Date(), metadata });
+      await admit(row);
+      bucket = await store.bucket();
+    } catch (error) {
+      discard();
+      throw error;
+    }
+
+    // 2. The bytes, counted against the limit, into GridFS chunks.
+    const upload = bucket.openUploadStream(row.filename, { id: row._id, metadata });
+    // Listened to from the start: the stream's errors reach the writes' callbacks, and must not go uncaught.
+    const done = finished(upload);
+    done.catch(() => undefined);
+    const counted = { size: 0 };
+    let writing: Promise<void> | undefined;
+    try {
+      await pipeline(limited(head, ended, iterator, options.maxFileSize, counted), (chunks: AsyncIterable<Buffer>) => (writing = writeAll(chunks, upload)));
+    } catch (error) {
+      // 3. Nothing left behind. pipeline settles as soon as the source fails, while GridFS may still be
+      //    writing the chunk before: wait for it, or it would land after the cleanup.
+      discard();
+      await writing?.catch(() => undefined);
+      await removeWritten(store, upload, row._id);
+      throw error;
+    }
+    return pendingFile(store, upload, done, { ...row, size: counted.size });
   };
 }

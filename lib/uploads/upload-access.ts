@@ -62,15 +62,12 @@ function translate(filter: Record<string, unknown>): Record<string, unknown> {
 }
 
 /**
- * Checks `op` for the caller: throws 401/403 when denied, returns undefined when allowed outright, or the
- * files-document filter a file must match.
+ * Checks the read rule for the caller of a download: throws 401/403 when denied, returns undefined when
+ * allowed outright, or the files-document filter a file must match. (Storing and deleting check their
+ * rules in the file operations.)
  */
-export async function uploadConstraint(
-  caller: UploadCaller,
-  descriptor: CollectionDescriptor,
-  op: 'create' | 'read' | 'delete',
-): Promise<Record<string, unknown> | undefined> {
-  const node = await checkAccess({ ...caller, collection: { descriptor }, op });
+export async function uploadConstraint(caller: UploadCaller, descriptor: CollectionDescriptor): Promise<Record<string, unknown> | undefined> {
+  const node = await checkAccess({ ...caller, collection: { descriptor }, op: 'read' });
   return node ? translate(toMongoFilter(node)) : undefined;
 }
 

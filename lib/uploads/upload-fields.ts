@@ -4,8 +4,7 @@ import type { mongo } from 'mongoose';
 import type { InputTransformer, RelationSource, Runtime } from '../operations/runtime';
 import { type CollectionDescriptor, UPLOADS_SLUG } from '../schema/descriptors';
 import { isObjectId } from '../util/object-id';
-import type { FileStore, StoredFileDoc } from './file-store';
-import { toUploadedFile } from './file-store';
+import { type FileStore, type StoredFileDoc, toFileRow, toUploadedFile } from './file-store';
 import { type UploadCaller, readableConstraint, withConstraint } from './upload-access';
 
 function idsOf(value: unknown): mongo.ObjectId[] {
@@ -46,7 +45,7 @@ export function createUploadSource(store: FileStore, descriptor: CollectionDescr
     async load(args, ids) {
       const docs = await findReadableFiles(store, descriptor, args, ids);
       const base = args.req?.baseUrl ?? prefix;
-      return new Map(docs.map((doc) => [doc._id.toHexString(), toUploadedFile(doc, base)]));
+      return new Map(docs.map((doc) => [doc._id.toHexString(), toUploadedFile(toFileRow(doc), base)]));
     },
   };
 }

@@ -1,15 +1,18 @@
-// File uploads as a feature: a GridFS bucket, the upload/serve/delete routes, the id check and population
-// of `upload` fields, and api.local.upload(). Present only when the `uploads` option is set.
+// File uploads as a feature: a GridFS bucket as the file operations' storage, the upload/serve/delete
+// routes, the id check and population of `upload` fields, and api.local.upload()/deleteUpload(), which
+// run the same operations as the routes. Present only when the `uploads` option is set.
 import { Readable } from 'node:stream';
 import type { Feature } from '../http/feature';
 import { type LocalApi, actor } from '../local/local-api';
-import { accessDenied } from '../operations/access';
-import { createFileStore, toUploadedFile } from './file-store';
-import { createFileWriter } from './store-file';
-import { describeUploads, uploadConstraint, withConstraint } from './upload-access';
+import { deleteFile } from '../operations/delete-file';
+import type { FileCollection } from '../operations/file-storage';
+import { uploadFile } from '../operations/upload-file';
+import { createFileStore } from './file-store';
+import { createGridFsStorage } from './gridfs-storage';
+import { describeUploads } from './upload-access';
 import { createUploadIdCheck, createUploadSource } from './upload-fields';
 import { resolveUploadOptions, validateUploadsConfig } from './upload-options';
-import { checkAlt, uploadRoutes } from './upload-routes';
+import { uploadRoutes } from './upload-routes';
 
 function toReadable(source: NodeJS.ReadableStream | Uint8Array): Readable {
   if (source instanceof Uint8Array) return Readable.from([Buffer.from(source.buffer, source.byteOffset, source.byteLength)], { objectMode: false });
@@ -25,35 +28,38 @@ export const uploadsFeature: Feature = {
     const configured = runtime.config.source.uploads;
     if (configured === undefined) return undefined;
     const options = resolveUploadOptions(configured);
-    const descriptor = describeUploads(options.access);
     const store = createFileStore(runtime.connection, options.bucket);
-    const writer = createFileWriter(store, options);
+    const files: FileCollection = { descriptor: describeUploads(options.access), storage: createGridFsStorage(store, options) };
 
     const upload: LocalApi['upload'] = async (source, uploadOptions) => {
-      const who = { runtime, ...actor(uploadOptions) };
-      const constraint = await uploadConstraint(who, descriptor, 'create');
-      const stored = await writer.store({
-        source: toReadable(source),
-        originalName: uploadOptions.filename,
-        declaredType: uploadOptions.mimeType,
-        alt: checkAlt(uploadOptions.alt),
-        uploadedBy: who.user?.id,
-        discard: 'destroy',
-      });
-      if (constraint && !(await store.findOne(withConstraint({ _id: stored._id }, constraint)))) {
-        await store.remove(stored._id);
-        throw accessDenied(who.user);
+      const readable = toReadable(source);
+      try {
+        return await uploadFile({
+          runtime,
+          collection: files,
+          ...actor(uploadOptions),
+          upload: {
+            async read(store) {
+              await store({ source: readable, originalName: uploadOptions.filename, declaredType: uploadOptions.mimeType, discard: 'destroy' });
+              return uploadOptions.alt === undefined ? {} : { alt: uploadOptions.alt };
+            },
+          },
+        });
+      } catch (error) {
+        // Refused before it was read (access), or part-way: the caller's stream is not left open.
+        readable.destroy();
+        throw error;
       }
-      return toUploadedFile(stored, runtime.config.prefix);
     };
+    const deleteUpload: LocalApi['deleteUpload'] = (filename, deleteOptions) => deleteFile({ runtime, collection: files, filename, ...actor(deleteOptions) });
 
     return {
-      routes: uploadRoutes({ runtime, store, writer, options, descriptor }),
+      routes: uploadRoutes({ runtime, store, files, options }),
       hooks: {
-        transformInput: [createUploadIdCheck(runtime, store, descriptor)],
-        relationSources: [createUploadSource(store, descriptor, runtime.config.prefix)],
+        transformInput: [createUploadIdCheck(runtime, store, files.descriptor)],
+        relationSources: [createUploadSource(store, files.descriptor, runtime.config.prefix)],
       },
-      local: { upload },
+      local: { upload, deleteUpload },
       async ready() {
         await store.ensureIndexes();
       },

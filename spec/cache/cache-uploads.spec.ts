@@ -80,3 +80,40 @@ it('keeps answers without population shared: the files’ rule is not asked for 
   expect(alice.headers['x-cache']).toBe('HIT');
   expect(alice.body).toEqual(anonymous.body);
 });
+
+describe('a change to the files', () => {
+  it('refreshes a cached answer that populated a deleted file: the next read is a MISS showing the id only', async () => {
+    const doomed = (await request(t.app).post('/api/upload').set(...ALICE).attach('file', pngBytes(), { filename: 'doomed.png', contentType: 'image/png' }).expect(201)).body;
+    const id = (await request(t.app).post('/api/profiles').set(...ALICE).send({ name: 'doomed', avatar: doomed.id }).expect(201)).body.id;
+    const path = `/profiles/${id}?depth=1`;
+    expect((await get(path, ALICE).expect(200)).body.avatar).toMatchObject({ id: doomed.id, filename: doomed.filename });
+    expect((await get(path, ALICE).expect(200)).headers['x-cache']).toBe('HIT');
+
+    await request(t.app).delete(doomed.url).set(...ALICE).expect(200);
+    const after = await get(path, ALICE).expect(200);
+    expect(after.headers['x-cache']).toBe('MISS');
+    expect(after.body.avatar).toBe(doomed.id);
+    expect(after.text).not.toContain(doomed.filename);
+  });
+
+  it('refreshes it after a delete through the local API too', async () => {
+    const doomed = await t.api.local.upload(pngBytes(), { filename: 'local.png', mimeType: 'image/png', user: { id: '000000000000000000000001' } });
+    const id = (await request(t.app).post('/api/profiles').set(...ALICE).send({ name: 'local', gallery: [doomed.id] }).expect(201)).body.id;
+    const path = `/profiles/${id}?include=gallery`;
+    expect((await get(path, ALICE).expect(200)).body.gallery).toEqual([expect.objectContaining({ id: doomed.id })]);
+    expect((await get(path, ALICE).expect(200)).headers['x-cache']).toBe('HIT');
+
+    await t.api.local.deleteUpload(doomed.filename);
+    const after = await get(path, ALICE).expect(200);
+    expect(after.headers['x-cache']).toBe('MISS');
+    expect(after.body.gallery).toEqual([doomed.id]);
+  });
+
+  it('reads an answer that populated files again after an upload, which is a change of the files too', async () => {
+    const path = `/profiles/${profile}?depth=1`;
+    await get(path, ALICE).expect(200);
+    expect((await get(path, ALICE).expect(200)).headers['x-cache']).toBe('HIT');
+    await t.api.local.upload(pngBytes(), { filename: 'new.png', mimeType: 'image/png' });
+    expect((await get(path, ALICE).expect(200)).headers['x-cache']).toBe('MISS');
+  });
+});

@@ -23,7 +23,7 @@ function errorsOf(body: unknown, fromText = false): Record<string, string> {
   throw new Error('expected a ValidationError');
 }
 
-const file = (size: number) => toEndpointFile({ originalname: 'a.txt', mimetype: 'text/plain', size, buffer: Buffer.alloc(size) });
+const file = (size: number) => toEndpointFile({ originalName: 'a.txt', mimeType: 'text/plain', size, buffer: Buffer.alloc(size) });
 
 describe('validateEndpointBody', () => {
   it('keeps declared properties and drops nulls of optional ones', () => {

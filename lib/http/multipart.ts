@@ -1,0 +1,171 @@
+// The one reader of multipart/form-data bodies (multer over busboy), for every route that takes files:
+// POST /upload streams its file on as it arrives, custom endpoints keep theirs in memory. Its failures
+// become problems in one place: every limit on how much a form holds is a 413, a form of the wrong
+// shape or one that does not parse is a 400 (docs/uploads.md says why).
+import type { Readable } from 'node:stream';
+import type { Request, RequestHandler, Response } from 'express';
+import multer from 'multer';
+import { ContentError, MalformedBodyError, PayloadTooLargeError, RequestAbortedError, UnsupportedMediaTypeError, ValidationError } from '../errors';
+import { isClientAbort } from './client-abort';
+
+/** What a form may hold. */
+export interface FormLimits {
+  /** The fields that take a file, one file each, with the largest size of each (bytes). */
+  files: ReadonlyMap<string, number>;
+  /** The text fields the route declares. */
+  fields: number;
+  /** Longest text value (bytes). */
+  fieldSize: number;
+}
+
+/** One file of a form, while its bytes arrive. */
+export interface FormFile {
+  field: string;
+  stream: Readable;
+  /** The client's name for it, read as UTF-8. */
+  originalName: string;
+  /** The type the client declared for the part. */
+  mimeType: string;
+}
+
+/** A file of a form, held in memory. */
+export interface BufferedFile {
+  originalName: string;
+  mimeType: string;
+  size: number;
+  buffer: Buffer;
+}
+
+export interface MultipartForm {
+  /** The text fields (a repeated name holds a list). */
+  fields: Record<string, unknown>;
+  /** The files by field, when they were held in memory (no receiver). */
+  files: Map<string, BufferedFile>;
+}
+
+/**
+ * Takes each file as its bytes arrive, resolving once it has them all. Whatever it stored is its own to
+ * remove when the form then fails (the reader rejects).
+ */
+export type FileReceiver = (file: FormFile) => Promise<void>;
+
+/**
+ * Reads the form of `req`: with `receive`, each file goes to it as it arrives; without, files are held in
+ * memory. A request with a body of another type is a 415; one without a body is an empty form.
+ */
+export type MultipartReader = (req: Request, res: Response, receive?: FileReceiver) => Promise<MultipartForm>;
+
+/** Text fields read beyond the declared ones, so an unknown one is named in a 400 instead of cut off. */
+const SPARE_FIELDS = 10;
+/** Bytes busboy holds per file stream for a receiver that writes more slowly than the client sends. */
+const FILE_BUFFER = 1024 * 1024;
+/** Longest field name (busboy's default). */
+const FIELD_NAME_SIZE = 100;
+/** Header lines of one part (a form part has two or three). */
+const HEADER_PAIRS = 50;
+
+/** busboy's errors for a body that is not the form it claims to be (fixed texts, no client input in them). */
+const MALFORMED = /^(Multipart: Boundary not found|Malformed part header|Malformed content type|Missing Content-Type|Unexpected end of (form|file))$/;
+
+function hasBody(req: Request): boolean {
+  return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+}
+
+/**
+ * multer's limit codes as problems. RFC 9110 makes 413 the answer to content larger than the server is
+ * willing to process: a file, a field, or a count of parts over its limit. A file where the form takes
+ * none, or no more, is the form's shape: a 400 naming the field.
+ */
+function fromMulter(error: multer.MulterError, limits: FormLimits): ContentError {
+  const field = error.field ?? '';
+  switch (error.code) {
+    case 'LIMIT_FILE_SIZE':
+      return new PayloadTooLargeError(`The file "${field}" is larger than ${limits.files.get(field) ?? Math.max(...limits.files.values())} bytes.`);
+    case 'LIMIT_FIELD_VALUE':
+      return new PayloadTooLargeError(`The field "${field}" is longer than ${limits.fieldSize} bytes.`);
+    case 'LIMIT_FIELD_KEY':
+      return new PayloadTooLargeError(`A field name is longer than ${FIELD_NAME_SIZE} bytes.`);
+    case 'LIMIT_PART_COUNT':
+    case 'LIMIT_FILE_COUNT':
+    case 'LIMIT_FIELD_COUNT':
+      return new PayloadTooLargeError('The form has more parts than this route takes.');
+    case 'LIMIT_UNEXPECTED_FILE': {
+      const message = limits.files.has(field) ? `${field} takes one file` : `${field} does not take a file`;
+      return new ValidationError('The form is not valid.', [{ field, message, code: 'unexpected_file' }]);
+    }
+    default:
+      return new ValidationError('The form is not valid.', [{ field: error.field, message: error.message, code: 'invalid_form' }]);
+  }
+}
+
+/**
+ * The problem a failed read answers with. A receiver's own failure (the database) and a client gone
+ * mid-body (the error handler recognises it from the request) pass unchanged: they are not the form's.
+ */
+function toFormError(error: unknown, limits: FormLimits): unknown {
+  if (error instanceof ContentError) return error;
+  if (error instanceof multer.MulterError) return fromMulter(error, limits);
+  if (error instanceof Error && MALFORMED.test(error.message)) return new MalformedBodyError(`The multipart body is malformed (${error.message.toLowerCase()}).`);
+  return error;
+}
+
+function run(parse: RequestHandler, req: Request, res: Response): Promise<void> {
+  return new Promise((resolve, reject) => {
+    void parse(req, res, (error?: unknown) => (error ? reject(error) : resolve()));
+  });
+}
+
+/** The reader of one route's forms. */
+export function createMultipartReader(limits: FormLimits): MultipartReader {
+  const receivers = new WeakMap<Request, FileReceiver>();
+  const memory = multer.memoryStorage();
+  // One engine for both ways: a request with a receiver streams to it, any other is held in memory.
+  const storage: multer.StorageEngine = {
+    _handleFile(req, file, callback) {
+      const receive = receivers.get(req);
+      if (!receive) return memory._handleFile(req, file, callback);
+      receive({ field: file.fieldname, stream: file.stream, originalName: file.originalname, mimeType: file.mimetype }).then(() => callback(null, {}), callback);
+    },
+    _removeFile(req, file, callback) {
+      if (receivers.has(req)) return callback(null);
+      memory._removeFile(req, file, callback);
+    },
+  };
+  const parse = multer({
+    storage,
+    // Browsers send a file name as raw UTF-8 bytes; busboy's default reads them as latin1 (`cafÃ©.png`).
+    defParamCharset: 'utf8',
+    ...({ fileHwm: FILE_BUFFER } as multer.Options),
+    // No count of files: one per file field (below) refuses any other file with a 400 naming its field.
+    limits: {
+      fileSize: Math.max(0, ...limits.files.values()),
+      fields: limits.fields + SPARE_FIELDS,
+      fieldSize: limits.fieldSize,
+      fieldNameSize: FIELD_NAME_SIZE,
+      parts: limits.files.size + limits.fields + SPARE_FIELDS,
+      headerPairs: HEADER_PAIRS,
+    },
+  }).fields([...limits.files.keys()].map((name) => ({ name, maxCount: 1 })));
+
+  return async (req, res, receive) => {
+    if (!req.is('multipart/form-data')) {
+      if (hasBody(req)) throw new UnsupportedMediaTypeError('Content-Type must be multipart/form-data.');
+      return { fields: {}, files: new Map() };
+    }
+    // A client gone before the body is read sends nothing more: multer would wait for it forever.
+    if (isClientAbort(req)) throw new RequestAbortedError();
+    if (receive) receivers.set(req, receive);
+    try {
+      await run(parse, req, res);
+    } catch (error) {
+      throw toFormError(error, limits);
+    } finally {
+      receivers.delete(req);
+    }
+    const files = new Map<string, BufferedFile>();
+    for (const [name, [file]] of Object.entries((req.files ?? {}) as Record<string, Express.Multer.File[]>)) {
+      if (file.buffer) files.set(name, { originalName: file.originalname, mimeType: file.mimetype, size: file.size, buffer: file.buffer });
+    }
+    return { fields: { ...(req.body as Record<string, unknown>) }, files };
+  };
+}

@@ -1,0 +1,30 @@
+// Deleting a file, one sequence for DELETE /uploads/:filename and api.local.deleteUpload: access -> the file,
+// if the delete rule allows this caller that one -> remove its record and bytes -> notify, so an answer
+// that populated it is read again, as after any record's delete.
+import { NotFoundError } from '../errors';
+import { checkAccess } from './access';
+import { matchesConstraint } from './constraint-match';
+import type { FileCollection } from './file-storage';
+import { type OperationArgs, publishWrite } from './runtime';
+
+export interface DeleteFileArgs extends Omit<OperationArgs, 'collection'> {
+  collection: FileCollection;
+  /** The stored name (the last segment of the file's url). */
+  filename: string;
+}
+
+/** Deletes one file; throws NotFoundError when there is none the caller may delete. */
+export async function deleteFile(args: DeleteFileArgs): Promise<{ deleted: true }> {
+  const { runtime, collection, filename } = args;
+  // 1. Access: a caller the rule refuses outright is refused before the file is looked up.
+  const constraint = await checkAccess({ ...args, op: 'delete' });
+  // 2. The file, within the rule. A file never changes once stored, so the row checked is the one removed;
+  //    one outside the rule is, to this caller, one that does not exist.
+  const row = await collection.storage.findByName(filename);
+  if (!row || !(await matchesConstraint(args, row, constraint))) throw new NotFoundError(`No file "${filename}".`);
+  // 3. Its record and every byte; someone else may have been first.
+  if (!(await collection.storage.remove(row._id))) throw new NotFoundError(`No file "${filename}".`);
+  // 4. Answers that populated it are stale now.
+  publishWrite(runtime, collection, 'delete', [row._id.toHexString()]);
+  return { deleted: true };
+}
