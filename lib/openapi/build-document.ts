@@ -14,10 +14,11 @@ import {
 import type { QueryOptions } from '../config/resolve-config';
 import type { BodyShape, JsonSchema, RouteDef } from '../http/route-table';
 import type { CollectionDescriptor, SchemaRegistry } from '../schema/descriptors';
+import { FILE_RECORD_NAME } from '../schema/file-record';
 import { type ComponentNames, allocateComponentNames } from './component-names';
 import { queryParameters } from './query-parameters';
 import { collectionSchemas, inputSchema, ref } from './record-schemas';
-import { SHARED_SCHEMAS, batchSchema, listSchemas } from './shared-schemas';
+import { SHARED_SCHEMAS, batchSchema, fileRecordSchema, listSchemas } from './shared-schemas';
 
 /** Everything the document is derived from. */
 export interface DocumentSource {
@@ -67,8 +68,8 @@ function listedCollection(route: RouteDef, registry: SchemaRegistry): Collection
 /** Builds the OpenAPI 3.1 document; `serverUrl` is where the host mounted the router (`req.baseUrl`). */
 export function buildOpenApiDocument(source: DocumentSource, serverUrl: string): OpenAPIObject {
   const { registry, globals, routes } = source;
-  // The shared components every document has: no collection may take their names.
-  const names = allocateComponentNames([...registry.values()], globals, Object.keys(SHARED_SCHEMAS));
+  // The shared components (FileRecord only where files are shown): no collection may take their names.
+  const names = allocateComponentNames([...registry.values()], globals, [...Object.keys(SHARED_SCHEMAS), FILE_RECORD_NAME]);
   const builder = OpenApiBuilder.create()
     .addOpenApiVersion('3.1.0')
     .addTitle('Content API')
@@ -90,6 +91,9 @@ export function buildOpenApiDocument(source: DocumentSource, serverUrl: string):
     addSchemas(listSchemas(descriptor.slug, own));
   }
   for (const descriptor of globals) addSchemas(collectionSchemas(descriptor, names.globals.get(descriptor.slug)!, registry, namesOf));
+  // Named only when used, as an unused component is a lint warning: by a visible upload field, or a route's answer.
+  const addFileRecord = () => addSchemas({ [FILE_RECORD_NAME]: fileRecordSchema() });
+  if ([...registry.values(), ...globals].some((d) => Object.values(d.fields).some((f) => f.type === 'upload' && !f.hidden))) addFileRecord();
 
   const hasAuth = [...registry.values()].some((c) => c.isAuth);
   if (hasAuth) for (const [name, scheme] of Object.entries(SECURITY_SCHEMES)) builder.addSecurityScheme(name, { ...scheme });
@@ -120,6 +124,9 @@ export function buildOpenApiDocument(source: DocumentSource, serverUrl: string):
         if (!global) return fallback;
         return ref(shape.kind === 'global' ? global.record : global.update);
       }
+      case 'file':
+        addFileRecord();
+        return ref(FILE_RECORD_NAME);
       case 'schema':
         return shape.schema;
       case 'one-of':

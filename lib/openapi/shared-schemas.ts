@@ -1,9 +1,10 @@
-// The schemas every document shares (problem details, the ObjectId string, the page and cursor meta),
-// and the answer envelopes of each collection: the three list envelopes (page, Form A `docs`, cursor),
+// The schemas every document shares (problem details, the ObjectId string, the page and cursor meta, and
+// the file record where files are shown), and the answer envelopes of each collection: the three list envelopes (page, Form A `docs`, cursor),
 // which a list answers in depending on the parameters it got, and the batch of a batch create.
 import type { JsonSchema } from '../http/route-table';
+import { FILE_RECORD_FIELDS, type FileRecordValue } from '../schema/file-record';
 import type { ComponentNames } from './component-names';
-import { ref } from './record-schemas';
+import { nullable, ref } from './record-schemas';
 
 const integer = { type: 'integer', minimum: 0 };
 const flag = { type: 'boolean' };
@@ -92,6 +93,32 @@ export function batchSchema(slug: string, item: string, maxItems?: number): Json
     description: maxItems === undefined ? `The records of ${slug} a batch created, in the order sent.` : `A batch of new records of ${slug}: all are created, or none.`,
     properties: { data: { type: 'array', items: ref(item), ...(maxItems !== undefined && { maxItems }) } },
     required: ['data'],
+    additionalProperties: false,
+  };
+}
+
+const FILE_VALUES: Record<FileRecordValue, JsonSchema> = {
+  id: ref('ObjectId'),
+  text: { type: 'string' },
+  integer: { type: 'integer', minimum: 0 },
+  date: { type: 'string', format: 'date-time' },
+};
+
+/**
+ * The file record (`FileRecord`): what POST /upload answers and what an `upload` field populates to. Closed,
+ * every field required: the uploader's id it keeps for access rules is never shown.
+ */
+export function fileRecordSchema(): JsonSchema {
+  const properties: Record<string, JsonSchema> = {};
+  for (const field of FILE_RECORD_FIELDS) {
+    const value = field.nullable ? nullable(FILE_VALUES[field.type]) : FILE_VALUES[field.type];
+    properties[field.name] = field.description ? { ...value, description: field.description } : value;
+  }
+  return {
+    type: 'object',
+    description: 'A stored file, as POST /upload answers it and as `depth` or `include` populate an upload field the caller may read.',
+    properties,
+    required: Object.keys(properties),
     additionalProperties: false,
   };
 }

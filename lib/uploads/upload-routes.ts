@@ -22,22 +22,6 @@ const STREAM_BUFFER = 1024 * 1024;
 /** Longest `alt` text. */
 export const MAX_ALT_LENGTH = 1000;
 
-/** The file record, as 201 and population return it. */
-export const FILE_SCHEMA: JsonSchema = {
-  type: 'object',
-  required: ['id', 'filename', 'originalName', 'mimeType', 'size', 'url', 'alt', 'createdAt'],
-  properties: {
-    id: { type: 'string', pattern: '^[0-9a-f]{24}$' },
-    filename: { type: 'string', description: 'The stored, unique name; the last segment of url.' },
-    originalName: { type: 'string' },
-    mimeType: { type: 'string' },
-    size: { type: 'integer', minimum: 0 },
-    url: { type: 'string' },
-    alt: { type: ['string', 'null'] },
-    createdAt: { type: 'string', format: 'date-time' },
-  },
-};
-
 const UPLOAD_BODY: JsonSchema = {
   type: 'object',
   required: ['file'],
@@ -148,7 +132,7 @@ export function uploadRoutes(args: {
       auth: 'optional',
       body: { type: 'multipart', shape: { kind: 'schema', schema: UPLOAD_BODY }, required: true },
       responses: {
-        201: { description: 'The stored file', shape: { kind: 'schema', schema: FILE_SCHEMA } },
+        201: { description: 'The stored file', shape: { kind: 'file' } },
         400: { description: 'No file, more than one, an unknown field, or a malformed body' },
         ...FILE_ERRORS,
         413: { description: 'The file is larger than uploads.maxFileSize' },

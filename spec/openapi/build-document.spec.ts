@@ -24,6 +24,7 @@ const COLLECTIONS: CollectionConfig[] = [
       when: { type: 'date' },
       labels: { type: 'select', options: ['a', 'b'], hasMany: true },
       cover: { type: 'upload' },
+      gallery: { type: 'upload', hasMany: true },
     },
   },
   { slug: 'blog_posts', fields: {} },
@@ -59,7 +60,7 @@ const ROUTES: RouteDef[] = [
     path: '/upload',
     operationId: 'uploads.create',
     body: { type: 'multipart', required: true, shape: { kind: 'schema', schema: { type: 'object', properties: { file: { type: 'string', contentMediaType: 'application/octet-stream' } } } } },
-    responses: { 201: { description: 'stored', shape: { kind: 'schema', schema: { type: 'object', properties: { id: { type: 'string' } } } } }, 413: { description: 'too big' } },
+    responses: { 201: { description: 'stored', shape: { kind: 'file' } }, 413: { description: 'too big' } },
   }),
   route({ method: 'get', path: '/uploads/:filename', operationId: 'uploads.get', query: [{ name: 'download', description: 'As attachment', schema: { type: 'boolean' } }], responses: { 200: { description: 'bytes', contentType: 'application/octet-stream' } } }),
   route({ method: 'get', path: '/globals/site', operationId: 'globals.site.get', responses: { 200: { description: 'g', shape: { kind: 'global', slug: 'site' } } } }),
@@ -144,6 +145,39 @@ describe('buildOpenApiDocument', () => {
     expect(schemas.GlobalSite.properties).not.toHaveProperty('id');
   });
 
+  it('types an upload field as an id or the FileRecord population answers, the one component POST /upload answers too', () => {
+    const id = { $ref: '#/components/schemas/ObjectId' };
+    const file = { $ref: '#/components/schemas/FileRecord' };
+    // An id when the caller may not read the file (or nothing populated it), else the file record.
+    expect(schemas.BlogPosts.properties).toMatchObject({
+      cover: { anyOf: [{ oneOf: [id, file] }, { type: 'null' }] },
+      gallery: { type: ['array', 'null'], items: { oneOf: [id, file] } },
+    });
+    expect(schemas.FileRecord).toEqual({
+      type: 'object',
+      description: expect.stringContaining('POST /upload'),
+      properties: {
+        id,
+        filename: { type: 'string', description: expect.any(String) },
+        originalName: { type: 'string' },
+        mimeType: { type: 'string' },
+        size: { type: 'integer', minimum: 0 },
+        url: { type: 'string', description: expect.any(String) },
+        alt: { type: ['string', 'null'] },
+        createdAt: { type: 'string', format: 'date-time' },
+      },
+      required: ['id', 'filename', 'originalName', 'mimeType', 'size', 'url', 'alt', 'createdAt'],
+      additionalProperties: false,
+    });
+    expect(op('/upload', 'post').responses['201']).toEqual({ description: 'stored', content: { 'application/json': { schema: file } } });
+    // Writes send ids only.
+    expect(schemas.BlogPostsCreate.properties).toMatchObject({ cover: { anyOf: [id, { type: 'null' }] }, gallery: { type: ['array', 'null'], items: id } });
+    // Nothing uses it, so it is left out (an unused component is a lint warning); its name stays reserved.
+    const plain = buildOpenApiDocument(source({ registry: describeCollections([COLLECTIONS[2], { slug: 'file-record', fields: {} }]), routes: [] }), '/api');
+    expect(Object.keys(plain.components!.schemas!)).not.toContain('FileRecord');
+    expect(Object.keys(plain.components!.schemas!)).toContain('FileRecord2');
+  });
+
   it('names clashing slugs apart (blog-posts, blog_posts)', () => {
     expect(Object.keys(schemas)).toEqual(expect.arrayContaining(['BlogPosts', 'BlogPostsCreate', 'BlogPostsList', 'BlogPosts2', 'BlogPosts2Create', 'GlobalSite', 'GlobalSiteUpdate']));
   });
@@ -187,7 +221,7 @@ describe('buildOpenApiDocument', () => {
   });
 
   it('requires every field a record always carries: id, each visible field (null when unset) and the timestamps', () => {
-    expect(schemas.BlogPosts.required).toEqual(['id', 'title', 'author', 'editors', 'when', 'labels', 'cover', 'createdAt', 'updatedAt']);
+    expect(schemas.BlogPosts.required).toEqual(['id', 'title', 'author', 'editors', 'when', 'labels', 'cover', 'gallery', 'createdAt', 'updatedAt']);
     expect(schemas.Users.required).toEqual(['id', 'email', 'name', 'role', 'verified', 'createdAt', 'updatedAt']);
     // A global has no id; before its first write its timestamps are null, but they are there.
     expect(schemas.GlobalSite.required).toEqual(['title', 'theme', 'createdAt', 'updatedAt']);
