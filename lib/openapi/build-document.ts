@@ -28,6 +28,8 @@ export interface DocumentSource {
   /** The final route table of every feature. */
   routes: readonly RouteDef[];
   query: QueryOptions;
+  /** Every route counts against a rate limit (`security.rateLimit`), so every one may answer 429. Default false. */
+  rateLimit?: boolean;
 }
 
 const PROBLEM_TYPE = 'application/problem+json';
@@ -46,6 +48,8 @@ const PROBLEM_HEADERS: Record<number, Record<string, { description: string; sche
   405: { Allow: { description: 'The methods the path serves', schema: { type: 'string' } } },
   429: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } },
 };
+
+const RATE_LIMITED = 'over the rate limit (security.rateLimit): wait Retry-After seconds';
 
 /** `/posts/:id` -> `/posts/{id}`, and the shape the dispatcher keys paths on (`posts/:`). */
 function splitPath(path: string): { template: string; key: string; params: string[] } {
@@ -147,7 +151,10 @@ export function buildOpenApiDocument(source: DocumentSource, serverUrl: string):
 
   const responsesOf = (route: RouteDef): ResponsesObject => {
     const responses: ResponsesObject = {};
-    for (const [code, response] of Object.entries(route.responses)) {
+    const declared = { ...route.responses };
+    // The limiter runs before every route: its 429 joins whatever 429 the route answers itself.
+    if (source.rateLimit) declared[429] = { description: declared[429] ? `${declared[429].description}; or ${RATE_LIMITED}` : `The client is ${RATE_LIMITED}` };
+    for (const [code, response] of Object.entries(declared)) {
       const status = Number(code);
       if (status >= 400) responses[code] = problem(response.description, status);
       else if (response.contentType) responses[code] = { description: response.description, content: { [response.contentType]: { schema: { type: 'string' } } } };

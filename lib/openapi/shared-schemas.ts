@@ -52,15 +52,17 @@ export const SHARED_SCHEMAS: Record<string, JsonSchema> = {
 };
 
 /**
- * The list answer of a collection (`<Slug>List`): exactly one of the three envelopes, each its own named,
- * closed component (additionalProperties false), so a body matches one and only one.
+ * The list answer of a collection (`<Slug>List`): one of the three envelopes, each its own named, closed
+ * component (additionalProperties false), so a body matches one and only one. `anyOf` rather than `oneOf`:
+ * the page and cursor envelopes share their keys and differ inside their closed metas, which linters do not
+ * compare (Redocly's no-illogical-composition-keywords flags such a oneOf); validation is the same.
  */
 export function listSchemas(slug: string, names: ComponentNames): Record<string, JsonSchema> {
   const items = { type: 'array', items: ref(names.record) };
   return {
     [names.list]: {
       description: `A page of ${slug}. \`cursor\` -> cursor envelope; \`limit\` without \`perPage\` -> docs envelope; otherwise the configured default.`,
-      oneOf: [ref(names.page), ref(names.docsPage), ref(names.cursorPage)],
+      anyOf: [ref(names.page), ref(names.docsPage), ref(names.cursorPage)],
     },
     [names.page]: {
       type: 'object',

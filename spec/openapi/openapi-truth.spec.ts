@@ -1,6 +1,6 @@
 // The document tells the truth: it is valid OpenAPI 3.1, names every route the dispatcher mounts (and
 // nothing else), and real answers of every route - each list envelope, records, writes, globals, auth,
-// API keys, docs and errors - validate against the schemas it gives them.
+// API keys, docs, errors, uploads and populated upload fields - validate against the schemas it gives them.
 import request, { type Response } from 'supertest';
 import type { EmailMessage } from '../../lib';
 import { GOOD_PASSWORD, SECRET, FAST_HASH, registerAdmin, registerUser, tokenFromMail, uniqueEmail } from '../auth/auth-test-app';
@@ -94,14 +94,12 @@ describe('the document', () => {
     expect(result).toEqual({ valid: true });
   });
 
-  it("passes Redocly's recommended lint: no errors, and only the warnings CI lists with their reasons", () => {
+  it("passes Redocly's recommended lint: nothing but the public docs routes of a router without a rate limit, which cannot fail", () => {
     const problems = lintWithRedocly(doc);
-    const summary = (p: (typeof problems)[number]) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`;
-    expect(problems.filter((p) => p.severity === 'error').map(summary)).toEqual([]);
-    // .redocly.lint-ignore.yaml says why: the list envelopes differ by their closed meta objects, which the
-    // rule does not compare; the public docs routes cannot fail.
-    const known = new Set(['no-illogical-composition-keywords', 'operation-4xx-response']);
-    expect(problems.filter((p) => !known.has(p.ruleId)).map(summary)).toEqual([]);
+    const summary = (p: (typeof problems)[number]) => `${p.ruleId} at ${p.location[0]?.pointer}`;
+    // This router has no rate limit, so its public docs GETs have no 4xx to declare (docs/openapi.md says so).
+    expect(problems.map(summary).sort()).toEqual(['operation-4xx-response at #/paths/~1docs/get/responses', 'operation-4xx-response at #/paths/~1docs~1openapi.json/get/responses']);
+    expect(problems.map((p) => p.severity)).toEqual(['warn', 'warn']);
   });
 
   it('names the mount path as its server', () => {
