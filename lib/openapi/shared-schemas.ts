@@ -1,6 +1,7 @@
 // The schemas every document shares (problem details, the ObjectId string, the page and cursor meta, and
-// the file record where files are shown), and the answer envelopes of each collection: the three list envelopes (page, Form A `docs`, cursor),
-// which a list answers in depending on the parameters it got, and the batch of a batch create.
+// the file record where files are shown), and the answer envelopes of each collection: the three list
+// envelopes (page, Form A `docs`, cursor), which a list answers in depending on the parameters it got,
+// and the batch of a batch create.
 import type { JsonSchema } from '../http/route-table';
 import { FILE_RECORD_FIELDS, type FileRecordValue } from '../schema/file-record';
 import type { ComponentNames } from './component-names';
