@@ -22,11 +22,15 @@ interface RawAnswer {
   body: string;
 }
 
-/** Reads one HTTP answer off `socket` (its body by Content-Length); rejects if none comes within `ms`. */
-function readAnswer(socket: net.Socket, ms: number): Promise<RawAnswer> {
+/** Reads `count` HTTP answers off `socket` (bodies by Content-Length), in order; rejects if they do not all come within `ms`. */
+function readAnswers(socket: net.Socket, count: number, ms: number): Promise<RawAnswer[]> {
   return new Promise((resolve, reject) => {
+    const answers: RawAnswer[] = [];
     let buffer = Buffer.alloc(0);
-    const timer = setTimeout(() => fail(new Error(`no answer within ${ms} ms; received: ${JSON.stringify(buffer.toString('latin1'))}`)), ms);
+    const timer = setTimeout(
+      () => fail(new Error(`${answers.length} of ${count} answers within ${ms} ms; then received: ${JSON.stringify(buffer.toString('latin1'))}`)),
+      ms,
+    );
     const fail = (error: Error) => {
       clearTimeout(timer);
       socket.off('data', onData);
@@ -34,18 +38,30 @@ function readAnswer(socket: net.Socket, ms: number): Promise<RawAnswer> {
     };
     const onData = (chunk: Buffer) => {
       buffer = Buffer.concat([buffer, chunk]);
-      const end = buffer.indexOf('\r\n\r\n');
-      if (end < 0) return;
-      const [statusLine, ...lines] = buffer.subarray(0, end).toString('latin1').split('\r\n');
-      const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
-      const length = Number(headers['content-length'] ?? 0);
-      if (buffer.length < end + 4 + length) return;
-      clearTimeout(timer);
-      socket.off('data', onData);
-      resolve({ status: Number(statusLine.split(' ')[1]), headers, body: buffer.subarray(end + 4, end + 4 + length).toString('utf8') });
+      for (;;) {
+        const end = buffer.indexOf('\r\n\r\n');
+        if (end < 0) return;
+        const [statusLine, ...lines] = buffer.subarray(0, end).toString('latin1').split('\r\n');
+        const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+        const length = Number(headers['content-length'] ?? 0);
+        if (buffer.length < end + 4 + length) return;
+        answers.push({ status: Number(statusLine.split(' ')[1]), headers, body: buffer.subarray(end + 4, end + 4 + length).toString('utf8') });
+        buffer = buffer.subarray(end + 4 + length);
+        if (answers.length === count) {
+          clearTimeout(timer);
+          socket.off('data', onData);
+          return resolve(answers);
+        }
+      }
     };
     socket.on('data', onData);
   });
+}
+
+/** Reads one HTTP answer off `socket`; rejects if none comes within `ms`. */
+async function readAnswer(socket: net.Socket, ms: number): Promise<RawAnswer> {
+  const [answer] = await readAnswers(socket, 1, ms);
+  return answer;
 }
 
 /** Resolves when `socket` is closed (by the server, once the client's side is ended); rejects after `ms`. */
@@ -170,6 +186,98 @@ describe('an upgrade no route of the router takes, with no other upgrade listene
     sockets.push(client);
     client.send({ type: 'subscribe', collections: ['open'] });
     expect(await client.next((m) => m.type === 'subscribed')).toEqual({ type: 'subscribed', collections: ['open'] });
+  });
+});
+
+describe('an upgrade no route of the router takes, pipelined behind requests still being answered', () => {
+  /**
+   * The app with `GET /slow?ms=` (answers after that long, closing the connection with `close=1`) and
+   * `GET /counted` (counts the requests it ran).
+   */
+  async function pipelineApp(): Promise<RealtimeTestApp & { ran: () => number }> {
+    const t = await app();
+    let ran = 0;
+    t.app.get('/slow', (req, res) => {
+      if (req.query.close) res.set('Connection', 'close');
+      setTimeout(() => res.json({ slow: Number(req.query.ms) }), Number(req.query.ms));
+    });
+    t.app.get('/counted', (_req, res) => void res.json({ ran: ++ran }));
+    return Object.assign(t, { ran: () => ran });
+  }
+  const UPGRADE_FOO = 'Connection: Upgrade\r\nUpgrade: foo\r\n';
+
+  it('is answered after them, every answer in order, on the same connection', async () => {
+    const t = await pipelineApp();
+    const socket = await connect(t.server);
+    try {
+      socket.write(`${request('GET', '/slow?ms=400', '')}\r\n${request('GET', '/counted', UPGRADE_FOO)}\r\n`);
+      const [slow, counted] = await readAnswers(socket, 2, 3000);
+      expect([slow.status, JSON.parse(slow.body)]).toEqual([200, { slow: 400 }]);
+      expect([counted.status, JSON.parse(counted.body)]).toEqual([200, { ran: 1 }]);
+      // The connection goes on: a plain request after them is answered too.
+      socket.write(`${request('GET', '/health', '')}\r\n`);
+      expect((await readAnswer(socket, 3000)).status).toBe(200);
+      socket.end();
+      await closedWithin(socket, 3000);
+    } finally {
+      socket.destroy();
+    }
+    await expectNoConnections(t.server);
+  });
+
+  it('waits for every answer still owed, and a second such upgrade after it too', async () => {
+    const t = await pipelineApp();
+    const socket = await connect(t.server);
+    try {
+      socket.write(
+        `${request('GET', '/slow?ms=400', '')}\r\n${request('GET', '/slow?ms=100', '')}\r\n` +
+          `${request('GET', '/counted', UPGRADE_FOO)}\r\n${request('GET', '/slow?ms=200', '')}\r\n${request('GET', '/counted', H2C)}\r\n`,
+      );
+      const answers = await readAnswers(socket, 5, 5000);
+      expect(answers.map((answer) => JSON.parse(answer.body))).toEqual([{ slow: 400 }, { slow: 100 }, { ran: 1 }, { slow: 200 }, { ran: 2 }]);
+      socket.end();
+      await closedWithin(socket, 3000);
+    } finally {
+      socket.destroy();
+    }
+    await expectNoConnections(t.server);
+  });
+
+  it("is not cut short by the keep-alive timeout the answer before it left on the connection", async () => {
+    const t = await pipelineApp();
+    // Node closes an idle keep-alive connection 1 s after this: the upgrade's own request takes longer.
+    t.server.keepAliveTimeout = 100;
+    const socket = await connect(t.server);
+    try {
+      socket.write(`${request('GET', '/slow?ms=100', '')}\r\n${request('GET', '/slow?ms=1500', UPGRADE_FOO)}\r\n`);
+      const answers = await readAnswers(socket, 2, 4000);
+      expect(answers.map((answer) => JSON.parse(answer.body))).toEqual([{ slow: 100 }, { slow: 1500 }]);
+    } finally {
+      socket.destroy();
+    }
+  });
+
+  it('is not run when the server closes the connection after the answer before it', async () => {
+    const t = await pipelineApp();
+    const socket = await connect(t.server);
+    let received = '';
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+    socket.write(`${request('GET', '/slow?ms=300&close=1', '')}\r\n${request('GET', '/counted', UPGRADE_FOO)}\r\n`);
+    await closedWithin(socket, 3000);
+    expect(received.match(/^HTTP\/1\.1 \d+/gm)).toEqual(['HTTP/1.1 200']);
+    expect(t.ran()).toBe(0);
+    await expectNoConnections(t.server);
+  });
+
+  it('is not run when the client goes away before the answers it waits for', async () => {
+    const t = await pipelineApp();
+    const socket = await connect(t.server);
+    socket.write(`${request('GET', '/slow?ms=300', '')}\r\n${request('GET', '/counted', UPGRADE_FOO)}\r\n`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    socket.resetAndDestroy();
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(t.ran()).toBe(0);
+    await expectNoConnections(t.server);
   });
 });
 
