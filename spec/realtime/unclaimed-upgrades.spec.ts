@@ -1,10 +1,12 @@
 // Upgrade requests no route of the router takes, over raw sockets once api.attach(server) has run: with no
 // other upgrade listener they are served as the plain HTTP requests they also are (through the host app, so
 // its routes and the router's rate limit apply), a host listener added before or after attach gets them,
-// and no socket is ever left open.
+// and no socket is ever left open. Also the recipe of docs/realtime.md for a host listener that destroys
+// the upgrades it does not know.
 import type http from 'node:http';
 import net from 'node:net';
 import type { Duplex } from 'node:stream';
+import { WebSocketServer } from 'ws';
 import { type ContentRouter, contentRouter } from '../../lib';
 import { createAuthTestApp } from '../auth/auth-test-app';
 import { type WsClient, closeServer, listen, openWs } from './realtime-clients';
@@ -150,6 +152,8 @@ describe('an upgrade no route of the router takes, with no other upgrade listene
     ['a path the router does not serve', '/api/nope', WEBSOCKET, 404],
     ['an upper-case prefix (Express routes it to the router, where a plain GET of /ws is a 426)', '/API/ws', WEBSOCKET, 426],
     ['a sub-path of the WebSocket route', '/api/ws/x', WEBSOCKET, 404],
+    ['the WebSocket path with a trailing slash (a plain GET of it is a 426)', '/api/ws/', WEBSOCKET, 426],
+    ['the WebSocket path with an empty segment', '/api//ws', WEBSOCKET, 426],
     ["a host route (h2c)", '/health', H2C, 200],
     ['a host path that does not exist', '/elsewhere', H2C, 404],
   ])('answers an upgrade of %s as the host app answers it', async (_name, path, headers, status) => {
@@ -158,6 +162,16 @@ describe('an upgrade no route of the router takes, with no other upgrade listene
     expect(answer.status).toBe(status);
     if (path === '/health') expect(JSON.parse(answer.body)).toEqual({ ok: true });
     await expectNoConnections(t.server);
+  });
+
+  it('answers a WebSocket upgrade of another method than GET as the plain request: a 405, holding no connection place', async () => {
+    const t = await app({ maxConnectionsPerClient: 1 });
+    const client = await openWs(t.server, '/api/ws');
+    sockets.push(client);
+    const answer = await exchange(t.server, request('POST', '/api/ws', `${WEBSOCKET}Content-Length: 0\r\n`));
+    expect(answer.status).toBe(405);
+    expect(answer.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(answer.headers.allow).toBe('GET, HEAD');
   });
 
   it('counts such requests against the rate limit like any request', async () => {
@@ -320,6 +334,71 @@ describe("an upgrade no route of the router takes, with the host's own upgrade l
       await t.close();
       await closeServer(server);
     }
+  });
+});
+
+describe("beside a host listener that destroys the upgrades it does not know (the `ws` README's pattern)", () => {
+  /** A host WebSocket server at /chat, whose listener destroys every other upgrade, except the router's when `spare`. */
+  function destroyingListener(chat: WebSocketServer, spare: boolean) {
+    return (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+      const { pathname } = new URL(req.url ?? '/', 'http://localhost');
+      if (pathname === '/chat') chat.handleUpgrade(req, socket, head, (ws) => chat.emit('connection', ws, req));
+      // The recipe: exactly the upgrades the router takes, GET <prefix>/ws, are left to it.
+      else if (spare && req.method === 'GET' && req.url?.split('?', 1)[0] === '/api/ws') return;
+      else socket.destroy();
+    };
+  }
+
+  /** Sends an upgrade request and resolves with what came back before the server closed the socket. */
+  async function closedAfter(server: http.Server, head: string): Promise<string> {
+    const socket = await connect(server);
+    let received = '';
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+    socket.write(`${head}\r\n`);
+    await closedWithin(socket, 3000);
+    return received;
+  }
+
+  const chats: WebSocketServer[] = [];
+  afterEach(() => {
+    for (const chat of chats.splice(0)) chat.close();
+  });
+  function chatServer(): WebSocketServer {
+    const chat = new WebSocketServer({ noServer: true });
+    chat.on('connection', (ws) => ws.send(JSON.stringify({ type: 'chat' })));
+    chats.push(chat);
+    return chat;
+  }
+
+  it.each(['after', 'before'])("keeps the router's WebSocket with the recipe, the listener added %s attach", async (order) => {
+    const t = await createAuthTestApp({ collections: REALTIME_COLLECTIONS, extra: { realtime: true } });
+    const server = await listen(t.app);
+    try {
+      if (order === 'before') server.on('upgrade', destroyingListener(chatServer(), true));
+      t.api.attach(server);
+      if (order === 'after') server.on('upgrade', destroyingListener(chatServer(), true));
+      const router = await openWs(server, '/api/ws');
+      router.send({ type: 'subscribe', collections: ['open'] });
+      expect(await router.next((m) => m.type === 'subscribed')).toEqual({ type: 'subscribed', collections: ['open'] });
+      const chat = await openWs(server, '/chat');
+      expect(await chat.next((m) => m.type === 'chat')).toEqual({ type: 'chat' });
+      router.close();
+      chat.close();
+      // Everything else is the host's to destroy, the router's near misses included: nothing hangs.
+      for (const [method, path] of [['GET', '/elsewhere'], ['POST', '/api/ws'], ['GET', '/api/ws/'], ['GET', '/api//ws'], ['GET', '/api/nope']]) {
+        expect(await closedAfter(server, request(method, path, WEBSOCKET))).toBe('');
+      }
+      await expectNoConnections(server);
+    } finally {
+      await t.close();
+      await closeServer(server);
+    }
+  });
+
+  it("refuses the router's WebSocket too without the recipe's check", async () => {
+    const t = await app();
+    t.server.on('upgrade', destroyingListener(chatServer(), false));
+    await expect(openWs(t.server, '/api/ws')).rejects.toThrow(/socket hang up/);
   });
 });
 
