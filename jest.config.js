@@ -34,6 +34,7 @@ const UNIT = [
   'realtime/connection-limit.spec.ts',
   'uploads/upload-options.spec.ts',
   'uploads/mime-policy.spec.ts',
+  'uploads/file-names.spec.ts',
   'packaging/runtime-engines.spec.ts',
   'packaging/import-layers.spec.ts',
   'types-gen/',
