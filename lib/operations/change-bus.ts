@@ -9,7 +9,7 @@ export interface ChangeEvent {
   /** The collection's or global's slug. */
   slug: string;
   type: 'create' | 'update' | 'delete';
-  /** Record ids (a global's id is its slug). */
+  /** Record ids as stored, an ObjectId's lower-case hex, never as a request spelled them (a global's id is its slug). */
   ids: string[];
   /** Updates through the update operation: the fields it set or cleared. Absent when unknown. */
   fields?: string[];

@@ -34,7 +34,8 @@ export async function deleteRecord(args: DeleteArgs): Promise<{ deleted: true }>
         .lean<RawDoc>()
     : await collection.model.findOneAndDelete(filter).lean<RawDoc>();
   if (!before) throw new NotFoundError('No record with this id.');
-  publishWrite(runtime, collection, 'delete', [args.id], undefined, [before], soft ? { updatedAt: now, deletedAt: now } : undefined);
+  // The stored id (lower-case hex), not the path's, which may spell it in upper case: events name records as they are.
+  publishWrite(runtime, collection, 'delete', [String(before._id)], undefined, [before], soft ? { updatedAt: now, deletedAt: now } : undefined);
   return { deleted: true };
 }
 
