@@ -82,6 +82,21 @@ describeIf(capabilities().changeStreams, 'the server has no change streams')('wr
     expect(JSON.parse(deleted.data)).toMatchObject({ type: 'delete', collection: 'notes', docId: id });
   });
 
+  it('a soft delete made elsewhere reaches clients as a delete, also right after this router soft-deleted and restored the record', async () => {
+    const sse = await openSse(t.server, '/api/sse?collections=notes', hostUser(admin));
+    clients.push(sse);
+    const created = await request(t.app).post('/api/notes').set(...asUser(admin)).send({ text: 'kept', owner: admin.id });
+    const id = String(created.body.id);
+    expect((await request(t.app).delete(`/api/notes/${id}`).set(...asUser(admin))).status).toBe(200);
+    expect((await request(t.app).post(`/api/notes/${id}/restore`).set(...asUser(admin))).status).toBe(200);
+    await sse.next((e) => e.event === 'update' && e.data.includes(`"docId":"${id}"`));
+    const seen = sse.events.items.length;
+    const now = new Date();
+    await t.connection.db!.collection('notes').updateOne({ _id: new Types.ObjectId(id) }, { $set: { deletedAt: now, updatedAt: now } });
+    const deleted = await sse.events.find((e) => e.event === 'delete' && e.data.includes(`"docId":"${id}"`), seen, 8000);
+    expect(JSON.parse(deleted.data)).toEqual({ id: deleted.id, type: 'delete', collection: 'notes', docId: id, timestamp: expect.any(String) });
+  });
+
   it('a delete made elsewhere of a record re-created after this router deleted it reaches clients', async () => {
     const sse = await openSse(t.server, '/api/sse?collections=open');
     clients.push(sse);
