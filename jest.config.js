@@ -25,6 +25,7 @@ const UNIT = [
   'openapi/docs-options.spec.ts',
   'util/',
   'cache/invalidation.spec.ts',
+  'operations/echo-filter.spec.ts',
   'changes/collection-watcher.spec.ts',
   'changes/normalize-change.spec.ts',
   'realtime/event-hub.spec.ts',
