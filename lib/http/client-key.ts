@@ -9,11 +9,27 @@ import { hashToken } from '../util/random-token';
 /** express-rate-limit's default grouping of IPv6 clients: one /56 is usually one subscriber. */
 const IPV6_SUBNET = 56;
 
+/**
+ * The key of every client without an address, together. A connection the client resets before the server
+ * accepts it never has a peer address (`req.ip` is undefined for the whole request), yet its request is
+ * parsed and served: it counts here, so resetting does not escape the limits. Not an IP: no real client's key.
+ */
+export const NO_ADDRESS_KEY = 'no-address';
+
 export type KeyOf = (req: Request) => string;
 
-/** The client key: keyBy's answer (a non-empty string), else the IP, IPv6 grouped by /56. */
+/**
+ * The IP as Express sees it, IPv6 grouped by /56; NO_ADDRESS_KEY without one. Node keeps a socket's peer
+ * address once read, so a request whose `req.ip` was read as it arrived keeps it after its client leaves.
+ */
+export function ipKey(req: Request): string {
+  const ip = req.ip;
+  return ip === undefined ? NO_ADDRESS_KEY : ipKeyGenerator(ip, IPV6_SUBNET);
+}
+
+/** The client key: keyBy's answer (a non-empty string), else the IP key. */
 export function createClientKey(keyBy: ((req: Request) => string) | undefined): KeyOf {
-  if (!keyBy) return (req) => ipKeyGenerator(req.ip ?? '', IPV6_SUBNET);
+  if (!keyBy) return ipKey;
   return (req) => {
     const key: unknown = keyBy(req);
     // A host bug, not the client's: it surfaces as a logged 500 rather than one shared bucket for all.
