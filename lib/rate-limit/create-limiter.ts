@@ -4,7 +4,7 @@ import type { Request, RequestHandler } from 'express';
 import { type Store, rateLimit } from 'express-rate-limit';
 import type { Logger } from '../config/types';
 import { TooManyRequestsError } from '../errors';
-import { type KeyOf, ipKey } from '../http/client-key';
+import { type KeyOf, hasNoAddress, ipKey } from '../http/client-key';
 import { RateLimitStoreError } from './store-health';
 
 export interface LimiterOptions {
@@ -74,5 +74,5 @@ export function createLimiter(options: LimiterOptions): RequestHandler {
   // IP key's placeholder instead, in the same store, so they are limited like any other.
   const byPlaceholder = createRateLimit(options, ipKey, sameStore(options.store));
   // Read as the request enters the router, before any wait: Node keeps the address it read then.
-  return (req: Request, res, next) => (req.ip === undefined ? byPlaceholder : byIp)(req, res, next);
+  return (req: Request, res, next) => (hasNoAddress(req) ? byPlaceholder : byIp)(req, res, next);
 }
