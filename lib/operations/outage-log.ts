@@ -2,18 +2,19 @@
 // down and coming back (once each), and the work that failed for want of the database, folded. An outage
 // fails every request, and every realtime client's credential check, at once: a line each would bury
 // everything else in the log. So the first failure of each kind is one line (without a stack), the
-// rest are counted and summed up in one line a minute at most, or when the connection's state changes.
+// rest are counted and summed up when the database is back, and at most once a minute meanwhile.
 import type { Logger } from '../config/types';
 import { describeError, escapeControlCharacters } from '../util/loggable-error';
 
 /**
  * The longest a kind of failure stays folded into a count without a line: through mongos or a load
- * balancer the connection reports no change of state at all, and a long outage still gets a line a minute.
+ * balancer the connection reports no change of state at all (nor its return), and a long outage still
+ * gets a line a minute.
  */
 export const FOLD_MS = 60_000;
 
 export interface OutageLog {
-  /** The connection went down (false) or came back (true), as its events tell; only a change is logged. */
+  /** The connection went down (false) or came back (true), as its events tell; only a change is logged, and its return sums up what was counted. */
   changed(up: boolean): void;
   /** A request answered 503 because its database call could not reach the database (`where`: method and path). */
   failed(where: string, error: unknown): void;
@@ -81,28 +82,29 @@ export function createOutageLog(logger: Required<Logger>): OutageLog {
     changed(up) {
       if (up !== down) return;
       down = !up;
+      if (down) return logger.error('content-router: the database is unreachable; routes that need it answer 503 until it is back.');
+      // Failures before the connection reported the outage, and while it lasted, are one episode: summed up now.
       for (const fold of folds) fold.end();
-      if (down) logger.error('content-router: the database is unreachable; routes that need it answer 503 until it is back.');
-      else logger.info('content-router: the database is reachable again; requests are served.');
+      logger.info('content-router: the database is reachable again; requests are served.');
     },
     failed(where, error) {
       failures.add(() =>
         logger.warn(
-          `content-router: ${where}: the database could not be reached (${describeError(error)}); answered 503. Further such failures are counted, not logged one by one, until the connection's state changes (a count at most once a minute).`,
+          `content-router: ${where}: the database could not be reached (${describeError(error)}); answered 503. Further such failures are counted, not logged one by one (their number follows when the database is back, or within a minute).`,
         ),
       );
     },
     timedOut(where, error) {
       timeouts.add(() =>
         logger.warn(
-          `content-router: ${where}: ${escapeControlCharacters(error.message)} Further deadline answers are counted, not logged one by one, until the connection's state changes (a count at most once a minute).`,
+          `content-router: ${where}: ${escapeControlCharacters(error.message)} Further deadline answers are counted, not logged one by one (their number follows when the database is back, or within a minute).`,
         ),
       );
     },
     recheckFailed(error) {
       rechecks.add(() =>
         logger.warn(
-          `content-router: a realtime credential check could not reach the database (${describeError(error)}); its client keeps its access until a check succeeds. Further such failures are counted, not logged one by one.`,
+          `content-router: a realtime credential check could not reach the database (${describeError(error)}); its client keeps its access until a check succeeds. Further such failures are counted, not logged one by one (their number follows when the database is back, or within a minute).`,
         ),
       );
     },

@@ -181,7 +181,7 @@ describe('what the gate logs of an outage', () => {
     connection.emit('disconnected');
     connection.emit('connected');
     for (let i = 0; i < 10; i++) expect((await request(app).get('/lost')).status).toBe(503);
-    // The change of state sums up the failures folded before it; the next one is logged in full again.
+    // The connection's return sums up the failures folded before it; the next one is logged in full again.
     expect(calls.warn.slice(1)).toEqual([
       ['content-router: 9 more requests were answered 503: the database could not be reached.'],
       [expect.stringMatching(/^content-router: GET \/lost: the database could not be reached/)],

@@ -72,7 +72,7 @@ describe('a database that hangs (connection open, nothing answered)', () => {
     expect(answers.map((res) => `${res.status} ${res.body.code}`)).toEqual(Array(N).fill('503 database_timeout'));
     proxy.release();
     // Every held request finishes once the server answers: each a debug line, never a warning.
-    expect(await waitFor(() => logged.debug.length === N, 10_000)).toBe(true);
+    expect(await waitFor(() => logged.debug.length === N, 30_000)).toBe(true);
     expect(logged.debug.every((line) => / finished after its deadline answer$/.test(line))).toBe(true);
     await request(t.app).get('/api/items').expect(200);
 

@@ -1,5 +1,5 @@
 // The outage log's folding, on a clock the test controls: the first failure of each kind is a line, the rest
-// are counted and summed up at most once a minute, when the connection's state changes, or at close.
+// are counted and summed up when the connection is back, at close, and at most once a minute meanwhile.
 import { FOLD_MS, createOutageLog } from '../../lib/operations/outage-log';
 import { DatabaseTimeoutError } from '../../lib/errors';
 
@@ -38,23 +38,26 @@ it('logs the first timeout, counts the rest, sums them up once a minute while th
   log.close();
 });
 
-it('sums up every kind when the connection changes state, and logs the next failure in full', () => {
+it('sums up every kind when the connection is back (failures before and during the outage are one episode), then logs the next failure in full', () => {
   const { lines, logger } = logged();
   const log = createOutageLog(logger);
   for (let i = 0; i < 5; i++) log.failed('GET /api/posts', lost);
   for (let i = 0; i < 3; i++) log.recheckFailed(lost);
   log.changed(false);
+  log.failed('GET /api/posts', lost);
+  expect(lines.error).toEqual(['content-router: the database is unreachable; routes that need it answer 503 until it is back.']);
   expect(lines.warn).toEqual([
     expect.stringMatching(/^content-router: GET \/api\/posts: the database could not be reached \(MongoNetworkError: connection 4 to 127\.0\.0\.1:27017 closed\); answered 503\./),
     expect.stringMatching(/^content-router: a realtime credential check could not reach the database \(MongoNetworkError: /),
-    'content-router: 4 more requests were answered 503: the database could not be reached.',
+  ]);
+  log.changed(true);
+  expect(lines.warn.slice(2)).toEqual([
+    'content-router: 5 more requests were answered 503: the database could not be reached.',
     'content-router: 2 more realtime credential checks could not reach the database.',
   ]);
-  expect(lines.error).toEqual(['content-router: the database is unreachable; routes that need it answer 503 until it is back.']);
-  log.recheckFailed(lost);
-  log.changed(true);
-  expect(lines.warn[4]).toMatch(/^content-router: a realtime credential check could not reach the database/);
   expect(lines.info).toEqual(['content-router: the database is reachable again; requests are served.']);
+  log.recheckFailed(lost);
+  expect(lines.warn[4]).toMatch(/^content-router: a realtime credential check could not reach the database/);
   log.close();
 });
 
