@@ -13,7 +13,7 @@ export interface LimiterOptions {
   windowMs: number;
   max: number;
   store: Store;
-  /** Absent: express-rate-limit's own IP key, which also warns about a missing `trust proxy`. */
+  /** Absent: express-rate-limit's own IP key, which also warns about a missing `trust proxy` (a request without an address: the IP key's placeholder). */
   keyOf?: KeyOf;
   logger: Required<Logger>;
 }
