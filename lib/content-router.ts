@@ -16,7 +16,6 @@ import { createDatabaseGate } from './http/database-gate';
 import { createErrorHandler } from './http/error-handler';
 import { type Feature, type FeatureInstance, addHooks } from './http/feature';
 import { jsonBodyFor } from './http/json-body';
-import { createOutageLog } from './http/outage-log';
 import type { RouteDef } from './http/route-table';
 import { restFeature } from './http/rest-feature';
 import { type UpgradeListener, createUpgradeListener } from './http/upgrade-listener';
@@ -25,6 +24,7 @@ import { uploadsFeature } from './uploads/uploads-feature';
 import { type LocalApi, createLocalApi } from './local/local-api';
 import { openapiFeature } from './openapi/openapi-feature';
 import { createChangeBus } from './operations/change-bus';
+import { createOutageLog } from './operations/outage-log';
 import { type Runtime, createCollectionRuntime, createRuntimeHooks } from './operations/runtime';
 import { rateLimitFeature } from './rate-limit/rate-limit-feature';
 import { buildCollectionModels, buildGlobalModels } from './schema/build-models';
@@ -104,6 +104,7 @@ function createRuntime(config: ResolvedConfig, connection: Connection): Runtime 
     collections: new Map([...registry.values()].map((d) => [d.slug, createCollectionRuntime(d, collectionModels.get(d.slug)!)])),
     globals: new Map(globalDescriptors.map((d) => [d.slug, createCollectionRuntime(d, globalModels.get(d.slug)!)])),
     changes: createChangeBus(config.logger),
+    outage: createOutageLog(config.logger),
     hooks: createRuntimeHooks(),
   };
 }
@@ -127,7 +128,7 @@ export function contentRouter(config: ContentConfig): ContentRouter {
   const router = express.Router() as ContentRouter;
   let dispatcher: ReturnType<typeof createDispatcher>;
   let upgrades: UpgradeListener | undefined;
-  const outage = createOutageLog(resolved.logger);
+  const { outage } = runtime;
   const errorHandler = createErrorHandler(resolved.logger, outage);
   // The database gate first: during an outage a request is refused before any other work (or count).
   const gate = createDatabaseGate(connection, { requestTimeoutMS: resolved.requestTimeoutMS, answer: errorHandler.answerEarly, outage });
@@ -157,6 +158,7 @@ export function contentRouter(config: ContentConfig): ContentRouter {
     for (const instance of [...instances].reverse()) void Promise.resolve(instance.close?.()).catch(() => undefined);
     gate.close();
     runtime.changes.close();
+    outage.close();
     if (owned) void connection.close().catch(() => undefined);
     throw error;
   }
@@ -184,6 +186,7 @@ export function contentRouter(config: ContentConfig): ContentRouter {
       runtime.changes.close();
       if (owned) await connection.close();
       gate.close();
+      outage.close();
     },
   });
   return router;

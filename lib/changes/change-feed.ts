@@ -2,6 +2,7 @@
 // publishing every write, whoever made it, on the router's change bus with origin `stream`.
 import { GLOBALS_COLLECTION } from '../schema/build-models';
 import type { Runtime } from '../operations/runtime';
+import { describeError } from '../util/loggable-error';
 import { type CollectionWatcher, createCollectionWatcher } from './collection-watcher';
 import type { WatchTarget } from './normalize-change';
 
@@ -46,8 +47,14 @@ export function createChangeFeed(runtime: Runtime, options: { openTimeoutMs?: nu
   let closed = false;
   let timer: NodeJS.Timeout | undefined;
   let stopWaiting: (() => void) | undefined;
-  /** Targets whose stream has not opened yet, once start() stopped waiting for them; undefined before that. */
-  let late: Set<WatchTarget> | undefined;
+  /**
+   * Streams not open since a warning said so (start() stopped waiting for them, or they failed): an outage
+   * fails every stream, again at every retry, so it is one warning and, once none is missing, one notice.
+   */
+  const missing = new Set<WatchTarget>();
+  let warned = false;
+  /** Streams that could not resume during the outage: their consumers were reset. */
+  let resets = 0;
 
   /** Resolves true when the streams settle, false when the timeout (or close) comes first. */
   function settleWithin(settled: Promise<unknown>): Promise<boolean> {
@@ -62,13 +69,31 @@ export function createChangeFeed(runtime: Runtime, options: { openTimeoutMs?: nu
     });
   }
 
+  function opened(target: WatchTarget): void {
+    if (!missing.delete(target) || missing.size > 0 || !warned) return;
+    warned = false;
+    const reset = resets ? ` ${resets} of them could not resume: their caches and realtime clients were reset.` : '';
+    resets = 0;
+    logger.info(`content-router: the change streams are open now; writes made elsewhere reach caches and realtime clients again.${reset}`);
+  }
+
+  function failed(target: WatchTarget, error: unknown): void {
+    missing.add(target);
+    const what = `the change stream of "${target.collectionName}" failed (${describeError(error)})`;
+    if (warned) return logger.debug(`content-router: ${what}; retrying.`);
+    warned = true;
+    logger.warn(
+      `content-router: ${what}; retrying. Until the change streams are open again, only writes made through this router ` +
+        'invalidate caches and reach realtime clients. Further failures are logged at debug level.',
+    );
+  }
 
   return {
     async start() {
       const db = runtime.connection.db;
       // api.close() may come before api.ready settled: then nothing must start.
       if (closed || !db || targets.length === 0) return;
-      const opened = new Set<WatchTarget>();
+      const open = new Set<WatchTarget>();
       for (const target of targets) {
         watchers.push(
           createCollectionWatcher(
@@ -76,13 +101,12 @@ export function createChangeFeed(runtime: Runtime, options: { openTimeoutMs?: nu
             target,
             {
               onOpen() {
-                opened.add(target);
-                if (!late?.delete(target) || late.size > 0) return;
-                late = undefined;
-                logger.info('content-router: the change streams are open now; writes made elsewhere reach caches and realtime clients again.');
+                open.add(target);
+                opened(target);
               },
               onDown(error, unsupported) {
-                if (!unsupported || unsupportedLogged) return;
+                if (!unsupported) return failed(target, error);
+                if (unsupportedLogged) return;
                 unsupportedLogged = true;
                 logger.warn(
                   `content-router: change streams are not available on this MongoDB server (${(error as Error).message}); ` +
@@ -92,7 +116,11 @@ export function createChangeFeed(runtime: Runtime, options: { openTimeoutMs?: nu
               onChange(change) {
                 if (change.kind === 'change') changes.emitChange(change.event);
                 else if (change.kind === 'reset') {
-                  logger.warn(`content-router: change feed reset: ${change.reason}`);
+                  // During an outage the warning has said it all: the streams that cannot resume are counted.
+                  if (missing.size > 0 && warned) {
+                    resets += 1;
+                    logger.debug(`content-router: change feed reset: ${change.reason}`);
+                  } else logger.warn(`content-router: change feed reset: ${change.reason}`);
                   changes.emitReset({ scope: target.scope, slugs: [...target.slugs], reason: change.reason, timestamp: new Date() });
                 }
               },
@@ -102,9 +130,12 @@ export function createChangeFeed(runtime: Runtime, options: { openTimeoutMs?: nu
         );
       }
       if ((await settleWithin(Promise.all(watchers.map((w) => w.started)))) || closed) return;
-      late = new Set(targets.filter((target) => !opened.has(target)));
+      const late = targets.filter((target) => !open.has(target));
+      for (const target of late) missing.add(target);
+      if (warned) return;
+      warned = true;
       logger.warn(
-        `content-router: ${late.size} of ${targets.length} change streams did not open within ${openTimeoutMs / 1000} s (the MongoDB ` +
+        `content-router: ${late.length} of ${targets.length} change streams did not open within ${openTimeoutMs / 1000} s (the MongoDB ` +
           'server has not answered); until they do, only writes made through this router invalidate caches and reach realtime ' +
           'clients. They keep trying.',
       );

@@ -28,7 +28,7 @@ export interface WatcherCallbacks {
   onChange(change: NormalizedChange): void;
   /** The stream is open on the server (first time, or again after an error). */
   onOpen?(): void;
-  /** The stream failed and is being retried, or cannot run at all (`unsupported`). */
+  /** The stream failed and is being retried, or cannot run at all (`unsupported`); the watcher logs neither. */
   onDown(error: unknown, unsupported: boolean): void;
 }
 
@@ -135,8 +135,6 @@ export function createCollectionWatcher(db: mongo.Db, target: WatchTarget, callb
           // It was open and broke before any resume point was known: what happened meanwhile is unknown.
           missable = false;
           callbacks.onChange({ kind: 'reset', reason: `the change stream of "${target.collectionName}" broke: ${message}` });
-        } else {
-          logger.warn(`content-router: the change stream of "${target.collectionName}" failed, retrying:`, error);
         }
         await pause(retryMs);
         retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);

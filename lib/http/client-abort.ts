@@ -1,10 +1,14 @@
-// A client that closes the connection before its request has all arrived (an upload cancelled, a tab
-// closed): whatever error that causes downstream (multer's "Request aborted", a stream's ECONNRESET
-// "aborted" or premature close) is the client's event, not a server failure. Decided from the request
-// itself, so a database socket's own ECONNRESET (an outage) is never taken for one.
+// A client that went away before its answer (an upload cancelled, a tab closed, a connection reset):
+// whatever error that causes downstream (multer's "Request aborted", a stream's ECONNRESET "aborted" or
+// premature close, a write to the closed socket) is the client's event, not a server failure, whatever
+// the method and whether or not its body had all arrived. Decided from the client's own request and
+// socket, so a database socket's own ECONNRESET (an outage) is never taken for one.
 import type { Request } from 'express';
 
-/** True when the client went away before the request's body ended. */
+/**
+ * True when the client's connection is gone: its socket is destroyed, or the request was destroyed before its
+ * body ended (a request whose body has all been read is destroyed by Node as a matter of course).
+ */
 export function isClientAbort(req: Request): boolean {
-  return !req.complete && (req.destroyed || req.socket?.destroyed === true);
+  return req.socket?.destroyed === true || (!req.complete && req.destroyed);
 }

@@ -1,11 +1,11 @@
 // Fails fast during a database outage: a route that needs the database answers 503 at once while the
 // connection is known to be down, instead of waiting for server selection, and recovers when it is back.
-// The outage is logged once each way (outage-log.ts), never once per refused request.
+// The outage is logged once each way (operations/outage-log.ts), never once per refused request.
 import type { Request, RequestHandler, Response } from 'express';
 import mongoose, { type Connection } from 'mongoose';
 import { DatabaseDownError, DatabaseTimeoutError } from '../errors';
 import type { RouteMiddleware } from './dispatch';
-import type { OutageLog } from './outage-log';
+import type { OutageLog } from '../operations/outage-log';
 
 /** At most one recovery probe per this many ms, however many requests are refused meanwhile. */
 const PROBE_INTERVAL_MS = 1000;

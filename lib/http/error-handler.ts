@@ -3,9 +3,9 @@
 import type { ErrorRequestHandler, Request, Response } from 'express';
 import type { Logger } from '../config/types';
 import { DatabaseDownError, DatabaseTimeoutError, RequestAbortedError } from '../errors';
+import { type OutageLog, createOutageLog } from '../operations/outage-log';
 import { escapeControlCharacters, toLoggableError } from '../util/loggable-error';
 import { isClientAbort } from './client-abort';
-import { type OutageLog, createOutageLog } from './outage-log';
 import { isDatabaseUnavailable, toProblem } from './to-problem';
 
 /**
@@ -19,7 +19,7 @@ export function wasAnsweredEarly(res: Response): boolean {
   return answeredEarly.has(res);
 }
 
-/** Thrown by a route that finds its answer late: the error handler logs it as the deadline's warning. */
+/** Thrown by a route that finds its answer late: the error handler logs it as the deadline's late finish. */
 export class LateAnswerError extends Error {
   constructor() {
     super('The route finished after its deadline answer.');
@@ -63,18 +63,18 @@ function ignoreLateWrites(res: Response, report: () => void): () => void {
 export type RouterErrorHandler = ErrorRequestHandler & {
   /**
    * Answers `res` with `error` before its route has finished (a deadline). What the route does after that is
-   * dropped: its late writes or failure are logged as one warning, never passed on.
+   * dropped: its late writes or failure are one debug line, never passed on.
    */
   answerEarly(error: Error, req: Request, res: Response): void;
 };
 
 /**
  * Creates the error handler; 5xx errors are logged (message and stack only, never bodies or tokens),
- * with control characters escaped, since a path or an error message may carry client text. A deadline's
- * 503 is one warning line: its stack (a timer's) says nothing, and an outage would log one per request.
- * Outage 503s go to `outage`: the gate's refusals are not logged (the gate logs the outage), a failed
- * database call is logged once per change of the connection's state. A client that hung up
- * mid-request is one debug line and a 400 nobody reads.
+ * with control characters escaped, since a path or an error message may carry client text. Outage 503s
+ * go to `outage`, which folds them (a database that hangs or is gone fails every request): the gate's
+ * refusals are not logged (the gate logs the outage), a failed database call and a deadline's 503 are
+ * logged once and then counted. A route finishing after its deadline answer is a debug line. A client
+ * that hung up is one debug line and a 400 nobody reads.
  */
 export function createErrorHandler(logger: Required<Logger>, outage: OutageLog = createOutageLog(logger)): RouterErrorHandler {
   const development = process.env.NODE_ENV === 'development';
@@ -89,7 +89,7 @@ export function createErrorHandler(logger: Required<Logger>, outage: OutageLog =
     const problem = toProblem(aborted ? new RequestAbortedError(error) : error, { development });
     const where = whereOf(req);
     if (aborted) logger.debug(`content-router: ${where}: the client closed the connection before the request ended.`);
-    else if (error instanceof DatabaseTimeoutError) logger.warn(`content-router: ${where}: ${error.message}`);
+    else if (error instanceof DatabaseTimeoutError) outage.timedOut(where, error);
     else if (problem.status === 503 && isDatabaseUnavailable(error)) outage.failed(where, error);
     else if (problem.unexpected && !(error instanceof DatabaseDownError)) logger.error(`content-router: ${where} failed:`, toLoggableError(error));
     res.status(problem.status).set(problem.headers).type('application/problem+json').send(JSON.stringify(problem.body));
@@ -97,7 +97,8 @@ export function createErrorHandler(logger: Required<Logger>, outage: OutageLog =
   return Object.assign(handler, {
     answerEarly(error: Error, req: Request, res: Response) {
       handler(error, req, res, () => undefined);
-      answeredEarly.set(res, ignoreLateWrites(res, () => logger.warn(`content-router: ${whereOf(req)} finished after its deadline answer`)));
+      // Every request a hung database held finishes late once it answers: a debug line each, the deadline's fold has the rest.
+      answeredEarly.set(res, ignoreLateWrites(res, () => logger.debug(`content-router: ${whereOf(req)} finished after its deadline answer`)));
     },
   });
 }

@@ -1,5 +1,5 @@
 // The router's live state that every operation reads: resolved config, schema registry, models,
-// serializers, the change bus, and the hooks features add to. Built once by contentRouter(). The args
+// serializers, the change bus, the outage log, and the hooks features add to. Built once by contentRouter(). The args
 // every operation takes live here too: they and the hooks' types refer to each other.
 import type { Connection, Model, Types } from 'mongoose';
 import type { Request } from 'express';
@@ -11,6 +11,7 @@ import type { ValidatedInput } from '../schema/validate-input';
 import { type RecordSerializer, createRecordSerializer } from '../schema/to-record';
 import type { MaybePromise } from '../util/maybe-promise';
 import type { ChangeBus, WriteStamps } from './change-bus';
+import type { OutageLog } from './outage-log';
 
 export interface CollectionRuntime {
   readonly descriptor: CollectionDescriptor;
@@ -164,6 +165,8 @@ export interface Runtime {
   readonly globals: ReadonlyMap<string, CollectionRuntime>;
   /** Every write is published here (emitChange) after it succeeded. */
   readonly changes: ChangeBus;
+  /** Where a database outage is logged, once, whichever part of the router meets it. */
+  readonly outage: OutageLog;
   readonly hooks: RuntimeHooks;
 }
 

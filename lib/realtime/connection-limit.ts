@@ -3,14 +3,12 @@
 import type { Request } from 'express';
 import type { AuthUser } from '../config/types';
 import { TooManyConnectionsError } from '../errors';
-import { createClientKey } from '../http/client-key';
+import { ipKey } from '../http/client-key';
 
 export interface ConnectionLimit {
   /** Counts one more connection of this client, or throws TooManyConnectionsError; returns its release (idempotent). */
   acquire(req: Request, user: AuthUser | null): () => void;
 }
-
-const ipKey = createClientKey(undefined);
 
 /** Whose connection it is: a signed-in user wherever it connects from, else the address (IPv6 by /56). */
 export function connectionOwner(req: Request, user: AuthUser | null): string {

@@ -4,6 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Request } from 'express';
 import type { AuthUser } from '../config/types';
 import { ContentError, ForbiddenError, QueryError, UnauthorizedError } from '../errors';
+import { isDatabaseUnavailable } from '../http/to-problem';
 import type { Runtime } from '../operations/runtime';
 import { authenticateClient } from './credential-request';
 import type { EventHub, HubSubscription } from './event-hub';
@@ -139,7 +140,11 @@ export function createRealtimeClient(args: {
         return checking;
       }
       checking = check()
-        .catch((error: unknown) => runtime.config.logger.error('content-router: a realtime credential re-check failed:', error))
+        .catch((error: unknown) => {
+          // An outage fails every client's check at once: folded into the outage log, not a line per client.
+          if (isDatabaseUnavailable(error)) runtime.outage.recheckFailed(error);
+          else runtime.config.logger.error('content-router: a realtime credential re-check failed:', error);
+        })
         .finally(() => {
           checking = undefined;
           if (again) {

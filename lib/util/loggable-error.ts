@@ -40,3 +40,14 @@ export function toLoggableError(error: unknown, causes = MAX_CAUSES): Error {
   if (typeof code === 'string' || typeof code === 'number') Object.assign(copy, { code: typeof code === 'string' ? escapeControlCharacters(code) : code });
   return copy;
 }
+
+/**
+ * `Name: message` of an error, escaped, on one line and without a stack: for failures an outage repeats
+ * (every request, every stream), where a stack says nothing the first line does not.
+ */
+export function describeError(error: unknown): string {
+  // By shape, not instanceof: the driver's errors may come from another realm or copy of its classes.
+  const { name, message } = (typeof error === 'object' && error !== null ? error : {}) as { name?: unknown; message?: unknown };
+  if (typeof message !== 'string') return 'unknown error';
+  return escapeControlCharacters(`${typeof name === 'string' ? name : 'Error'}: ${message}`);
+}

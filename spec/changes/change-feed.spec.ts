@@ -162,3 +162,44 @@ describeIf(capabilities().changeStreams, 'the server has no change streams')('a 
     expect(logged.warn).toEqual([]);
   });
 });
+
+describeIf(capabilities().changeStreams, 'the server has no change streams')('a change feed whose server goes away for a while', () => {
+  let proxy: TcpProxy;
+  let via: Connection;
+  const logged: Record<'warn' | 'info' | 'debug' | 'error', string[]> = { warn: [], info: [], debug: [], error: [] };
+  const record = (level: keyof typeof logged) => (...a: unknown[]) => void logged[level].push(a.map((x) => (x instanceof Error ? x.stack : String(x))).join(' '));
+  const logger = { error: record('error'), warn: record('warn'), info: record('info'), debug: record('debug') };
+
+  beforeAll(async () => {
+    proxy = await startTcpProxy(parseMongoHost(testDbUri()));
+    // Short driver bounds: each retry during the outage fails within a second or two.
+    via = await mongoose
+      .createConnection(`mongodb://127.0.0.1:${proxy.port}/?directConnection=true`, { dbName: uniqueDbName(), serverSelectionTimeoutMS: 1000, heartbeatFrequencyMS: 500, connectTimeoutMS: 1000 })
+      .asPromise();
+  });
+  afterAll(async () => {
+    await via.close(true);
+    await proxy.close();
+  });
+
+  it('logs the first failure once (a warning without a stack), every retry at debug, and the streams open again once', async () => {
+    const feed = createChangeFeed(feedRuntime(via, logger));
+    await feed.start();
+    try {
+      await proxy.stop();
+      await until(() => logged.warn[0]);
+      // Every stream retries several times meanwhile (200 ms, then doubling).
+      await new Promise((resolve) => setTimeout(resolve, 4000));
+      await proxy.resume();
+      await until(() => logged.info.find((line) => line.includes('change streams are open now')), 20_000);
+
+      expect(logged.error).toEqual([]);
+      expect(logged.warn).toEqual([expect.stringMatching(/^content-router: the change stream of "(posts|tags|globals)" failed \(\w+: [^\n]*\); retrying\. /)]);
+      expect(logged.info).toEqual([expect.stringMatching(/^content-router: the change streams are open now; writes made elsewhere reach caches and realtime clients again\./)]);
+      expect(logged.debug.filter((line) => line.includes('retrying')).length).toBeGreaterThan(2);
+      for (const line of [...logged.warn, ...logged.debug]) expect(line).not.toMatch(/\n\s+at /);
+    } finally {
+      await feed.close();
+    }
+  });
+});
