@@ -19,6 +19,7 @@ const UNIT = [
   'http/query-memo.spec.ts',
   'http/request-user.spec.ts',
   'http/deadlines.spec.ts',
+  'http/request-lifecycle.spec.ts',
   'auth/verified-tokens.spec.ts',
   'rate-limit/rate-limit-config.spec.ts',
   'openapi/build-document.spec.ts',

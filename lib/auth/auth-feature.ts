@@ -8,7 +8,7 @@ import { resolveJwtOptions } from './auth-options';
 import { type AuthCollection, createAuthCollection } from './auth-collection';
 import { authRoutes } from './auth-routes';
 import { createAuthenticate } from './authenticate';
-import { createLocalAuth } from './local-auth';
+import { type LocalAuthApi, createLocalAuth } from './local-auth';
 import { createMailer } from './mailer';
 import { createAuthPassport } from './passport-strategies';
 import { hashPassword } from './password-hash';
@@ -34,11 +34,18 @@ function endSessionsOnPasswordChange(collections: ReadonlyMap<string, AuthCollec
   });
 }
 
+declare module '../http/feature' {
+  interface RouterMembers {
+    /** Server-side auth operations (register, login, logout, ...) of the first auth collection (docs/auth.md). */
+    auth: LocalAuthApi;
+  }
+}
+
 /** `auth: true` collections: tokens, API keys, e-mail flows; api.auth serves the first auth collection. */
 export const authFeature: Feature = {
   name: 'auth',
   validate: validateAuthConfig,
-  create(runtime) {
+  create(runtime, lifecycle) {
     const mailer = createMailer(runtime.config.source.email?.send, runtime.config.logger);
     const collections = new Map<string, AuthCollection>();
     for (const collection of runtime.collections.values()) {
@@ -58,6 +65,13 @@ export const authFeature: Feature = {
       onVerified: (token, claims, exp) => verifiedTokens.set(token, claims, exp),
     });
 
+    lifecycle.onReady.push(async () => {
+      await Promise.all([...collections.values()].map((auth) => auth.init()));
+    });
+    lifecycle.onClose.push(() => {
+      users.close();
+      endSessions();
+    });
     return {
       routes: [...collections.values()].flatMap(authRoutes),
       hooks: {
@@ -76,13 +90,6 @@ export const authFeature: Feature = {
         ],
       },
       expose: { auth: createLocalAuth(collections) },
-      async ready() {
-        await Promise.all([...collections.values()].map((auth) => auth.init()));
-      },
-      close() {
-        users.close();
-        endSessions();
-      },
     };
   },
 };
