@@ -5,6 +5,7 @@ import type { Request } from 'express';
 import type { AuthUser, EndpointMethod, Scope } from '../config/types';
 import { UnauthorizedError } from '../errors';
 import { requestUser } from '../http/request-user';
+import type { RouteResponse } from '../http/route-table';
 import { hasScope, insufficientScope } from '../operations/access';
 import type { Runtime } from '../operations/runtime';
 
@@ -18,6 +19,18 @@ export interface EndpointCaller {
 /** The scope a request needs: the endpoint's own, else read for GET (HEAD is served by GET), write otherwise. */
 export function endpointScope(method: EndpointMethod, declared?: Scope): Scope {
   return declared ?? (method === 'get' ? 'read' : 'write');
+}
+
+/**
+ * The refusals every custom endpoint may answer, whatever its handler does, as the document lists them: a
+ * bad credential (401, as on every route), and a key without `scope` acting as anonymous where anonymous
+ * callers are refused (403 insufficient_scope); the handler may also throw either itself.
+ */
+export function callerResponses(scope: Scope): Record<number, RouteResponse> {
+  return {
+    401: { description: 'Invalid credentials (a bad token or API key), or an anonymous caller the handler refused' },
+    403: { description: `Not allowed by the handler; or an API key without the \`${scope}\` scope, which acts as an anonymous caller here, refused as one (insufficient_scope)` },
+  };
 }
 
 /** Resolves the caller (a bad credential rejects with its 401, as on every route) and holds it to `scope`. */

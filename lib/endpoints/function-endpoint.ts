@@ -6,7 +6,7 @@ import type { EndpointFunction, EndpointMethod } from '../config/types';
 import type { RouteDef } from '../http/route-table';
 import type { LocalApi } from '../local/local-api';
 import type { Runtime } from '../operations/runtime';
-import { endpointCaller, endpointScope, hideHostUser, scopedError } from './endpoint-caller';
+import { callerResponses, endpointCaller, endpointScope, hideHostUser, scopedError } from './endpoint-caller';
 import { checkEndpointPath, pathToOperationPart } from './endpoint-path';
 import { setRequestContext } from './request-context';
 
@@ -129,7 +129,14 @@ export function functionEndpointRoutes(runtime: Runtime, endpoint: EndpointFunct
       summary: `${method.toUpperCase()} ${path}`,
       tags: ['endpoints'],
       auth: 'optional',
-      responses: { 200: { description: 'Answered by the custom endpoint', shape: { kind: 'schema', schema: {} } } },
+      // What the router itself may refuse before the handler runs (the body, the caller), and what a handler
+      // may throw for those reasons; any other problem it throws falls to the document's default answer.
+      responses: {
+        200: { description: 'Answered by the custom endpoint', shape: { kind: 'schema', schema: {} } },
+        400: { description: 'A JSON body that is not valid JSON, or input the handler refused' },
+        ...callerResponses(endpointScope(method)),
+        413: { description: 'A JSON body larger than the body limit' },
+      },
       source,
       // Runs the whole router, so its router.use() middleware and error handlers apply as in plain Express;
       // an error it passes on reaches the router's problem+json handler, a plain next() the host.

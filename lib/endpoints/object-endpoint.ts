@@ -8,7 +8,7 @@ import type { RouteDef, RouteResponse } from '../http/route-table';
 import type { LocalApi } from '../local/local-api';
 import type { Runtime } from '../operations/runtime';
 import { bodyJsonSchema, hasFileProperty } from './body-schema';
-import { endpointCaller, endpointScope, hideHostUser, scopedError } from './endpoint-caller';
+import { callerResponses, endpointCaller, endpointScope, hideHostUser, scopedError } from './endpoint-caller';
 import { pathToOperationPart } from './endpoint-path';
 import { createEndpointFormReader } from './multipart-body';
 import { setRequestContext } from './request-context';
@@ -30,13 +30,13 @@ export function objectEndpointRoute(runtime: Runtime, endpoint: EndpointObject, 
   const responses: Record<number, RouteResponse> = {
     200: { description: 'The endpoint\'s answer', shape: { kind: 'schema', schema: schema?.response ?? {} } },
     204: { description: 'The endpoint answered nothing' },
+    ...callerResponses(scope),
   };
   if (takesBody) {
     responses[400] = { description: bodySchema ? 'The body does not match the schema' : 'The body is not valid JSON' };
     responses[413] = { description: multipart ? 'A file or a field over its limit, or more fields or parts than the form takes' : 'Body too large' };
     responses[415] = { description: multipart ? 'Not multipart/form-data' : 'Not JSON' };
   }
-  if (scopeNote) responses[403] = { description: `An API key without the \`${endpoint.scope}\` scope acts as an anonymous caller; refused where the handler refuses those (insufficient_scope)` };
 
   const route: RouteDef = {
     method,

@@ -22,6 +22,8 @@ export type BodyShape =
   | { kind: 'list'; slug: string }
   | { kind: 'global'; slug: string }
   | { kind: 'global-input'; slug: string }
+  /** A stored file as the API shows it (POST /upload's answer, a populated upload field). */
+  | { kind: 'file' }
   | { kind: 'schema'; schema: JsonSchema }
   /** Exactly one of several shapes (a create body that is one record or a `{ data: [...] }` batch). */
   | { kind: 'one-of'; shapes: BodyShape[] }

@@ -14,10 +14,11 @@ import {
 import type { QueryOptions } from '../config/resolve-config';
 import type { BodyShape, JsonSchema, RouteDef } from '../http/route-table';
 import type { CollectionDescriptor, SchemaRegistry } from '../schema/descriptors';
+import { FILE_RECORD_NAME } from '../schema/file-record';
 import { type ComponentNames, allocateComponentNames } from './component-names';
 import { queryParameters } from './query-parameters';
 import { collectionSchemas, inputSchema, ref } from './record-schemas';
-import { SHARED_SCHEMAS, batchSchema, listSchemas } from './shared-schemas';
+import { SHARED_SCHEMAS, batchSchema, fileRecordSchema, listSchemas } from './shared-schemas';
 
 /** Everything the document is derived from. */
 export interface DocumentSource {
@@ -27,6 +28,8 @@ export interface DocumentSource {
   /** The final route table of every feature. */
   routes: readonly RouteDef[];
   query: QueryOptions;
+  /** Every route counts against a rate limit (`security.rateLimit`), so every one may answer 429. Default false. */
+  rateLimit?: boolean;
 }
 
 const PROBLEM_TYPE = 'application/problem+json';
@@ -45,6 +48,8 @@ const PROBLEM_HEADERS: Record<number, Record<string, { description: string; sche
   405: { Allow: { description: 'The methods the path serves', schema: { type: 'string' } } },
   429: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } },
 };
+
+const RATE_LIMITED = 'over the rate limit (security.rateLimit): wait Retry-After seconds';
 
 /** `/posts/:id` -> `/posts/{id}`, and the shape the dispatcher keys paths on (`posts/:`). */
 function splitPath(path: string): { template: string; key: string; params: string[] } {
@@ -67,8 +72,8 @@ function listedCollection(route: RouteDef, registry: SchemaRegistry): Collection
 /** Builds the OpenAPI 3.1 document; `serverUrl` is where the host mounted the router (`req.baseUrl`). */
 export function buildOpenApiDocument(source: DocumentSource, serverUrl: string): OpenAPIObject {
   const { registry, globals, routes } = source;
-  // The shared components every document has: no collection may take their names.
-  const names = allocateComponentNames([...registry.values()], globals, Object.keys(SHARED_SCHEMAS));
+  // The shared components (FileRecord only where files are shown): no collection may take their names.
+  const names = allocateComponentNames([...registry.values()], globals, [...Object.keys(SHARED_SCHEMAS), FILE_RECORD_NAME]);
   const builder = OpenApiBuilder.create()
     .addOpenApiVersion('3.1.0')
     .addTitle('Content API')
@@ -90,6 +95,9 @@ export function buildOpenApiDocument(source: DocumentSource, serverUrl: string):
     addSchemas(listSchemas(descriptor.slug, own));
   }
   for (const descriptor of globals) addSchemas(collectionSchemas(descriptor, names.globals.get(descriptor.slug)!, registry, namesOf));
+  // Named only when used, as an unused component is a lint warning: by a visible upload field, or a route's answer.
+  const addFileRecord = () => addSchemas({ [FILE_RECORD_NAME]: fileRecordSchema() });
+  if ([...registry.values(), ...globals].some((d) => Object.values(d.fields).some((f) => f.type === 'upload' && !f.hidden))) addFileRecord();
 
   const hasAuth = [...registry.values()].some((c) => c.isAuth);
   if (hasAuth) for (const [name, scheme] of Object.entries(SECURITY_SCHEMES)) builder.addSecurityScheme(name, { ...scheme });
@@ -120,6 +128,9 @@ export function buildOpenApiDocument(source: DocumentSource, serverUrl: string):
         if (!global) return fallback;
         return ref(shape.kind === 'global' ? global.record : global.update);
       }
+      case 'file':
+        addFileRecord();
+        return ref(FILE_RECORD_NAME);
       case 'schema':
         return shape.schema;
       case 'one-of':
@@ -140,7 +151,10 @@ export function buildOpenApiDocument(source: DocumentSource, serverUrl: string):
 
   const responsesOf = (route: RouteDef): ResponsesObject => {
     const responses: ResponsesObject = {};
-    for (const [code, response] of Object.entries(route.responses)) {
+    const declared = { ...route.responses };
+    // The limiter runs before every route: its 429 joins whatever 429 the route answers itself.
+    if (source.rateLimit) declared[429] = { description: declared[429] ? `${declared[429].description}; or ${RATE_LIMITED}` : `The client is ${RATE_LIMITED}` };
+    for (const [code, response] of Object.entries(declared)) {
       const status = Number(code);
       if (status >= 400) responses[code] = problem(response.description, status);
       else if (response.contentType) responses[code] = { description: response.description, content: { [response.contentType]: { schema: { type: 'string' } } } };

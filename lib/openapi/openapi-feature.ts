@@ -45,6 +45,7 @@ export const openapiFeature: Feature = {
       globals: [...runtime.globals.values()].map((g) => g.descriptor),
       routes: table,
       query: runtime.config.query,
+      rateLimit: Boolean(runtime.config.source.security?.rateLimit),
     });
     const documentAt = createDocumentCache((serverUrl) => JSON.stringify(buildOpenApiDocument(source(), serverUrl)));
     const ui = createSwaggerUi();

@@ -1,8 +1,10 @@
 // JSON Schemas of records and write bodies, derived from the field descriptors: hidden fields absent,
 // the write-only password only in write bodies, every field of a record required (unset reads as null),
-// defaults on create bodies only, relationships as an id or the populated record, dates as date-time strings.
+// defaults on create bodies only, relationships and uploads as an id or the populated record (the file record
+// for uploads), dates as date-time strings.
 import type { JsonSchema } from '../http/route-table';
 import type { CanonicalType, CollectionDescriptor, FieldDescriptor, SchemaRegistry } from '../schema/descriptors';
+import { FILE_RECORD_NAME } from '../schema/file-record';
 import type { ComponentNames } from './component-names';
 
 /** Where a schema points for another component. */
@@ -42,9 +44,11 @@ function scalarSchema(type: CanonicalType, field: FieldDescriptor, mode: Mode, r
     case 'select':
       return { type: 'string', enum: [...(field.options ?? [])] };
     case 'relationship':
-    case 'upload':
       // Read: an id, or the related record when the request populated it (depth/include).
       return mode === 'read' ? { oneOf: [ref('ObjectId'), relatedRecord ?? { type: 'object', properties: { id: ref('ObjectId') }, required: ['id'] }] } : ref('ObjectId');
+    case 'upload':
+      // Read: an id, or the file record when the request populated it and the caller may read the file.
+      return mode === 'read' ? { oneOf: [ref('ObjectId'), ref(FILE_RECORD_NAME)] } : ref('ObjectId');
     case 'json':
       return { description: 'Any JSON value' };
     case 'array':

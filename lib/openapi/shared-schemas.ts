@@ -1,9 +1,11 @@
-// The schemas every document shares (problem details, the ObjectId string, the page and cursor meta),
-// and the answer envelopes of each collection: the three list envelopes (page, Form A `docs`, cursor),
-// which a list answers in depending on the parameters it got, and the batch of a batch create.
+// The schemas every document shares (problem details, the ObjectId string, the page and cursor meta, and
+// the file record where files are shown), and the answer envelopes of each collection: the three list
+// envelopes (page, Form A `docs`, cursor), which a list answers in depending on the parameters it got,
+// and the batch of a batch create.
 import type { JsonSchema } from '../http/route-table';
+import { FILE_RECORD_FIELDS, type FileRecordValue } from '../schema/file-record';
 import type { ComponentNames } from './component-names';
-import { ref } from './record-schemas';
+import { nullable, ref } from './record-schemas';
 
 const integer = { type: 'integer', minimum: 0 };
 const flag = { type: 'boolean' };
@@ -51,15 +53,17 @@ export const SHARED_SCHEMAS: Record<string, JsonSchema> = {
 };
 
 /**
- * The list answer of a collection (`<Slug>List`): exactly one of the three envelopes, each its own named,
- * closed component (additionalProperties false), so a body matches one and only one.
+ * The list answer of a collection (`<Slug>List`): one of the three envelopes, each its own named, closed
+ * component (additionalProperties false), so a body matches one and only one. `anyOf` rather than `oneOf`:
+ * the page and cursor envelopes share their keys and differ inside their closed metas, which linters do not
+ * compare (Redocly's no-illogical-composition-keywords flags such a oneOf); validation is the same.
  */
 export function listSchemas(slug: string, names: ComponentNames): Record<string, JsonSchema> {
   const items = { type: 'array', items: ref(names.record) };
   return {
     [names.list]: {
       description: `A page of ${slug}. \`cursor\` -> cursor envelope; \`limit\` without \`perPage\` -> docs envelope; otherwise the configured default.`,
-      oneOf: [ref(names.page), ref(names.docsPage), ref(names.cursorPage)],
+      anyOf: [ref(names.page), ref(names.docsPage), ref(names.cursorPage)],
     },
     [names.page]: {
       type: 'object',
@@ -92,6 +96,32 @@ export function batchSchema(slug: string, item: string, maxItems?: number): Json
     description: maxItems === undefined ? `The records of ${slug} a batch created, in the order sent.` : `A batch of new records of ${slug}: all are created, or none.`,
     properties: { data: { type: 'array', items: ref(item), ...(maxItems !== undefined && { maxItems }) } },
     required: ['data'],
+    additionalProperties: false,
+  };
+}
+
+const FILE_VALUES: Record<FileRecordValue, JsonSchema> = {
+  id: ref('ObjectId'),
+  text: { type: 'string' },
+  integer: { type: 'integer', minimum: 0 },
+  date: { type: 'string', format: 'date-time' },
+};
+
+/**
+ * The file record (`FileRecord`): what POST /upload answers and what an `upload` field populates to. Closed,
+ * every field required: the uploader's id it keeps for access rules is never shown.
+ */
+export function fileRecordSchema(): JsonSchema {
+  const properties: Record<string, JsonSchema> = {};
+  for (const field of FILE_RECORD_FIELDS) {
+    const value = field.nullable ? nullable(FILE_VALUES[field.type]) : FILE_VALUES[field.type];
+    properties[field.name] = field.description ? { ...value, description: field.description } : value;
+  }
+  return {
+    type: 'object',
+    description: 'A stored file, as POST /upload answers it and as `depth` or `include` populate an upload field the caller may read.',
+    properties,
+    required: Object.keys(properties),
     additionalProperties: false,
   };
 }

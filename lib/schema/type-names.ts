@@ -2,9 +2,10 @@
 // the schema, below both users: the generator (types-gen) and the endpoints' config check (a body's type
 // name must not clash with them) agree on one rule without one feature importing the other.
 import type { ContentConfig } from '../config/types';
+import { FILE_RECORD_NAME } from './file-record';
 
 /** Helper types the generated file may declare besides the per-collection ones. */
-export const HELPER_TYPE_NAMES: readonly string[] = ['JsonValue', 'UploadedFile'];
+export const HELPER_TYPE_NAMES: readonly string[] = ['JsonValue', FILE_RECORD_NAME, 'UploadedFile'];
 
 /** `blog-posts` / `blog_posts` -> `BlogPosts`. */
 export function pascalCase(text: string): string {

@@ -4,6 +4,7 @@
 import type { ContentConfig, EndpointBodyProperty, EndpointBodySchema } from '../config/types';
 import { describeCollection, describeGlobal } from '../schema/describe-collection';
 import type { CollectionDescriptor, FieldDescriptor } from '../schema/descriptors';
+import { FILE_RECORD_FIELDS, FILE_RECORD_NAME, type FileRecordValue } from '../schema/file-record';
 import { collectionTypeName, globalTypeName } from '../schema/type-names';
 
 /** Thrown when two declarations would get the same name. */
@@ -39,10 +40,12 @@ function arrayOf(type: string): string {
   return type.includes(' | ') ? `Array<${type}>` : `${type}[]`;
 }
 
+type Helper = 'JsonValue' | typeof FILE_RECORD_NAME | 'UploadedFile';
+
 /** Tracks which helper types the output needs and which names are taken. */
 interface Emitter {
   names: Map<string, string>;
-  helpers: Set<'JsonValue' | 'UploadedFile'>;
+  helpers: Set<Helper>;
   declare(name: string, owner: string): void;
 }
 
@@ -76,7 +79,10 @@ function scalarType(field: FieldDescriptor, emitter: Emitter, populated: boolean
     case 'relationship':
       return populated && field.relationTo ? `string | ${collectionTypeName(field.relationTo)}` : 'string';
     case 'upload':
-      return 'string';
+      // An id, or the file record when populated and the caller may read the file.
+      if (!populated) return 'string';
+      emitter.helpers.add(FILE_RECORD_NAME);
+      return `string | ${FILE_RECORD_NAME}`;
     case 'array':
       return field.valueType === 'number' ? 'number' : field.valueType === 'boolean' ? 'boolean' : 'string';
     case 'json':
@@ -150,8 +156,22 @@ function bodyInterface(name: string, body: EndpointBodySchema, emitter: Emitter,
   return `${out}}\n`;
 }
 
-const HELPERS = {
+const FILE_VALUE_TYPES: Record<FileRecordValue, string> = { id: 'string', text: 'string', integer: 'number', date: 'string' };
+
+/** The file record's interface, from the one list of its fields the OpenAPI document reads too. */
+function fileRecordInterface(): string {
+  let out = doc('A stored file, as POST /upload answers it and as `depth` or `include` populate an upload field.');
+  out += `export interface ${FILE_RECORD_NAME} {\n`;
+  for (const field of FILE_RECORD_FIELDS) {
+    if (field.description) out += doc(field.description, '  ');
+    out += `  ${field.name}: ${FILE_VALUE_TYPES[field.type]}${field.nullable ? ' | null' : ''};\n`;
+  }
+  return `${out}}\n`;
+}
+
+const HELPERS: Record<Helper, string> = {
   JsonValue: `${doc('Any JSON value (fields of type json).')}export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };\n`,
+  [FILE_RECORD_NAME]: fileRecordInterface(),
   UploadedFile: `${doc('A file of a custom endpoint body, as its handler receives it (a Buffer on the server).')}export interface UploadedFile {\n  originalName: string;\n  mimeType: string;\n  size: number;\n  buffer: Uint8Array;\n}\n`,
 };
 
@@ -189,7 +209,7 @@ export function generateTypes(config: Pick<ContentConfig, 'collections' | 'globa
     emitter.declare(name, `endpoints[${index}]`);
     blocks.push(bodyInterface(name, body, emitter, `The body of ${endpoint.method.toUpperCase()} ${endpoint.path}.`));
   });
-  for (const helper of ['JsonValue', 'UploadedFile'] as const) {
+  for (const helper of ['JsonValue', FILE_RECORD_NAME, 'UploadedFile'] as const) {
     if (emitter.helpers.has(helper)) {
       emitter.declare(helper, 'a helper type');
       blocks.push(HELPERS[helper]);

@@ -16,21 +16,6 @@ import { serveFile } from './serve-file';
 import { uploadConstraint, withConstraint } from './upload-access';
 import type { ResolvedUploadOptions } from './upload-options';
 
-/** The file record, as 201 and population return it. */
-export const FILE_SCHEMA: JsonSchema = {
-  type: 'object',
-  required: ['id', 'filename', 'originalName', 'mimeType', 'size', 'url', 'alt', 'createdAt'],
-  properties: {
-    id: { type: 'string', pattern: '^[0-9a-f]{24}$' },
-    filename: { type: 'string', description: 'The stored, unique name; the last segment of url.' },
-    originalName: { type: 'string' },
-    mimeType: { type: 'string' },
-    size: { type: 'integer', minimum: 0 },
-    url: { type: 'string' },
-    alt: { type: ['string', 'null'] },
-    createdAt: { type: 'string', format: 'date-time' },
-  },
-};
 
 const UPLOAD_BODY: JsonSchema = {
   type: 'object',
@@ -81,7 +66,7 @@ export function uploadRoutes(args: { runtime: Runtime; store: FileStore; files: 
       body: { type: 'multipart', shape: { kind: 'schema', schema: UPLOAD_BODY }, required: true },
       config: { deadline: false },
       responses: {
-        201: { description: 'The stored file', shape: { kind: 'schema', schema: FILE_SCHEMA } },
+        201: { description: 'The stored file', shape: { kind: 'file' } },
         400: { description: 'No file, a second file or one in another field, an unknown field, an alt text too long, or a malformed body' },
         ...FILE_ERRORS,
         413: { description: 'The file is larger than uploads.maxFileSize, or the form holds more (fields, parts, bytes of a field) than this route takes' },

@@ -53,7 +53,7 @@ describe('object endpoint routes', () => {
       },
     });
     expect(route.responses[200].shape).toEqual({ kind: 'schema', schema: { type: 'object', properties: { ok: { type: 'boolean' } } } });
-    expect(Object.keys(route.responses).sort()).toEqual(['200', '204', '400', '413', '415']);
+    expect(Object.keys(route.responses).sort()).toEqual(['200', '204', '400', '401', '403', '413', '415']);
   });
 
   it('declare a multipart body (files as binary strings) and come with its reader', () => {
@@ -76,7 +76,15 @@ describe('object endpoint routes', () => {
     expect(route).toMatchObject({ summary: 'GET /stats', tags: ['endpoints'], operationId: 'endpoints.get.stats' });
     expect(route.body).toBeUndefined();
     expect(route.description).toBeUndefined();
-    expect(route.responses[403]).toBeUndefined();
+    expect(Object.keys(route.responses).sort()).toEqual(['200', '204', '401', '403']);
+  });
+
+  it('list the 4xx every endpoint can answer: 401 for a bad credential, 403 insufficient_scope for a key without its scope', () => {
+    for (const [method, scope] of [['get', 'read'], ['delete', 'write'], ['post', 'write']] as const) {
+      const { route } = objectEndpointRoute(runtime, { path: '/stats', method, handler }, 1, local);
+      expect(route.responses[401].description).toMatch(/credential/);
+      expect(route.responses[403].description).toMatch(new RegExp(`without the \`${scope}\` scope.*insufficient_scope`));
+    }
   });
 
   it('state a declared scope in the description (after detail.description) and a 403 answer', () => {
@@ -102,6 +110,11 @@ describe('function endpoint routes', () => {
       local,
     );
     expect(problems).toEqual([]);
+    // Whatever the handler does: a body that is not JSON, a bad credential, a key without the method's scope.
+    for (const route of routes) {
+      expect(Object.keys(route.responses).sort()).toEqual(['200', '400', '401', '403', '413']);
+      expect(route.responses[403].description).toMatch(route.method === 'get' ? /without the `read` scope/ : /without the `write` scope/);
+    }
     expect(routes.map((r) => `${r.method} ${r.path} ${r.operationId} ${r.source}`)).toEqual([
       'get /posts/published endpoints.get.posts.published endpoints[2]',
       'get /things/:id endpoints.get.things.by-id endpoints[2]',

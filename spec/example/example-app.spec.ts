@@ -8,6 +8,7 @@ import { closeTestConnection, openTestConnection } from '../helpers/test-db';
 import { closeServer, listen, openSse, openWs } from '../realtime/realtime-clients';
 import { pngBytes } from '../uploads/upload-helpers';
 import { generateTypes } from '../../lib/types-gen/generate-types';
+import { lintWithRedocly } from '../openapi/openapi-validators';
 
 // Plain CommonJS, required the way start.js does.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -185,6 +186,12 @@ it('takes a multipart form with a file at a custom endpoint, and documents every
   const doc = await request(example.app).get('/api/docs/openapi.json');
   expect(doc.status).toBe(200);
   expect(Object.keys(doc.body.paths)).toEqual(expect.arrayContaining(['/upload', '/uploads/{filename}', '/sse', '/ws', '/applications', '/contact', '/posts/published']));
+});
+
+it("serves a document that passes the repo's Redocly lint (recommended-strict) with no exception, as docs/openapi.md runs it", async () => {
+  const doc = await request(example.app).get('/api/docs/openapi.json').expect(200);
+  const problems = lintWithRedocly(doc.body, { strict: true });
+  expect(problems.map((p) => `${p.ruleId} at ${p.location[0]?.pointer}: ${p.message}`)).toEqual([]);
 });
 
 it('has a config module the types command reads without a database', () => {
