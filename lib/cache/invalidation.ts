@@ -23,7 +23,7 @@ function invalidate(stores: Stores, event: ChangeEvent): void {
     if (event.ids.length === 0) own.flush();
     else {
       own.invalidateTag(LIST_TAG);
-      // Lower-cased: a path id may name a record in upper-case hex, entries are tagged with the stored form.
+      // Entries are tagged with the stored (lower-case) form; publishers use it too, this only guards against a slip.
       for (const id of event.ids) own.invalidateTag(idTag(id.toLowerCase()));
     }
   }

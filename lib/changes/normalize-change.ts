@@ -1,7 +1,7 @@
 // Turns one change-stream document into the bus's ChangeEvent (origin `stream`), or says the stream
 // lost its footing (drop, rename, invalidate). Pure, so servers' quirks are handled and tested in one place.
 import type { mongo } from 'mongoose';
-import type { ChangeEvent } from '../operations/change-bus';
+import type { ChangeEvent, WriteStamps } from '../operations/change-bus';
 import { isObjectId } from '../util/object-id';
 
 /** What a watcher watches: one collection's records, or every global (one shared collection, `_id` = slug). */
@@ -46,8 +46,9 @@ export function normalizeChange(change: mongo.ChangeStreamDocument, target: Watc
   const full = raw.fullDocument && typeof raw.fullDocument === 'object' ? (raw.fullDocument as Record<string, unknown>) : undefined;
   const documentKey = raw.documentKey as Record<string, unknown> | undefined;
   const id = idText(full?._id) ?? idText(documentKey?._id);
-  const fields = raw.updateDescription ? updatedFields(raw.updateDescription as Record<string, unknown>) : undefined;
-  const base = { type, origin: 'stream' as const, resumeToken: raw._id, timestamp: timestampOf(raw) };
+  const update = describedUpdate(raw.updateDescription);
+  const fields = update ? changedFields(update) : undefined;
+  const base = { type, origin: 'stream' as const, resumeToken: raw._id, timestamp: timestampOf(raw), ...(update ? { stamps: stampsOf(update) } : {}) };
   if (target.scope === 'global') {
     // A document of the globals collection whose slug is not configured is not ours to report.
     if (id !== undefined && !target.slugs.includes(id)) return { kind: 'ignore' };
@@ -61,11 +62,33 @@ export function normalizeChange(change: mongo.ChangeStreamDocument, target: Watc
   return { kind: 'change', event: withFields(event, fields) };
 }
 
-function updatedFields(description: Record<string, unknown>): string[] | undefined {
-  const updated = description.updatedFields && typeof description.updatedFields === 'object' ? Object.keys(description.updatedFields) : [];
+/** An update event's description of what it set and removed (top-level or dotted paths). */
+interface DescribedUpdate {
+  updated: Record<string, unknown>;
+  removed: string[];
+}
+
+function describedUpdate(value: unknown): DescribedUpdate | undefined {
+  if (!value || typeof value !== 'object') return undefined;
+  const description = value as Record<string, unknown>;
+  const updated = description.updatedFields && typeof description.updatedFields === 'object' ? (description.updatedFields as Record<string, unknown>) : {};
   const removed = Array.isArray(description.removedFields) ? description.removedFields.map(String) : [];
-  const fields = [...new Set([...updated, ...removed].map((path) => path.split('.')[0]))];
+  return { updated, removed };
+}
+
+function changedFields({ updated, removed }: DescribedUpdate): string[] | undefined {
+  const fields = [...new Set([...Object.keys(updated), ...removed].map((path) => path.split('.')[0]))];
   return fields.length ? fields : undefined;
+}
+
+/** The timestamps the update set (a removed one as null): how an echo of this router's write is told apart. */
+function stampsOf({ updated, removed }: DescribedUpdate): WriteStamps {
+  const stamps: WriteStamps = {};
+  for (const name of ['updatedAt', 'deletedAt'] as const) {
+    if (name in updated) stamps[name] = updated[name];
+    else if (removed.includes(name)) stamps[name] = null;
+  }
+  return stamps;
 }
 
 function withFields(event: ChangeEvent, fields: string[] | undefined): ChangeEvent {

@@ -43,8 +43,9 @@ export interface UpgradeMatch {
 export type Dispatcher = RequestHandler & {
   readonly routes: readonly MountedRoute[];
   /**
-   * The GET route at `path` (relative to the mount path) when it takes upgrade requests (WebSocket), with the
-   * phases every request of that route runs; undefined when no such route is there.
+   * The GET route at exactly `path` (relative to the mount path; no trailing slash or empty segment) when it
+   * takes upgrade requests (WebSocket), with the phases every request of that route runs; undefined when
+   * no such route is there.
    */
   matchUpgrade(path: string): UpgradeMatch | undefined;
 };
@@ -178,9 +179,13 @@ export function createDispatcher(routes: readonly RouteDef[], lifecycle: Pick<Li
   };
 
   function matchUpgrade(path: string): UpgradeMatch | undefined {
+    // Exactly the route's path: unlike plain requests, no trailing slash or empty segment (`/ws/`, `//ws`)
+    // is forgiven, since an upgrade that is not ours goes to the host's listeners.
+    const [root, ...parts] = path.split('/');
+    if (root !== '' || parts.includes('')) return undefined;
     let found;
     try {
-      found = find(path.split('/').filter(Boolean));
+      found = find(parts);
     } catch {
       // Not a path any route of ours could serve: the upgrade is someone else's.
       return undefined;

@@ -3,7 +3,7 @@
 // that connection again: an upgrade nobody takes would hang, its socket open. A server may ignore Upgrade,
 // so such a request goes to the host's own upgrade listeners if it has any, else is served as the plain
 // request it also is, through the host's request handlers.
-import http, { type IncomingMessage, type Server } from 'node:http';
+import http, { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 
 /**
@@ -73,17 +73,47 @@ function plainRequestHead(req: IncomingMessage): Buffer {
 const parseConnection = (http as unknown as { _connectionListener?: (this: Server, socket: Duplex) => void })._connectionListener;
 
 /**
+ * Calls `then` once the connection owes no answer to a request before the upgrade (at once when it owes
+ * none), or ends the socket when it is closing by then. A response still being written holds the socket
+ * (`_httpMessage`, with those pipelined behind it queued in the old connection state): a request parsed
+ * again now would get its answer queued where nothing ever sends it, so it waits its turn, as Node has
+ * pipelined requests wait. The old connection state no longer listens to the socket: errors meanwhile are ours.
+ */
+function whenAnswered(socket: Duplex, then: () => void): void {
+  const onError = () => socket.destroy();
+  socket.on('error', onError);
+  const next = () => {
+    if (socket.destroyed) return;
+    // The last answer before it closed the connection (`Connection: close`): the upgrade is never run.
+    if (socket.writableEnded) return void socket.destroy();
+    const owed = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
+    // 'close' follows 'finish', and the old connection state hands the socket to the next answer on 'finish'.
+    if (owed) return void owed.once('close', next);
+    socket.off('error', onError);
+    then();
+  };
+  next();
+}
+
+/**
  * Serves an upgrade `self` (a router's listener) does not take. Nothing is done when another router takes
  * it or the host has an upgrade listener of its own; of several routers, the first listening answers. Node
  * read only the head and left the body (`head`, then the socket) unparsed, so the head is put back in
- * front of it, without Upgrade, and the host's server parses the connection again: the request reaches
- * the host app like any other, its body, keep-alive, timeouts and rate limits included.
+ * front of it, without Upgrade, and once the answers owed before it are sent the host's server parses the
+ * connection again: the request reaches the host app like any other, its body, keep-alive, timeouts and
+ * rate limits included.
  */
 export function serveUnclaimedUpgrade(server: Server, self: RouterUpgradeListener, req: IncomingMessage, socket: Duplex, head: Buffer): void {
   const listeners = server.listeners('upgrade');
   if (isClaimed(listeners.filter((listener) => listener !== self), req)) return;
   if (listeners.find((listener) => takesOf(listener)) !== self) return;
   if (!parseConnection) return void socket.destroy();
+  const reparse = parseConnection;
   socket.unshift(Buffer.concat([plainRequestHead(req), head]));
-  parseConnection.call(server, socket);
+  whenAnswered(socket, () => {
+    // As on a new connection: no keep-alive timeout left over from the answer before (the server's
+    // own timeout, if any, is set again by Node).
+    (socket as Duplex & { setTimeout?: (ms: number) => void }).setTimeout?.(0);
+    reparse.call(server, socket);
+  });
 }

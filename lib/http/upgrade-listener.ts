@@ -1,8 +1,8 @@
 // Upgrade requests (WebSocket) of the router's routes: api.attach(server) hooks the server's upgrade event,
-// and an upgrade of a GET route declaring `upgrade` runs that route's request phases (database gate, rate
-// limit) with the one chain runner, like any request, so refusals are the same problem+json answers,
-// written on the raw socket. Upgrades no route takes are left to the host's listeners, or served as plain
-// requests (unclaimed-upgrade.ts).
+// and a GET upgrade of exactly the path of a GET route declaring `upgrade` runs that route's request phases
+// (database gate, rate limit) with the one chain runner, like any request, so refusals are the same
+// problem+json answers, written on the raw socket. Upgrades no route takes are left to the host's
+// listeners, or served as plain requests (unclaimed-upgrade.ts).
 import { type IncomingMessage, type Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -76,6 +76,8 @@ export function createUpgradeListener(args: { dispatcher: Dispatcher; prefix: st
 
   /** The route taking the upgrade `raw`, and its URL as the router sees it (after the mount prefix). */
   function routeOf(raw: IncomingMessage): { match: UpgradeMatch; url: string } | undefined {
+    // Only GET upgrades are routes' (a WebSocket handshake is a GET): another method is someone else's.
+    if (raw.method !== 'GET') return undefined;
     const url = underPrefix(raw.url, prefix);
     const match = url === undefined ? undefined : dispatcher.matchUpgrade(url.split('?', 1)[0]);
     return match && url !== undefined ? { match, url } : undefined;

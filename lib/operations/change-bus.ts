@@ -9,7 +9,7 @@ export interface ChangeEvent {
   /** The collection's or global's slug. */
   slug: string;
   type: 'create' | 'update' | 'delete';
-  /** Record ids (a global's id is its slug). */
+  /** Record ids as stored, an ObjectId's lower-case hex, never as a request spelled them (a global's id is its slug). */
   ids: string[];
   /** Updates through the update operation: the fields it set or cleared. Absent when unknown. */
   fields?: string[];
@@ -20,10 +20,22 @@ export interface ChangeEvent {
    * full document, an operation's result row). Raw: hidden fields included, so consumers must serialize.
    */
   docs?: Record<string, unknown>[];
+  /**
+   * The timestamps the write itself set, where `docs` do not show them: a soft delete's (its docs are the
+   * rows before it), a stream update's from the stream's description of it (its docs are read later and
+   * may show a later write). A key is absent when the write left that timestamp alone.
+   */
+  stamps?: WriteStamps;
   /** Stream events: the change stream's resume token (realtime clients resume from it). */
   resumeToken?: unknown;
   /** When the change happened (the stream's cluster time, or the publisher's clock). */
   timestamp?: Date;
+}
+
+/** See ChangeEvent.stamps. `deletedAt: null` is a restore. */
+export interface WriteStamps {
+  updatedAt?: unknown;
+  deletedAt?: unknown;
 }
 
 export type ChangeListener = (event: ChangeEvent) => void;

@@ -24,12 +24,18 @@ export async function deleteRecord(args: DeleteArgs): Promise<{ deleted: true }>
   const { collection, runtime } = args;
   const soft = collection.descriptor.softDelete && !args.permanent;
   const filter = await idFilter(args, 'delete', soft ? false : true);
+  // One instant for both stamps, published with the event: the change stream's echo of this soft delete
+  // carries them, and that is how it is told from another writer's delete (see echo-filter.ts).
+  const now = new Date();
   // Both return the row as it was before, so a delete event reaches only readers who could read it then.
   const before = soft
-    ? await collection.model.findOneAndUpdate(filter, { $set: { deletedAt: new Date() } }, { returnDocument: 'before' }).lean<RawDoc>()
+    ? await collection.model
+        .findOneAndUpdate(filter, { $set: { deletedAt: now, updatedAt: now } }, { returnDocument: 'before', timestamps: false })
+        .lean<RawDoc>()
     : await collection.model.findOneAndDelete(filter).lean<RawDoc>();
   if (!before) throw new NotFoundError('No record with this id.');
-  publishWrite(runtime, collection, 'delete', [args.id], undefined, [before]);
+  // The stored id (lower-case hex), not the path's, which may spell it in upper case: events name records as they are.
+  publishWrite(runtime, collection, 'delete', [String(before._id)], undefined, [before], soft ? { updatedAt: now, deletedAt: now } : undefined);
   return { deleted: true };
 }
 

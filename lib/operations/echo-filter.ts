@@ -1,10 +1,12 @@
 // Recognises the change stream's echo of a write this router already published locally, so a consumer of
 // the change bus acts on each write once: realtime delivers its own writes at once (from the operation's
 // rows) and the response cache drops what they made stale at once, and both take everyone else's writes
-// from the stream. A write is identified by record and version (its updatedAt), so an echo is recognised
-// while another writer's change to the same record still gets through.
+// from the stream. Each local write leaves one exact expectation of its echo, consumed when matched:
+// a create, update, soft delete or restore is an insert or update carrying the updatedAt (and deletedAt)
+// it wrote; a hard delete is the record's next `delete`, until the record is seen created again. So an
+// echo is recognised while another writer's change to the same record, a delete above all, gets through.
 import type { RawDoc } from '../schema/to-record';
-import type { ChangeEvent } from './change-bus';
+import type { ChangeEvent, WriteStamps } from './change-bus';
 
 /** How long a local write waits for its echo; echoes come within milliseconds to seconds. */
 const ECHO_WINDOW_MS = 60_000;
@@ -22,48 +24,105 @@ export interface EchoFilter {
   news(event: ChangeEvent, rows: ReadonlyMap<string, RawDoc>, softDelete: boolean): ChangeEvent | undefined;
 }
 
-function version(value: unknown): string {
+/** A timestamp as compared: Dates by their milliseconds, a missing or null one as null. */
+type Stamp = string | null;
+
+/** What one local write of one record looks like on the stream. */
+type Expectation =
+  /** A hard delete: the record's next `delete`. */
+  | { kind: 'removal'; expires: number }
+  /** A create, update, soft delete or restore: an insert or update with these stamps (deletedAt on soft-delete collections). */
+  | { kind: 'write'; updatedAt: string; deletedAt?: Stamp; expires: number };
+
+/** The stamps an echo or a write shows; a key is absent when unknown (or not written, for a described update). */
+interface Shown {
+  updatedAt?: Stamp;
+  deletedAt?: Stamp;
+}
+
+function stamp(value: unknown): Stamp {
+  if (value === null || value === undefined) return null;
   return value instanceof Date ? String(value.getTime()) : String(value);
 }
 
 /**
- * The write's identity: deletes (and soft deletes, which the stream sees as an update setting deletedAt)
- * by record, creates and updates by record and updatedAt. Undefined when the row is unknown.
+ * What a create or update event shows of the write: the stamps it carries (they are the write's own),
+ * else its row. Undefined when neither tells the record's updatedAt.
  */
-function writeKey(change: ChangeEvent, id: string, row: RawDoc | undefined, softDelete: boolean): string | undefined {
-  const deleted = change.type === 'delete' || (softDelete && row !== undefined && row.deletedAt !== null && row.deletedAt !== undefined);
-  if (deleted) return `${change.slug}:${id}:delete`;
+function shown(event: ChangeEvent, row: RawDoc | undefined, softDelete: boolean): Shown | undefined {
+  const stamps: WriteStamps | undefined = event.stamps;
+  if (stamps) {
+    const result: Shown = {};
+    if ('updatedAt' in stamps) result.updatedAt = stamp(stamps.updatedAt);
+    if ('deletedAt' in stamps) result.deletedAt = stamp(stamps.deletedAt);
+    return result;
+  }
   if (!row || row.updatedAt === undefined) return undefined;
-  return `${change.slug}:${id}:${version(row.updatedAt)}`;
+  return softDelete ? { updatedAt: stamp(row.updatedAt), deletedAt: stamp(row.deletedAt) } : { updatedAt: stamp(row.updatedAt) };
+}
+
+/** A described update that did not set updatedAt is never this router's: every write of it moves updatedAt. */
+function echoes(expected: Expectation, echo: Shown): boolean {
+  if (expected.kind !== 'write' || echo.updatedAt === undefined || echo.updatedAt !== expected.updatedAt) return false;
+  return echo.deletedAt === undefined || expected.deletedAt === undefined || echo.deletedAt === expected.deletedAt;
 }
 
 /** Creates a filter; `now` is injectable for tests. */
 export function createEchoFilter(now: () => number = Date.now): EchoFilter {
-  const seen = new Map<string, number>();
-  const prune = () => {
+  /** By `slug:id`, in order of each record's last expectation (the oldest first). */
+  const expected = new Map<string, Expectation[]>();
+  let count = 0;
+
+  const prune = (): void => {
     const time = now();
-    for (const [key, expires] of seen) {
-      // Insertion order is expiry order: stop at the first live entry.
-      if (expires > time && seen.size <= MAX_REMEMBERED) break;
-      seen.delete(key);
+    for (const [key, list] of expected) {
+      if (list[list.length - 1].expires > time && count <= MAX_REMEMBERED) break;
+      count -= list.length;
+      expected.delete(key);
     }
   };
+  /** The record's expectations still waiting. */
+  const pending = (key: string): Expectation[] => {
+    const time = now();
+    return (expected.get(key) ?? []).filter((item) => item.expires > time);
+  };
+  /** Stores the record's expectations; `last` moves it to the end (it has a new one). */
+  const store = (key: string, list: Expectation[], last: boolean): void => {
+    count += list.length - (expected.get(key)?.length ?? 0);
+    if (last || list.length === 0) expected.delete(key);
+    if (list.length > 0) expected.set(key, list);
+  };
+  /** A later write of the record, or an insert of it: its earlier hard delete's echo, if any, came before. */
+  const withoutRemoval = (list: Expectation[]): Expectation[] => list.filter((item) => item.kind !== 'removal');
+
   const remember = (event: ChangeEvent, rows: ReadonlyMap<string, RawDoc>, softDelete: boolean): void => {
+    const expires = now() + ECHO_WINDOW_MS;
     for (const id of event.ids) {
-      const key = writeKey(event, id, rows.get(id), softDelete);
-      if (key === undefined) continue;
-      seen.delete(key);
-      seen.set(key, now() + ECHO_WINDOW_MS);
+      const key = `${event.slug}:${id}`;
+      const list = withoutRemoval(pending(key));
+      // A delete with stamps is a soft delete (an update on the stream); without, the record is gone.
+      if (event.type === 'delete' && !event.stamps) list.push({ kind: 'removal', expires });
+      else {
+        const written = shown(event, rows.get(id), softDelete);
+        const updatedAt = written?.updatedAt;
+        if (typeof updatedAt === 'string') list.push({ kind: 'write', updatedAt, ...(written && 'deletedAt' in written ? { deletedAt: written.deletedAt } : {}), expires });
+      }
+      store(key, list, true);
     }
   };
-  /** An id is unseen unless its write is remembered; a remembered write has one echo, so it is forgotten then. */
-  const unseen = (event: ChangeEvent, rows: ReadonlyMap<string, RawDoc>, softDelete: boolean): string[] =>
-    event.ids.filter((id) => {
-      const key = writeKey(event, id, rows.get(id), softDelete);
-      if (key === undefined || !seen.has(key)) return true;
-      seen.delete(key);
-      return false;
-    });
+
+  /** Whether the record's change is the echo of a remembered write; that expectation is consumed. */
+  const isEcho = (event: ChangeEvent, id: string, row: RawDoc | undefined, softDelete: boolean): boolean => {
+    const key = `${event.slug}:${id}`;
+    if (!expected.has(key)) return false;
+    const list = pending(key);
+    const echo = event.type === 'delete' ? undefined : shown(event, row, softDelete);
+    const index = event.type === 'delete' ? list.findIndex((item) => item.kind === 'removal') : echo ? list.findIndex((item) => echoes(item, echo)) : -1;
+    if (index >= 0) list.splice(index, 1);
+    store(key, index < 0 && event.type === 'create' ? withoutRemoval(list) : list, false);
+    return index >= 0;
+  };
+
   return {
     news(event, rows, softDelete) {
       prune();
@@ -72,7 +131,7 @@ export function createEchoFilter(now: () => number = Date.now): EchoFilter {
         return event;
       }
       if (event.ids.length === 0) return event;
-      const ids = unseen(event, rows, softDelete);
+      const ids = event.ids.filter((id) => !isEcho(event, id, rows.get(id), softDelete));
       if (ids.length === 0) return undefined;
       return ids.length === event.ids.length ? event : { ...event, ids };
     },

@@ -10,7 +10,7 @@ import type { CollectionDescriptor, SchemaRegistry } from '../schema/descriptors
 import type { ValidatedInput } from '../schema/validate-input';
 import { type RecordSerializer, createRecordSerializer } from '../schema/to-record';
 import type { MaybePromise } from '../util/maybe-promise';
-import type { ChangeBus } from './change-bus';
+import type { ChangeBus, WriteStamps } from './change-bus';
 
 export interface CollectionRuntime {
   readonly descriptor: CollectionDescriptor;
@@ -215,6 +215,7 @@ export function defaultAccessOf(runtime: Runtime, collection: CollectionDescript
  * Publishes a write this router made to a collection or global (origin `local`) on the change bus.
  * `docs` are the stored rows as the write left them (for a delete: as they were before it), raw,
  * hidden fields included: consumers such as realtime check each reader's access against them.
+ * `stamps`: what a soft delete wrote (see ChangeEvent.stamps); a delete without them removed its records.
  */
 export function publishWrite(
   runtime: Runtime,
@@ -223,6 +224,7 @@ export function publishWrite(
   ids: string[],
   fields?: string[],
   docs?: Record<string, unknown>[],
+  stamps?: WriteStamps,
 ): void {
   const { slug, isGlobal } = target.descriptor;
   runtime.changes.emitChange({
@@ -232,6 +234,7 @@ export function publishWrite(
     ids,
     ...(fields ? { fields } : {}),
     ...(docs ? { docs } : {}),
+    ...(stamps ? { stamps } : {}),
     origin: 'local',
     timestamp: new Date(),
   });

@@ -1,6 +1,6 @@
 // The event a realtime client receives, and how one change on the bus becomes such events: one per
 // record, `doc` serialized like a REST record at depth 0 and `updatedFields` naming only fields a reader
-// can see (hidden fields stripped from both), ids of their own.
+// can see (hidden fields stripped from both), ids of their own; a soft delete made elsewhere is a delete.
 import { randomBytes } from 'node:crypto';
 import type { ChangeEvent } from '../operations/change-bus';
 import type { CollectionRuntime } from '../operations/runtime';
@@ -71,13 +71,27 @@ export function toHubEntries(
   // stripped once here, for every origin, before any reader sees them.
   const updatedFields = change.type === 'update' && change.fields ? visibleFields(collection.descriptor, change.fields) : undefined;
   return change.ids.map((docId, index) => {
-    const row = rows.get(docId);
+    const stored = rows.get(docId);
+    const gone = softDeleted(change, collection, stored);
+    // Checked as it was live: a delete reaches the readers who could read the record just before it went.
+    const row = gone && stored ? { ...stored, deletedAt: null } : stored;
     const id = change.resumeToken !== undefined ? `${tokenText(change.resumeToken)}${single ? '' : `:${index}`}` : nextId();
-    const event: RealtimeEvent = { id, type: change.type, collection: change.slug, docId, timestamp };
-    if (row && change.type !== 'delete') event.doc = collection.serialize(row);
-    if (updatedFields) event.updatedFields = updatedFields;
+    const event: RealtimeEvent = { id, type: gone ? 'delete' : change.type, collection: change.slug, docId, timestamp };
+    if (row && event.type !== 'delete') event.doc = collection.serialize(row);
+    if (updatedFields && !gone) event.updatedFields = updatedFields;
     return row ? { event, row } : { event };
   });
+}
+
+/**
+ * Whether an update is a soft delete: one made elsewhere reaches the stream as an update setting deletedAt
+ * (this router's own are delete events already). The stream's description of the update says what it set;
+ * without one, the stored row does.
+ */
+function softDeleted(change: ChangeEvent, collection: CollectionRuntime, row: RawDoc | undefined): boolean {
+  if (change.type !== 'update' || !collection.descriptor.softDelete) return false;
+  const deletedAt = change.stamps ? change.stamps.deletedAt : row?.deletedAt;
+  return deletedAt !== null && deletedAt !== undefined;
 }
 
 /** The names among `fields` that are fields of the collection a reader sees (not hidden, not unknown like `__v`). */

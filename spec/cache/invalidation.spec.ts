@@ -91,7 +91,8 @@ describe('cache invalidation', () => {
 
     const soft = setup(true);
     const b = row(1000, { deletedAt: null });
-    soft.changes.emitChange(event('local', 'delete', [b]));
+    // A soft delete publishes the row as it was and the stamps it wrote.
+    soft.changes.emitChange({ ...event('local', 'delete', [b]), stamps: { updatedAt: new Date(1500), deletedAt: new Date(1500) } });
     soft.fill(soft.posts, 'list', [LIST_TAG]);
     soft.changes.emitChange(event('stream', 'update', [{ ...b, deletedAt: new Date(1500), updatedAt: new Date(1500) }]));
     expect(soft.posts.get('list')).toBeDefined();

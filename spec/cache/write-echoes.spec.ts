@@ -1,6 +1,7 @@
 // The change stream's echo of this router's own write arrives after the write already dropped what it made
 // stale: it must not drop again the entries filled since. Another writer's change still drops them, even
-// right after ours. The stream delivers one collection's changes in order, so once a later driver write to a
+// right after ours, and so does a delete by another writer after this router deleted, restored or re-created
+// the record. The stream delivers one collection's changes in order, so once a later driver write to a
 // sentinel record has reached the cache, every earlier echo has too.
 import request from 'supertest';
 import { Types } from 'mongoose';
@@ -9,7 +10,8 @@ import { capabilities, describeIf, itIf } from '../helpers/test-db';
 import { eventually } from './eventually';
 
 let t: TestApp;
-let sentinel: string;
+/** A record per collection: each collection has its own stream. */
+const sentinels: Record<string, string> = {};
 const get = (path: string) => request(t.app).get(`/api${path}`);
 const posts = () => t.connection.db!.collection('posts');
 
@@ -23,9 +25,16 @@ describeIf(capabilities().changeStreams, 'the server has no change streams')('ec
           fields: { title: { type: 'text', required: true } },
           access: { read: () => true, create: () => true, update: () => true, delete: () => true },
         },
+        {
+          slug: 'notes',
+          softDelete: true,
+          cache: { ttl: 600 },
+          fields: { title: { type: 'text', required: true } },
+          access: { read: () => true, create: () => true, update: () => true, delete: () => true },
+        },
       ],
     });
-    sentinel = (await t.api.local.create('posts', { title: 'sentinel 0' })).id;
+    for (const slug of ['posts', 'notes']) sentinels[slug] = (await t.api.local.create(slug, { title: 'sentinel 0' })).id;
   });
 
   afterAll(async () => {
@@ -35,11 +44,16 @@ describeIf(capabilities().changeStreams, 'the server has no change streams')('ec
   afterEach(() => expect(t.hostErrors).toEqual([]));
 
   let round = 0;
-  /** Writes the sentinel through the driver and waits until the cache shows it: earlier events are all in. */
-  async function streamCaughtUp(): Promise<void> {
+  /**
+   * Writes the collection's sentinel through the driver and waits until the cache shows it: earlier events
+   * are all in. The sentinel is cached first, or the read would show the write at once, from the database.
+   */
+  async function streamCaughtUp(slug = 'posts'): Promise<void> {
+    const path = `/${slug}/${sentinels[slug]}`;
+    await eventually(async () => expect((await get(path)).headers['x-cache']).toBe('HIT'));
     const title = `sentinel ${++round}`;
-    await posts().updateOne({ _id: new Types.ObjectId(sentinel) }, { $set: { title, updatedAt: new Date() } });
-    await eventually(async () => expect((await get(`/posts/${sentinel}`)).body.title).toBe(title));
+    await t.connection.db!.collection(slug).updateOne({ _id: new Types.ObjectId(sentinels[slug]) }, { $set: { title, updatedAt: new Date() } });
+    await eventually(async () => expect((await get(path)).body.title).toBe(title));
   }
 
   /** GETs `path` twice right away: a MISS that fills the entry, then a HIT. */
@@ -89,5 +103,41 @@ describeIf(capabilities().changeStreams, 'the server has no change streams')('ec
     await eventually(async () => expect((await get(path)).body.title).toBe('theirs'));
     await posts().updateOne({ _id: new Types.ObjectId(String(created.body.id)) }, { $set: { title: 'theirs again', updatedAt: new Date() } });
     await eventually(async () => expect((await get(path)).body.title).toBe('theirs again'));
+  });
+
+  it('another writer’s delete after this router soft-deleted and restored the record drops the entry', async () => {
+    const created = await request(t.app).post('/api/notes').send({ title: 'kept' }).expect(201);
+    const id = String(created.body.id);
+    await request(t.app).delete(`/api/notes/${id}`).expect(200);
+    await request(t.app).post(`/api/notes/${id}/restore`).expect(200);
+    await streamCaughtUp('notes');
+    await fill(`/notes/${id}`);
+    await t.connection.db!.collection('notes').deleteOne({ _id: new Types.ObjectId(id) });
+    await eventually(async () => expect((await get(`/notes/${id}`)).status).toBe(404));
+  });
+
+  it('another writer’s soft delete after this router soft-deleted and restored the record drops the entry', async () => {
+    const created = await request(t.app).post('/api/notes').send({ title: 'kept' }).expect(201);
+    const id = String(created.body.id);
+    await request(t.app).delete(`/api/notes/${id}`).expect(200);
+    await request(t.app).post(`/api/notes/${id}/restore`).expect(200);
+    await streamCaughtUp('notes');
+    await fill(`/notes/${id}`);
+    const now = new Date();
+    await t.connection.db!.collection('notes').updateOne({ _id: new Types.ObjectId(id) }, { $set: { deletedAt: now, updatedAt: now } });
+    await eventually(async () => expect((await get(`/notes/${id}`)).status).toBe(404));
+  });
+
+  it('another writer’s delete of a record it re-created after this router deleted it drops the entry', async () => {
+    const created = await request(t.app).post('/api/posts').send({ title: 'first life' }).expect(201);
+    const id = String(created.body.id);
+    await request(t.app).delete(`/api/posts/${id}`).expect(200);
+    const now = new Date();
+    await posts().insertOne({ _id: new Types.ObjectId(id), title: 'second life', createdAt: now, updatedAt: now });
+    await streamCaughtUp();
+    expect((await get(`/posts/${id}`)).body.title).toBe('second life');
+    expect((await get(`/posts/${id}`)).headers['x-cache']).toBe('HIT');
+    await posts().deleteOne({ _id: new Types.ObjectId(id) });
+    await eventually(async () => expect((await get(`/posts/${id}`)).status).toBe(404));
   });
 });

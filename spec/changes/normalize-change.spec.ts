@@ -35,6 +35,20 @@ describe('normalizeChange', () => {
     expect(normalizeChange(doc({ _id: token, operationType: 'replace', documentKey: { _id: id }, fullDocument: { _id: id } }), posts)).toMatchObject({ event: { type: 'update' } });
   });
 
+  it('carries the updatedAt and deletedAt an update set, from its description (the looked-up document may be later)', () => {
+    const stamped = (updateDescription: Record<string, unknown>) => {
+      const result = normalizeChange(doc({ _id: token, operationType: 'update', documentKey: { _id: id }, fullDocument: { _id: id, updatedAt: new Date(9) }, updateDescription }), posts);
+      return result.kind === 'change' ? result.event.stamps : 'not a change';
+    };
+    expect(stamped({ updatedFields: { title: 't', updatedAt: new Date(2), deletedAt: new Date(2) }, removedFields: [] })).toEqual({ updatedAt: new Date(2), deletedAt: new Date(2) });
+    expect(stamped({ updatedFields: { deletedAt: null, updatedAt: new Date(3) } })).toEqual({ updatedAt: new Date(3), deletedAt: null });
+    expect(stamped({ updatedFields: {}, removedFields: ['deletedAt'] })).toEqual({ deletedAt: null });
+    // An update that left both alone says so: no stamps at all, unlike an event that describes nothing.
+    expect(stamped({ updatedFields: { title: 't' } })).toEqual({});
+    const replaced = normalizeChange(doc({ _id: token, operationType: 'replace', documentKey: { _id: id }, fullDocument: { _id: id, updatedAt: new Date(9) } }), posts);
+    expect(replaced.kind === 'change' && 'stamps' in replaced.event).toBe(false);
+  });
+
   it('keeps ids empty and leaves out a partial document when no id can be told', () => {
     const result = normalizeChange(doc({ _id: token, operationType: 'update', documentKey: { $set: { a: 2 } }, fullDocument: { a: 2 } }), posts);
     expect(result).toMatchObject({ kind: 'change', event: { type: 'update', ids: [] } });

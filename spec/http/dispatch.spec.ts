@@ -1,4 +1,4 @@
-// The dispatcher alone: route collisions are refused at start-up, naming both routes.
+// The dispatcher alone: route collisions are refused at start-up, naming both routes; upgrades match their path exactly.
 import { ConfigError } from '../../lib';
 import { createDispatcher } from '../../lib/http/dispatch';
 import { createLifecycle } from '../../lib/http/lifecycle';
@@ -47,5 +47,22 @@ describe('createDispatcher', () => {
 
   it('accepts the same path with different methods', () => {
     expect(() => createDispatcher([route('get', '/posts/:id', 'a'), route('patch', '/posts/:id', 'b')], createLifecycle())).not.toThrow();
+  });
+});
+
+describe('matchUpgrade', () => {
+  const upgrade = async () => undefined;
+  const dispatcher = createDispatcher(
+    [{ ...route('get', '/ws', 'ws'), upgrade }, { ...route('get', '/rooms/:id', 'room'), upgrade }, route('get', '/posts', 'posts.list')],
+    [],
+  );
+
+  it('finds the GET route taking upgrades at the path, with its parameters', () => {
+    expect(dispatcher.matchUpgrade('/ws')?.route.operationId).toBe('ws');
+    expect(dispatcher.matchUpgrade('/rooms/a%20b')?.params).toEqual({ id: 'a b' });
+  });
+
+  it.each(['/ws/', '//ws', '/ws//', 'ws', '/rooms//a', '/rooms/a/', '/rooms/', '/posts', '/rooms/%zz'])('finds nothing at %s', (path) => {
+    expect(dispatcher.matchUpgrade(path)).toBeUndefined();
   });
 });

@@ -88,6 +88,23 @@ describe('GET /sse', () => {
     expect(seq(created) < seq(updated) && seq(updated) < seq(deleted) && seq(deleted) < seq(restored)).toBe(true);
   });
 
+  it('names the record by its id as stored, whatever the case of the hex digits in the path', async () => {
+    const client = await sse('/api/sse?collections=notes', hostUser(admin));
+    const id = await createNote('case', ann.id);
+    const upper = id.toUpperCase();
+    const mentions = (type: string) => (e: EventSourceMessage) => e.event === type && e.data.toLowerCase().includes(`"docid":"${id}"`);
+    expect((await request(t.app).patch(`/api/notes/${upper}`).set(...asUser(admin)).send({ text: 'changed' })).status).toBe(200);
+    expect(data(await client.next(mentions('update'))).docId).toBe(id);
+    expect((await request(t.app).delete(`/api/notes/${upper}`).set(...asUser(admin))).status).toBe(200);
+    expect(data(await client.next(mentions('delete'))).docId).toBe(id);
+    expect((await request(t.app).post(`/api/notes/${upper}/restore`).set(...asUser(admin))).status).toBe(200);
+    const restored = await client.next((e) => mentions('update')(e) && ((data(e).updatedFields as string[] | undefined) ?? []).includes('deletedAt'));
+    expect(data(restored).docId).toBe(id);
+    const seen = client.events.items.length;
+    expect((await request(t.app).delete(`/api/notes/${upper}?permanent=true`).set(...asUser(admin))).status).toBe(200);
+    expect(data(await client.events.find(mentions('delete'), seen)).docId).toBe(id);
+  });
+
   it('one event per record of a batch create', async () => {
     const client = await sse('/api/sse?collections=open');
     const res = await request(t.app).post('/api/open').set(...asUser(admin)).send({ data: [{ name: 'b1' }, { name: 'b2' }] });

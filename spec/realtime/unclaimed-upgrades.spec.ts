@@ -1,10 +1,12 @@
 // Upgrade requests no route of the router takes, over raw sockets once api.attach(server) has run: with no
 // other upgrade listener they are served as the plain HTTP requests they also are (through the host app, so
 // its routes and the router's rate limit apply), a host listener added before or after attach gets them,
-// and no socket is ever left open.
+// and no socket is ever left open. Also the recipe of docs/realtime.md for a host listener that destroys
+// the upgrades it does not know.
 import type http from 'node:http';
 import net from 'node:net';
 import type { Duplex } from 'node:stream';
+import { WebSocketServer } from 'ws';
 import { type ContentRouter, contentRouter } from '../../lib';
 import { createAuthTestApp } from '../auth/auth-test-app';
 import { type WsClient, closeServer, listen, openWs } from './realtime-clients';
@@ -22,11 +24,15 @@ interface RawAnswer {
   body: string;
 }
 
-/** Reads one HTTP answer off `socket` (its body by Content-Length); rejects if none comes within `ms`. */
-function readAnswer(socket: net.Socket, ms: number): Promise<RawAnswer> {
+/** Reads `count` HTTP answers off `socket` (bodies by Content-Length), in order; rejects if they do not all come within `ms`. */
+function readAnswers(socket: net.Socket, count: number, ms: number): Promise<RawAnswer[]> {
   return new Promise((resolve, reject) => {
+    const answers: RawAnswer[] = [];
     let buffer = Buffer.alloc(0);
-    const timer = setTimeout(() => fail(new Error(`no answer within ${ms} ms; received: ${JSON.stringify(buffer.toString('latin1'))}`)), ms);
+    const timer = setTimeout(
+      () => fail(new Error(`${answers.length} of ${count} answers within ${ms} ms; then received: ${JSON.stringify(buffer.toString('latin1'))}`)),
+      ms,
+    );
     const fail = (error: Error) => {
       clearTimeout(timer);
       socket.off('data', onData);
@@ -34,18 +40,30 @@ function readAnswer(socket: net.Socket, ms: number): Promise<RawAnswer> {
     };
     const onData = (chunk: Buffer) => {
       buffer = Buffer.concat([buffer, chunk]);
-      const end = buffer.indexOf('\r\n\r\n');
-      if (end < 0) return;
-      const [statusLine, ...lines] = buffer.subarray(0, end).toString('latin1').split('\r\n');
-      const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
-      const length = Number(headers['content-length'] ?? 0);
-      if (buffer.length < end + 4 + length) return;
-      clearTimeout(timer);
-      socket.off('data', onData);
-      resolve({ status: Number(statusLine.split(' ')[1]), headers, body: buffer.subarray(end + 4, end + 4 + length).toString('utf8') });
+      for (;;) {
+        const end = buffer.indexOf('\r\n\r\n');
+        if (end < 0) return;
+        const [statusLine, ...lines] = buffer.subarray(0, end).toString('latin1').split('\r\n');
+        const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+        const length = Number(headers['content-length'] ?? 0);
+        if (buffer.length < end + 4 + length) return;
+        answers.push({ status: Number(statusLine.split(' ')[1]), headers, body: buffer.subarray(end + 4, end + 4 + length).toString('utf8') });
+        buffer = buffer.subarray(end + 4 + length);
+        if (answers.length === count) {
+          clearTimeout(timer);
+          socket.off('data', onData);
+          return resolve(answers);
+        }
+      }
     };
     socket.on('data', onData);
   });
+}
+
+/** Reads one HTTP answer off `socket`; rejects if none comes within `ms`. */
+async function readAnswer(socket: net.Socket, ms: number): Promise<RawAnswer> {
+  const [answer] = await readAnswers(socket, 1, ms);
+  return answer;
 }
 
 /** Resolves when `socket` is closed (by the server, once the client's side is ended); rejects after `ms`. */
@@ -134,6 +152,8 @@ describe('an upgrade no route of the router takes, with no other upgrade listene
     ['a path the router does not serve', '/api/nope', WEBSOCKET, 404],
     ['an upper-case prefix (Express routes it to the router, where a plain GET of /ws is a 426)', '/API/ws', WEBSOCKET, 426],
     ['a sub-path of the WebSocket route', '/api/ws/x', WEBSOCKET, 404],
+    ['the WebSocket path with a trailing slash (a plain GET of it is a 426)', '/api/ws/', WEBSOCKET, 426],
+    ['the WebSocket path with an empty segment', '/api//ws', WEBSOCKET, 426],
     ["a host route (h2c)", '/health', H2C, 200],
     ['a host path that does not exist', '/elsewhere', H2C, 404],
   ])('answers an upgrade of %s as the host app answers it', async (_name, path, headers, status) => {
@@ -142,6 +162,16 @@ describe('an upgrade no route of the router takes, with no other upgrade listene
     expect(answer.status).toBe(status);
     if (path === '/health') expect(JSON.parse(answer.body)).toEqual({ ok: true });
     await expectNoConnections(t.server);
+  });
+
+  it('answers a WebSocket upgrade of another method than GET as the plain request: a 405, holding no connection place', async () => {
+    const t = await app({ maxConnectionsPerClient: 1 });
+    const client = await openWs(t.server, '/api/ws');
+    sockets.push(client);
+    const answer = await exchange(t.server, request('POST', '/api/ws', `${WEBSOCKET}Content-Length: 0\r\n`));
+    expect(answer.status).toBe(405);
+    expect(answer.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(answer.headers.allow).toBe('GET, HEAD');
   });
 
   it('counts such requests against the rate limit like any request', async () => {
@@ -170,6 +200,98 @@ describe('an upgrade no route of the router takes, with no other upgrade listene
     sockets.push(client);
     client.send({ type: 'subscribe', collections: ['open'] });
     expect(await client.next((m) => m.type === 'subscribed')).toEqual({ type: 'subscribed', collections: ['open'] });
+  });
+});
+
+describe('an upgrade no route of the router takes, pipelined behind requests still being answered', () => {
+  /**
+   * The app with `GET /slow?ms=` (answers after that long, closing the connection with `close=1`) and
+   * `GET /counted` (counts the requests it ran).
+   */
+  async function pipelineApp(): Promise<RealtimeTestApp & { ran: () => number }> {
+    const t = await app();
+    let ran = 0;
+    t.app.get('/slow', (req, res) => {
+      if (req.query.close) res.set('Connection', 'close');
+      setTimeout(() => res.json({ slow: Number(req.query.ms) }), Number(req.query.ms));
+    });
+    t.app.get('/counted', (_req, res) => void res.json({ ran: ++ran }));
+    return Object.assign(t, { ran: () => ran });
+  }
+  const UPGRADE_FOO = 'Connection: Upgrade\r\nUpgrade: foo\r\n';
+
+  it('is answered after them, every answer in order, on the same connection', async () => {
+    const t = await pipelineApp();
+    const socket = await connect(t.server);
+    try {
+      socket.write(`${request('GET', '/slow?ms=400', '')}\r\n${request('GET', '/counted', UPGRADE_FOO)}\r\n`);
+      const [slow, counted] = await readAnswers(socket, 2, 3000);
+      expect([slow.status, JSON.parse(slow.body)]).toEqual([200, { slow: 400 }]);
+      expect([counted.status, JSON.parse(counted.body)]).toEqual([200, { ran: 1 }]);
+      // The connection goes on: a plain request after them is answered too.
+      socket.write(`${request('GET', '/health', '')}\r\n`);
+      expect((await readAnswer(socket, 3000)).status).toBe(200);
+      socket.end();
+      await closedWithin(socket, 3000);
+    } finally {
+      socket.destroy();
+    }
+    await expectNoConnections(t.server);
+  });
+
+  it('waits for every answer still owed, and a second such upgrade after it too', async () => {
+    const t = await pipelineApp();
+    const socket = await connect(t.server);
+    try {
+      socket.write(
+        `${request('GET', '/slow?ms=400', '')}\r\n${request('GET', '/slow?ms=100', '')}\r\n` +
+          `${request('GET', '/counted', UPGRADE_FOO)}\r\n${request('GET', '/slow?ms=200', '')}\r\n${request('GET', '/counted', H2C)}\r\n`,
+      );
+      const answers = await readAnswers(socket, 5, 5000);
+      expect(answers.map((answer) => JSON.parse(answer.body))).toEqual([{ slow: 400 }, { slow: 100 }, { ran: 1 }, { slow: 200 }, { ran: 2 }]);
+      socket.end();
+      await closedWithin(socket, 3000);
+    } finally {
+      socket.destroy();
+    }
+    await expectNoConnections(t.server);
+  });
+
+  it("is not cut short by the keep-alive timeout the answer before it left on the connection", async () => {
+    const t = await pipelineApp();
+    // Node closes an idle keep-alive connection 1 s after this: the upgrade's own request takes longer.
+    t.server.keepAliveTimeout = 100;
+    const socket = await connect(t.server);
+    try {
+      socket.write(`${request('GET', '/slow?ms=100', '')}\r\n${request('GET', '/slow?ms=1500', UPGRADE_FOO)}\r\n`);
+      const answers = await readAnswers(socket, 2, 4000);
+      expect(answers.map((answer) => JSON.parse(answer.body))).toEqual([{ slow: 100 }, { slow: 1500 }]);
+    } finally {
+      socket.destroy();
+    }
+  });
+
+  it('is not run when the server closes the connection after the answer before it', async () => {
+    const t = await pipelineApp();
+    const socket = await connect(t.server);
+    let received = '';
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+    socket.write(`${request('GET', '/slow?ms=300&close=1', '')}\r\n${request('GET', '/counted', UPGRADE_FOO)}\r\n`);
+    await closedWithin(socket, 3000);
+    expect(received.match(/^HTTP\/1\.1 \d+/gm)).toEqual(['HTTP/1.1 200']);
+    expect(t.ran()).toBe(0);
+    await expectNoConnections(t.server);
+  });
+
+  it('is not run when the client goes away before the answers it waits for', async () => {
+    const t = await pipelineApp();
+    const socket = await connect(t.server);
+    socket.write(`${request('GET', '/slow?ms=300', '')}\r\n${request('GET', '/counted', UPGRADE_FOO)}\r\n`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    socket.resetAndDestroy();
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(t.ran()).toBe(0);
+    await expectNoConnections(t.server);
   });
 });
 
@@ -212,6 +334,71 @@ describe("an upgrade no route of the router takes, with the host's own upgrade l
       await t.close();
       await closeServer(server);
     }
+  });
+});
+
+describe("beside a host listener that destroys the upgrades it does not know (the `ws` README's pattern)", () => {
+  /** A host WebSocket server at /chat, whose listener destroys every other upgrade, except the router's when `spare`. */
+  function destroyingListener(chat: WebSocketServer, spare: boolean) {
+    return (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+      const { pathname } = new URL(req.url ?? '/', 'http://localhost');
+      if (pathname === '/chat') chat.handleUpgrade(req, socket, head, (ws) => chat.emit('connection', ws, req));
+      // The recipe: exactly the upgrades the router takes, GET <prefix>/ws, are left to it.
+      else if (spare && req.method === 'GET' && req.url?.split('?', 1)[0] === '/api/ws') return;
+      else socket.destroy();
+    };
+  }
+
+  /** Sends an upgrade request and resolves with what came back before the server closed the socket. */
+  async function closedAfter(server: http.Server, head: string): Promise<string> {
+    const socket = await connect(server);
+    let received = '';
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+    socket.write(`${head}\r\n`);
+    await closedWithin(socket, 3000);
+    return received;
+  }
+
+  const chats: WebSocketServer[] = [];
+  afterEach(() => {
+    for (const chat of chats.splice(0)) chat.close();
+  });
+  function chatServer(): WebSocketServer {
+    const chat = new WebSocketServer({ noServer: true });
+    chat.on('connection', (ws) => ws.send(JSON.stringify({ type: 'chat' })));
+    chats.push(chat);
+    return chat;
+  }
+
+  it.each(['after', 'before'])("keeps the router's WebSocket with the recipe, the listener added %s attach", async (order) => {
+    const t = await createAuthTestApp({ collections: REALTIME_COLLECTIONS, extra: { realtime: true } });
+    const server = await listen(t.app);
+    try {
+      if (order === 'before') server.on('upgrade', destroyingListener(chatServer(), true));
+      t.api.attach(server);
+      if (order === 'after') server.on('upgrade', destroyingListener(chatServer(), true));
+      const router = await openWs(server, '/api/ws');
+      router.send({ type: 'subscribe', collections: ['open'] });
+      expect(await router.next((m) => m.type === 'subscribed')).toEqual({ type: 'subscribed', collections: ['open'] });
+      const chat = await openWs(server, '/chat');
+      expect(await chat.next((m) => m.type === 'chat')).toEqual({ type: 'chat' });
+      router.close();
+      chat.close();
+      // Everything else is the host's to destroy, the router's near misses included: nothing hangs.
+      for (const [method, path] of [['GET', '/elsewhere'], ['POST', '/api/ws'], ['GET', '/api/ws/'], ['GET', '/api//ws'], ['GET', '/api/nope']]) {
+        expect(await closedAfter(server, request(method, path, WEBSOCKET))).toBe('');
+      }
+      await expectNoConnections(server);
+    } finally {
+      await t.close();
+      await closeServer(server);
+    }
+  });
+
+  it("refuses the router's WebSocket too without the recipe's check", async () => {
+    const t = await app();
+    t.server.on('upgrade', destroyingListener(chatServer(), false));
+    await expect(openWs(t.server, '/api/ws')).rejects.toThrow(/socket hang up/);
   });
 });
 

@@ -126,6 +126,13 @@ module.exports = async function globalSetup() {
       },
     });
     await client.db(PROBE_DB).dropDatabase().catch(() => undefined);
+    // A probe that times out on a loaded machine would silently skip whole suites: where the server is
+    // known to have a feature (CI names what its server has), a missing one stops the run instead.
+    const expected = (process.env.TEST_DB_EXPECT || '').split(',').filter(Boolean);
+    const missing = expected.filter((feature) => caps[feature] !== true);
+    if (missing.length) {
+      throw setupError(`TEST_DB_EXPECT names ${missing.join(', ')}, but the probe of ${redact(uri)} found none: the server is too slow to answer the probe, or lacks it`);
+    }
     process.env[CAPABILITIES_ENV] = JSON.stringify(caps);
     console.log(
       `\n[test-db] ${given ? 'using' : 'started'} ${redact(uri)}; capabilities: ` +
