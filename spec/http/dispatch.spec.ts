@@ -54,7 +54,7 @@ describe('matchUpgrade', () => {
   const upgrade = async () => undefined;
   const dispatcher = createDispatcher(
     [{ ...route('get', '/ws', 'ws'), upgrade }, { ...route('get', '/rooms/:id', 'room'), upgrade }, route('get', '/posts', 'posts.list')],
-    [],
+    createLifecycle(),
   );
 
   it('finds the GET route taking upgrades at the path, with its parameters', () => {
