@@ -8,7 +8,7 @@ import { resolveJwtOptions } from './auth-options';
 import { type AuthCollection, createAuthCollection } from './auth-collection';
 import { authRoutes } from './auth-routes';
 import { createAuthenticate } from './authenticate';
-import { type LocalAuthApi, createLocalAuth } from './local-auth';
+import { createLocalAuth } from './local-auth';
 import { createMailer } from './mailer';
 import { createAuthPassport } from './passport-strategies';
 import { hashPassword } from './password-hash';
@@ -32,13 +32,6 @@ function endSessionsOnPasswordChange(collections: ReadonlyMap<string, AuthCollec
       auth.refreshTokens.revokeAll(id).catch((error: unknown) => runtime.config.logger.error('content-router: could not end sessions after a password change:', error));
     }
   });
-}
-
-declare module '../http/feature' {
-  interface RouterMembers {
-    /** Server-side auth operations (register, login, logout, ...) of the first auth collection (docs/auth.md). */
-    auth: LocalAuthApi;
-  }
 }
 
 /** `auth: true` collections: tokens, API keys, e-mail flows; api.auth serves the first auth collection. */
