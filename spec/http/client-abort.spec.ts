@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { type TestApp, createTestApp } from '../helpers/create-test-app';
 import { eventually } from '../uploads/upload-helpers';
+import { closeServer, listen } from '../realtime/realtime-clients';
 
 let t: TestApp;
 let server: http.Server;
@@ -30,13 +31,10 @@ beforeAll(async () => {
     ],
     logger: { error: record('error'), warn: record('warn'), debug: record('debug') },
   });
-  server = await new Promise<http.Server>((resolve) => {
-    const s = t.app.listen(0, '127.0.0.1', () => resolve(s));
-  });
+  server = await listen(t.app);
 });
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await closeServer(server);
   await t.close();
 });
 beforeEach(() => {

@@ -5,6 +5,7 @@ import type http from 'node:http';
 import request from 'supertest';
 import { type TestApp, createTestApp } from '../helpers/create-test-app';
 import { countStored, downloadHash, eventually, pngBytes, startRawUpload, writeRandom } from './upload-helpers';
+import { closeServer, listen } from '../realtime/realtime-clients';
 
 const USER = JSON.stringify({ id: '000000000000000000000001' });
 const MB = 1024 * 1024;
@@ -24,13 +25,10 @@ beforeAll(async () => {
     debug: (...args: unknown[]) => logged.debug.push(args),
   };
   t = await createTestApp({ uploads: { bucket: BUCKET, maxFileSize: 60 * MB }, logger });
-  server = await new Promise<http.Server>((resolve) => {
-    const s = t.app.listen(0, '127.0.0.1', () => resolve(s));
-  });
+  server = await listen(t.app);
 });
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await closeServer(server);
   await t.close();
 });
 
