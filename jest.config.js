@@ -20,6 +20,7 @@ const UNIT = [
   'http/request-user.spec.ts',
   'http/deadlines.spec.ts',
   'operations/outage-log.spec.ts',
+  'http/request-lifecycle.spec.ts',
   'auth/verified-tokens.spec.ts',
   'rate-limit/rate-limit-config.spec.ts',
   'openapi/build-document.spec.ts',

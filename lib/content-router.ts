@@ -1,5 +1,6 @@
-// The factory: resolve the config, build the runtime, let each feature contribute its routes, hooks and
-// lifecycle, and return an Express router carrying the local API and lifecycle members.
+// The factory: resolve the config, build the runtime, add the core's hooks to the request lifecycle and let
+// each feature add its own and its routes, compile the table, and return an Express router carrying the
+// local API and lifecycle members.
 import type { Server } from 'node:http';
 import express, { type Router } from 'express';
 import mongoose, { type Connection } from 'mongoose';
@@ -7,19 +8,19 @@ import { authFeature } from './auth/auth-feature';
 import { cacheFeature } from './cache/cache-feature';
 import { changeFeedFeature } from './changes/change-feed-feature';
 import { endpointsFeature } from './endpoints/endpoints-feature';
-import type { LocalAuthApi } from './auth/local-auth';
 import { type ResolvedConfig, resolveConfig } from './config/resolve-config';
 import type { ContentConfig } from './config/types';
 import { conditionalGet } from './http/conditional-get';
 import { type MountedRoute, createDispatcher } from './http/dispatch';
 import { createDatabaseGate } from './http/database-gate';
 import { createErrorHandler } from './http/error-handler';
-import { type Feature, type FeatureInstance, addHooks } from './http/feature';
+import { type Feature, type FeatureInstance, type RouterMembers, addHooks } from './http/feature';
 import { jsonBodyFor } from './http/json-body';
+import { createLifecycle } from './http/lifecycle';
 import type { RouteDef } from './http/route-table';
 import { restFeature } from './http/rest-feature';
 import { type UpgradeListener, createUpgradeListener } from './http/upgrade-listener';
-import { type RealtimeApi, realtimeFeature } from './realtime/realtime-feature';
+import { realtimeFeature } from './realtime/realtime-feature';
 import { uploadsFeature } from './uploads/uploads-feature';
 import { type LocalApi, createLocalApi } from './local/local-api';
 import { openapiFeature } from './openapi/openapi-feature';
@@ -32,11 +33,10 @@ import { describeCollections, describeGlobal } from './schema/describe-collectio
 import { sortIndexWarning } from './schema/sort-index-warning';
 
 /**
- * The features of every router, in hook and middleware order: the rate limit first, so a request is
- * counted before any other work; auth before the rest, so its authenticator and access defaults lead;
- * the change feed before its consumers, so it starts before them and closes after them; custom
- * endpoints after the generated routes, so a collision names the generated route they collide with;
- * the OpenAPI document last (it describes the final route table, which it receives through withRoutes).
+ * The features of every router, in hook order: the rate limit first, so a request is counted before any
+ * other work; auth before the rest, so its authenticator and access defaults lead; the change feed before
+ * its consumers, so it starts before them and closes after them; custom endpoints after the generated
+ * routes, so a collision names the generated route they collide with.
  */
 const FEATURES: readonly Feature[] = [
   rateLimitFeature,
@@ -50,14 +50,13 @@ const FEATURES: readonly Feature[] = [
   openapiFeature,
 ];
 
-/** The router contentRouter() returns: mount it with app.use(prefix, api). */
-export interface ContentRouter extends Router {
+/**
+ * The router contentRouter() returns: mount it with app.use(prefix, api). Besides these, the members
+ * features add (RouterMembers): `auth` (docs/auth.md), and `realtime` when it is enabled (docs/realtime.md).
+ */
+export interface ContentRouter extends Router, Readonly<RouterMembers> {
   /** Server-side access to the same operations (access overridden unless a user is passed). */
   readonly local: LocalApi;
-  /** Server-side auth operations (register, login, logout, ...) of the first auth collection (docs/auth.md). */
-  readonly auth: LocalAuthApi;
-  /** Realtime monitoring (docs/realtime.md); present only when `realtime` is enabled. */
-  readonly realtime?: RealtimeApi;
   /** Every method and path the router serves, as its dispatcher compiled them (HEAD and OPTIONS implied). */
   readonly routes: readonly MountedRoute[];
   /** Resolves when the connection is open and every index is built; rejects if that fails. */
@@ -125,47 +124,51 @@ export function contentRouter(config: ContentConfig): ContentRouter {
   if (sortWarning) resolved.logger.warn(sortWarning);
 
   const instances: FeatureInstance[] = [];
+  const lifecycle = createLifecycle();
   const router = express.Router() as ContentRouter;
   let dispatcher: ReturnType<typeof createDispatcher>;
   let upgrades: UpgradeListener | undefined;
   const { outage } = runtime;
   const errorHandler = createErrorHandler(resolved.logger, outage);
-  // The database gate first: during an outage a request is refused before any other work (or count).
   const gate = createDatabaseGate(connection, { requestTimeoutMS: resolved.requestTimeoutMS, answer: errorHandler.answerEarly, outage });
+  // The core's hooks that lead their phases: during an outage a request is refused before any other work
+  // (or count); a declared JSON body is read by one parser.
+  lifecycle.onRequest.push(gate.onRequest);
+  lifecycle.parse.push(jsonBodyFor(resolved.bodyLimit));
   try {
     for (const feature of FEATURES) {
-      const instance = feature.create(runtime);
+      const instance = feature.create(runtime, lifecycle);
       if (!instance) continue;
       addHooks(runtime, instance.hooks);
       instances.push(instance);
     }
-    const table: readonly RouteDef[] = Object.freeze(instances.flatMap((i) => i.routes ?? []));
-    for (const instance of instances) instance.withRoutes?.(table);
-    const middleware = [
-      gate.middleware,
-      ...instances.flatMap((i) => (i.middleware ? [i.middleware] : [])),
-      conditionalGet,
-      jsonBodyFor(resolved.bodyLimit),
-      gate.deadline,
-    ];
-    dispatcher = createDispatcher(table, middleware);
+    // The core's hooks that close their phases: the deadline starts once every check before the handler
+    // passed, and the error handler answers whatever failed.
+    lifecycle.preHandler.push(conditionalGet, gate.deadline);
+    lifecycle.onError.push(errorHandler);
+    // Every route joins the table through onRoute, after every feature has added its hooks.
+    const table: RouteDef[] = [];
+    for (const route of instances.flatMap((i) => i.routes ?? [])) {
+      table.push(route);
+      for (const onRoute of lifecycle.onRoute) onRoute(route);
+    }
+    dispatcher = createDispatcher(table, lifecycle);
     router.use(dispatcher);
     // Only a router with routes taking upgrades listens to them (Node closes unclaimed upgrades otherwise).
-    if (table.some((route) => route.upgrade)) upgrades = createUpgradeListener({ dispatcher, prefix: resolved.prefix, errorHandler });
+    if (table.some((route) => route.upgrade)) upgrades = createUpgradeListener({ dispatcher, prefix: resolved.prefix });
   } catch (error) {
     // A route problem found while building (a custom route colliding with a generated one) must not leave
     // behind the connection the router opened, nor the timers of features already built.
-    for (const instance of [...instances].reverse()) void Promise.resolve(instance.close?.()).catch(() => undefined);
+    for (const onClose of [...lifecycle.onClose].reverse()) void Promise.resolve().then(onClose).catch(() => undefined);
     gate.close();
     runtime.changes.close();
     outage.close();
     if (owned) void connection.close().catch(() => undefined);
     throw error;
   }
-  router.use(errorHandler);
 
   const ready = buildIndexes(runtime).then(async () => {
-    for (const instance of instances) await instance.ready?.();
+    for (const onReady of lifecycle.onReady) await onReady();
   });
   // Marked handled so a host that never awaits `ready` does not crash on an unhandled rejection.
   ready.catch((error: unknown) => resolved.logger.error('content-router: startup failed:', error));
@@ -182,7 +185,7 @@ export function contentRouter(config: ContentConfig): ContentRouter {
       if (closed) return;
       closed = true;
       upgrades?.close();
-      for (const instance of [...instances].reverse()) await instance.close?.();
+      for (const onClose of [...lifecycle.onClose].reverse()) await onClose();
       runtime.changes.close();
       if (owned) await connection.close();
       gate.close();

@@ -40,6 +40,7 @@ export type { AuthOptions, CollectionAuthOptions, EmailMessage, PasswordHashOpti
 export type { RateLimitAuthOptions, RateLimitOptions, SecurityOptions } from './config/types';
 /** Response caching of a collection (docs/cache.md). */
 export type { CacheOptions } from './config/types';
+// Also what declares api.auth on ContentRouter (RouterMembers), for the host's compiler.
 export type { LocalAuthApi } from './auth/local-auth';
 export type { LoginResult } from './auth/login';
 export type { RegisterResult } from './auth/register';
@@ -83,4 +84,5 @@ export {
 /** Realtime options and the event clients receive (docs/realtime.md). */
 export type { RealtimeOptions } from './config/types';
 export type { RealtimeEvent } from './realtime/realtime-event';
+// Also what declares api.realtime on ContentRouter (RouterMembers), for the host's compiler.
 export type { RealtimeApi } from './realtime/realtime-feature';

@@ -38,7 +38,7 @@ function endSessionsOnPasswordChange(collections: ReadonlyMap<string, AuthCollec
 export const authFeature: Feature = {
   name: 'auth',
   validate: validateAuthConfig,
-  create(runtime) {
+  create(runtime, lifecycle) {
     const mailer = createMailer(runtime.config.source.email?.send, runtime.config.logger);
     const collections = new Map<string, AuthCollection>();
     for (const collection of runtime.collections.values()) {
@@ -58,6 +58,13 @@ export const authFeature: Feature = {
       onVerified: (token, claims, exp) => verifiedTokens.set(token, claims, exp),
     });
 
+    lifecycle.onReady.push(async () => {
+      await Promise.all([...collections.values()].map((auth) => auth.init()));
+    });
+    lifecycle.onClose.push(() => {
+      users.close();
+      endSessions();
+    });
     return {
       routes: [...collections.values()].flatMap(authRoutes),
       hooks: {
@@ -76,13 +83,6 @@ export const authFeature: Feature = {
         ],
       },
       expose: { auth: createLocalAuth(collections) },
-      async ready() {
-        await Promise.all([...collections.values()].map((auth) => auth.init()));
-      },
-      close() {
-        users.close();
-        endSessions();
-      },
     };
   },
 };

@@ -77,7 +77,7 @@ export function authRoutes(auth: AuthCollection): RouteDef[] {
       res.status(201).json(await register({ auth, data: req.body, req }));
     }, {
       secret: true,
-      rateLimit: 'auth',
+      config: { rateLimit: 'auth' },
       // Any field of the collection a client may write, but role and verified (a 403 here).
       body: json({ kind: 'record-input', slug, mode: 'create', omit: [...REGISTER_READ_ONLY] }),
       responses: {
@@ -92,7 +92,7 @@ export function authRoutes(auth: AuthCollection): RouteDef[] {
       res.json(await login({ auth, email, password }));
     }, {
       secret: true,
-      rateLimit: 'auth',
+      config: { rateLimit: 'auth' },
       body: json(object({ email: str, password: str }, ['email', 'password'])),
       responses: { 200: { description: 'The user and a session', shape: answer({ user, ...TOKENS, token: text }) }, ...ERRORS, 403: { description: 'E-mail not verified' }, 429: { description: 'Account locked' } },
     }),
@@ -118,12 +118,12 @@ export function authRoutes(auth: AuthCollection): RouteDef[] {
       res.json({ message: RESET_REQUESTED });
       // Only now: the answer for a known address must not wait on the host's mailer.
       void mail();
-    }, { rateLimit: 'auth', body: json(object({ email: str }, ['email'])), responses: { 200: { description: 'The same answer for every address', shape: MESSAGE }, 400: ERRORS[400] } }),
+    }, { config: { rateLimit: 'auth' }, body: json(object({ email: str }, ['email'])), responses: { 200: { description: 'The same answer for every address', shape: MESSAGE }, 400: ERRORS[400] } }),
     route('post', 'reset-password', 'resetPassword', 'Set a new password with a reset token', async (req, res) => {
       const { token, password } = readStrings(req.body, ['token', 'password']);
       await resetPassword({ auth, token, password });
       res.json({ message: 'Your password has been reset. Log in with the new password.' });
-    }, { rateLimit: 'auth', body: json(object({ token: str, password: str }, ['token', 'password'])), responses: { 200: { description: 'Password set', shape: MESSAGE }, 400: ERRORS[400] } }),
+    }, { config: { rateLimit: 'auth' }, body: json(object({ token: str, password: str }, ['token', 'password'])), responses: { 200: { description: 'Password set', shape: MESSAGE }, 400: ERRORS[400] } }),
     route('post', 'change-password', 'changePassword', 'Set a new password by giving the current one (ends every other session)', async (req, res) => {
       const me = await account(req, true);
       const { currentPassword, password } = readStrings(req.body, ['currentPassword', 'password']);
@@ -132,7 +132,7 @@ export function authRoutes(auth: AuthCollection): RouteDef[] {
     }, {
       auth: 'required',
       secret: true,
-      rateLimit: 'auth',
+      config: { rateLimit: 'auth' },
       body: json(object({ currentPassword: str, password: str }, ['currentPassword', 'password'])),
       responses: { 200: { description: 'Changed, with a new session', shape: answer({ message: text, ...TOKENS }) }, ...ERRORS, 403: { description: 'API keys cannot do this' }, 429: { description: 'Account locked' } },
     }),

@@ -11,6 +11,14 @@ import { requestPasswordReset, resetPassword } from './password-reset';
 import { type RegisterResult, register } from './register';
 import { logout } from './sessions';
 
+// Declared beside the member's type, which the package's entry exports: a host's compiler then sees it.
+declare module '../http/feature' {
+  interface RouterMembers {
+    /** Server-side auth operations (register, login, logout, ...) of the first auth collection (docs/auth.md). */
+    auth: LocalAuthApi;
+  }
+}
+
 export interface LocalAuthApi {
   /** Registers a user; the same rules and answer as POST /<slug>/register. */
   register(email: string, password: string, name?: string): Promise<RegisterResult>;

@@ -44,18 +44,16 @@ function createReadThrough(stores: ReadonlyMap<string, CacheStore>): ReadThrough
 export const cacheFeature: Feature = {
   name: 'cache',
   validate: validateCacheOptions,
-  create(runtime) {
+  create(runtime, lifecycle) {
     const stores = createStores(runtime);
     if (stores.size === 0) return undefined;
     // Totals in stores of their own, with the same ttl and bound, so they never evict answers.
     const totals = createStores(runtime);
     const unsubscribe = invalidateOnChange(runtime, [stores, totals]);
-    return {
-      hooks: { readThrough: [createReadThrough(stores)], countThrough: [createCountThrough(totals)] },
-      close() {
-        unsubscribe();
-        for (const store of [...stores.values(), ...totals.values()]) store.close();
-      },
-    };
+    lifecycle.onClose.push(() => {
+      unsubscribe();
+      for (const store of [...stores.values(), ...totals.values()]) store.close();
+    });
+    return { hooks: { readThrough: [createReadThrough(stores)], countThrough: [createCountThrough(totals)] } };
   },
 };

@@ -11,12 +11,11 @@ function wantsFeed(config: { realtime?: unknown; collections?: ReadonlyArray<{ c
 /** Publishes writes seen on MongoDB change streams on the router's change bus (origin `stream`). */
 export const changeFeedFeature: Feature = {
   name: 'change-feed',
-  create(runtime) {
+  create(runtime, lifecycle) {
     if (!wantsFeed(runtime.config.source)) return undefined;
     const feed = createChangeFeed(runtime);
-    return {
-      ready: () => feed.start(),
-      close: () => feed.close(),
-    };
+    lifecycle.onReady.push(() => feed.start());
+    lifecycle.onClose.push(() => feed.close());
+    return undefined;
   },
 };

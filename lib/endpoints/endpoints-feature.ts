@@ -13,7 +13,7 @@ import { validateEndpoints } from './validate-endpoints';
 export const endpointsFeature: Feature = {
   name: 'endpoints',
   validate: validateEndpoints,
-  create(runtime) {
+  create(runtime, lifecycle) {
     const endpoints = runtime.config.source.endpoints ?? [];
     if (endpoints.length === 0) return undefined;
     const local = createLocalApi(runtime);
@@ -32,6 +32,8 @@ export const endpointsFeature: Feature = {
       }
     });
     if (problems.length) throw new ConfigError(problems);
-    return { routes, middleware: (route) => readers.get(route) };
+    // Forms are read in the parse phase, as JSON bodies are by the core's parser.
+    lifecycle.parse.push((route) => readers.get(route));
+    return { routes };
   },
 };

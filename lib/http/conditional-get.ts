@@ -4,7 +4,7 @@
 // cached reads, files, and the JSON answers Express tags itself (records, lists, globals).
 import type { Request, Response } from 'express';
 import fresh from 'fresh';
-import type { RouteMiddleware } from './dispatch';
+import type { RouteHook } from './lifecycle';
 
 /**
  * True when the client's copy is current, so the answer is a 304 without a body. Only GET and HEAD
@@ -23,11 +23,11 @@ export function isNotModified(req: Request, res: Response): boolean {
 }
 
 /**
- * For GET routes: makes `req.fresh` this evaluation for the request. res.json() (through res.send) tags
+ * A preHandler hook for GET routes: makes `req.fresh` this evaluation for the request. res.json() (through res.send) tags
  * an answer with the host's ETag function and then consults `req.fresh`; this way it decides as the
  * cache and the file routes do, and the JSON it sends stays exactly what Express would send.
  */
-export const conditionalGet: RouteMiddleware = (route) =>
+export const conditionalGet: RouteHook = (route) =>
   route.method === 'get'
     ? (req, res, next) => {
         Object.defineProperty(req, 'fresh', { configurable: true, get: () => isNotModified(req, res) });

@@ -4,8 +4,24 @@
 import type { Request, RequestHandler, Response } from 'express';
 import mongoose, { type Connection } from 'mongoose';
 import { DatabaseDownError, DatabaseTimeoutError } from '../errors';
-import type { RouteMiddleware } from './dispatch';
+import type { RouteHook } from './lifecycle';
 import type { OutageLog } from '../operations/outage-log';
+
+declare module './route-table' {
+  interface RouteConfig {
+    /**
+     * `false`: the route never touches the database (a static document), so it is served during an outage
+     * and has no deadline. Default true: while the connection is down the route answers 503 with
+     * `Retry-After` before any work.
+     */
+    database?: boolean;
+    /**
+     * `false`: no request deadline, for a route whose handler reads its body at the client's pace (a
+     * streamed upload). Default true for database routes.
+     */
+    deadline?: boolean;
+  }
+}
 
 /** At most one recovery probe per this many ms, however many requests are refused meanwhile. */
 const PROBE_INTERVAL_MS = 1000;
@@ -38,13 +54,13 @@ export interface DatabaseGateOptions {
 }
 
 export interface DatabaseGate {
-  /** Route middleware for every route but those declaring `database: false`: refuses during an outage. */
-  middleware: RouteMiddleware;
+  /** The onRequest hook, for every route but those whose config says `database: false`: refuses during an outage. */
+  onRequest: RouteHook;
   /**
-   * Route middleware starting the request deadline, to run once the body is read (a slow client's upload
-   * of its JSON is not a database wait). Not on uploads, which stream at the client's pace, nor upgrades.
+   * The preHandler hook starting the request deadline once the body is read (a slow client's upload of
+   * its JSON is not a database wait). Not on routes whose config says `deadline: false`, nor on upgrades.
    */
-  deadline: RouteMiddleware;
+  deadline: RouteHook;
   /** Stops listening to the connection. */
   close(): void;
 }
@@ -190,13 +206,12 @@ export function createDatabaseGate(connection: Connection, options: DatabaseGate
     // Unlike a connection lost mid-request, this 503 guarantees nothing was written.
     next(new DatabaseDownError());
   };
-  // Uploads stream at the client's pace: they get no deadline.
   const limit = options.requestTimeoutMS;
   const deadline = limit === false ? undefined : createDeadlines(limit, options.answer);
   return {
-    middleware: (route) => (route.database === false ? undefined : gate),
-    // Not on upgrades either: the 101 is written on the raw socket, never through the response.
-    deadline: (route) => (route.database === false || route.body?.type === 'multipart' || route.upgrade ? undefined : deadline),
+    onRequest: (route) => (route.config?.database === false ? undefined : gate),
+    // Not on upgrades: the 101 is written on the raw socket, never through the response.
+    deadline: (route) => (route.config?.database === false || route.config?.deadline === false || route.upgrade ? undefined : deadline),
     close() {
       for (const [event, listener] of listeners) connection.off(event, listener);
       // Requests still in flight keep their deadlines: a hung one must not hold up a graceful shutdown.

@@ -3,15 +3,16 @@
 // path the router owns is a 404, and anything else goes on to the host's next handler.
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { ConfigError, MethodNotAllowedError, NotFoundError, QueryError } from '../errors';
+import { type Lifecycle, type RequestPhase, type RouteChain, composeRoute, runChain } from './lifecycle';
 import type { RouteDef } from './route-table';
 
 type Segment = { literal: string } | { param: string };
 
-/** One method of a path: its route, the middleware before it, and the whole chain ending in its handler. */
+/** One method of a path: its route, its chain (its phases' handlers, then its own), and for upgrades the phases alone. */
 interface Served {
   route: RouteDef;
-  before: RequestHandler[];
-  chain: RequestHandler[];
+  chain: RouteChain;
+  upgrade?: RouteChain;
 }
 
 interface Pattern {
@@ -30,9 +31,10 @@ export interface MountedRoute {
   readonly operationId: string;
 }
 
-/** What serves an upgrade request: the route's middleware, then its `upgrade` handler. */
+/** What serves an upgrade request: the route's phases (its handler replaced by `upgrade`), then its `upgrade` handler. */
 export interface UpgradeMatch {
-  readonly before: readonly RequestHandler[];
+  /** The route's request phases, and its error hooks for a refusal. */
+  readonly before: RouteChain;
   readonly route: RouteDef & { upgrade: NonNullable<RouteDef['upgrade']> };
   readonly params: Record<string, string>;
 }
@@ -42,14 +44,11 @@ export type Dispatcher = RequestHandler & {
   readonly routes: readonly MountedRoute[];
   /**
    * The GET route at exactly `path` (relative to the mount path; no trailing slash or empty segment) when it
-   * takes upgrade requests (WebSocket), with the middleware every request of that route runs; undefined when
+   * takes upgrade requests (WebSocket), with the phases every request of that route runs; undefined when
    * no such route is there.
    */
   matchUpgrade(path: string): UpgradeMatch | undefined;
 };
-
-/** Middleware a feature runs before a route's own handler (a body parser, a rate limiter). */
-export type RouteMiddleware = (route: RouteDef) => RequestHandler | undefined;
 
 function parsePattern(path: string): Segment[] {
   return path
@@ -95,28 +94,12 @@ function matchPattern(pattern: Pattern, parts: readonly string[]): Record<string
   return params;
 }
 
-/** Runs a chain of middleware; an error (thrown, rejected or passed to next) goes to `done`. */
-export function runChain(chain: readonly RequestHandler[], req: Request, res: Response, done: NextFunction): void {
-  let index = 0;
-  const next: NextFunction = (error?: unknown) => {
-    if (error !== undefined && error !== null && error !== 'route') return done(error);
-    const handler = chain[index++];
-    if (!handler) return done();
-    try {
-      const result: unknown = handler(req, res, next);
-      if (result && typeof (result as Promise<void>).then === 'function') (result as Promise<void>).then(undefined, next);
-    } catch (error) {
-      next(error);
-    }
-  };
-  next();
-}
-
 /**
  * Compiles the table into one middleware. Two routes with the same method and path, or the same
- * operationId, throw at start-up, naming both. `middleware` gives each route the handlers that run before its own.
+ * operationId, throw at start-up, naming both. Each route's chain is composed from `lifecycle`'s phases
+ * here, once: a request allocates nothing for it. Errors, the dispatcher's own included, go to its onError hooks.
  */
-export function createDispatcher(routes: readonly RouteDef[], middleware: readonly RouteMiddleware[]): Dispatcher {
+export function createDispatcher(routes: readonly RouteDef[], lifecycle: Pick<Lifecycle, RequestPhase | 'onError'>): Dispatcher {
   const patterns = new Map<string, Pattern>();
   const mounted: MountedRoute[] = [];
   const owners = new Map<string, string>();
@@ -140,11 +123,16 @@ export function createDispatcher(routes: readonly RouteDef[], middleware: readon
       pattern = { path: route.path, segments, methods: new Map(), allow: '' };
       patterns.set(key, pattern);
     }
-    const before = middleware.map((m) => m(route)).filter((m): m is RequestHandler => m !== undefined);
-    pattern.methods.set(method, { route, before, chain: [...before, route.handler as RequestHandler] });
+    const chain = composeRoute(lifecycle, route);
+    // An upgrade runs its route's phases, not its handler: `upgrade` takes over once they let it through.
+    const upgrade = route.upgrade ? { steps: chain.steps.slice(0, -1), onError: chain.onError } : undefined;
+    pattern.methods.set(method, { route, chain, upgrade });
     mounted.push(Object.freeze({ method, path: route.path, operationId: route.operationId }));
   }
   if (problems.length) throw new ConfigError(problems);
+  // For the dispatcher's own errors (a 404 under a path the router owns, a 405, a malformed parameter).
+  const errors: RouteChain = { steps: [], onError: [...lifecycle.onError] };
+  const fail = (req: Request, res: Response, next: NextFunction, error: unknown) => runChain(errors, req, res, next, error);
 
   // Grouped by first segment, so a request looks only at the patterns of the path it names.
   const byHead = new Map<string, Pattern[]>();
@@ -173,9 +161,9 @@ export function createDispatcher(routes: readonly RouteDef[], middleware: readon
     try {
       found = find(parts);
     } catch (error) {
-      return next(error);
+      return fail(req, res, next, error);
     }
-    if (!found) return next(new NotFoundError(`No route ${req.method} ${req.baseUrl}${req.path}.`));
+    if (!found) return fail(req, res, next, new NotFoundError(`No route ${req.method} ${req.baseUrl}${req.path}.`));
     const { pattern, params } = found;
     const method = req.method === 'HEAD' && !pattern.methods.has('HEAD') ? 'GET' : req.method;
     const served = pattern.methods.get(method);
@@ -184,7 +172,7 @@ export function createDispatcher(routes: readonly RouteDef[], middleware: readon
         res.status(204).set('Allow', pattern.allow).end();
         return;
       }
-      return next(new MethodNotAllowedError(req.method, pattern.allow));
+      return fail(req, res, next, new MethodNotAllowedError(req.method, pattern.allow));
     }
     req.params = params;
     return runChain(served.chain, req, res, next);
@@ -203,8 +191,8 @@ export function createDispatcher(routes: readonly RouteDef[], middleware: readon
       return undefined;
     }
     const served = found?.pattern.methods.get('GET');
-    if (!found || !served?.route.upgrade) return undefined;
-    return { before: served.before, route: served.route as UpgradeMatch['route'], params: found.params };
+    if (!found || !served?.upgrade) return undefined;
+    return { before: served.upgrade, route: served.route as UpgradeMatch['route'], params: found.params };
   }
 
   return Object.assign(dispatch, { routes: Object.freeze(mounted), matchUpgrade });

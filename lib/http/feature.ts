@@ -1,40 +1,39 @@
 // The one shape every feature of the router has (auth, the REST routes, uploads, cache, realtime, ...):
-// it checks its own options, then, given the runtime, contributes routes, hooks and lifecycle steps.
+// it checks its own options, then, given the runtime and the request lifecycle, adds its hooks to the
+// lifecycle's phases and contributes routes, operation hooks and members of the router.
 import type { ContentConfig } from '../config/types';
 import type { LocalApi } from '../local/local-api';
 import type { Runtime, RuntimeHooks } from '../operations/runtime';
-import type { RouteMiddleware } from './dispatch';
+import type { Lifecycle } from './lifecycle';
 import type { RouteDef } from './route-table';
+
+/**
+ * Members features add to the router contentRouter() returns, by name. Each feature declares its own by
+ * merging into this interface (`declare module`), beside the code that builds it: auth's `auth`, realtime's `realtime`.
+ */
+export interface RouterMembers {}
 
 /** What a feature adds to a router once built. Every member is optional. */
 export interface FeatureInstance {
-  /** Routes it serves; they join the one route table. */
+  /** Routes it serves; they join the one route table (each passes the lifecycle's onRoute hooks). */
   routes?: RouteDef[];
-  /** Entries appended to the runtime's hook lists, in the order features are listed. */
+  /** Entries appended to the runtime's operation hook lists, in the order features are listed. */
   hooks?: { [K in keyof RuntimeHooks]?: RuntimeHooks[K] };
-  /** Handlers run before a route's own (body parsing is the table's job; this is for limits and the like). */
-  middleware?: RouteMiddleware;
   /** Members added to api.local (`upload` from the uploads feature), replacing the base's placeholders. */
   local?: Partial<LocalApi>;
   /** Members added to the router contentRouter() returns (`auth` for api.auth). */
-  expose?: Record<string, unknown>;
-  /**
-   * Called once, after every feature is created, with the final route table (every feature's routes, this
-   * one's included): for features that describe the whole API, such as the OpenAPI document.
-   */
-  withRoutes?(table: readonly RouteDef[]): void;
-  /** Part of api.ready: runs after the connection is open and the models' indexes are built. */
-  ready?(): Promise<void>;
-  /** Part of api.close(): stops its streams, sockets and timers. */
-  close?(): void | Promise<void>;
+  expose?: Partial<RouterMembers>;
 }
 
 export interface Feature {
   readonly name: string;
   /** Checks this feature's options; problems are named by path and reported with every other one. */
   validate?(config: ContentConfig): string[];
-  /** Builds the feature on a runtime whose models are compiled; may return nothing when it has nothing to do. */
-  create(runtime: Runtime): FeatureInstance | undefined;
+  /**
+   * Builds the feature on a runtime whose models are compiled, adding its hooks to `lifecycle` (the only
+   * way it touches a request besides its own routes); may return nothing when it has nothing more to add.
+   */
+  create(runtime: Runtime, lifecycle: Lifecycle): FeatureInstance | undefined;
 }
 
 /** Appends an instance's hooks to the runtime's lists. */

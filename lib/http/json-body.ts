@@ -1,8 +1,8 @@
-// JSON body parsing for write routes: application/json (or +json) only, size-limited.
+// JSON body parsing (the parse phase) for routes declaring a JSON body: application/json (or +json) only, size-limited.
 // A body of another type is a 415; parse and size failures become problems in the error handler.
 import express, { type RequestHandler } from 'express';
 import { UnsupportedMediaTypeError } from '../errors';
-import type { RouteMiddleware } from './dispatch';
+import type { RouteHook } from './lifecycle';
 
 const JSON_TYPES = ['application/json', 'application/*+json'];
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH']);
@@ -11,8 +11,8 @@ function hasBody(req: Parameters<RequestHandler>[0]): boolean {
   return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
 }
 
-/** Creates the body middleware once per router, with the configured size limit. */
-export function createJsonBody(limit: string | number): RequestHandler {
+/** Creates the body parser once per router, with the configured size limit. */
+function createJsonBody(limit: string | number): RequestHandler {
   const parse = express.json({ limit, type: JSON_TYPES, strict: true });
   return (req, res, next) => {
     if (!WRITE_METHODS.has(req.method) || !hasBody(req)) return next();
@@ -21,8 +21,8 @@ export function createJsonBody(limit: string | number): RequestHandler {
   };
 }
 
-/** The JSON body parser, given only to routes that declare a JSON body: a GET never pays for it. */
-export function jsonBodyFor(limit: string | number): RouteMiddleware {
+/** The parse hook of JSON bodies, given only to routes that declare one: a GET never pays for it. */
+export function jsonBodyFor(limit: string | number): RouteHook {
   const parse = createJsonBody(limit);
   return (route) => (route.body?.type === 'json' ? parse : undefined);
 }

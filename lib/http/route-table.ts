@@ -1,5 +1,6 @@
 // The route table: every route the router serves, declared once with its method, path, auth
-// requirement and request/response shapes. Mounting reads it, and so will the OpenAPI generator.
+// requirement, request/response shapes and the config its lifecycle hooks read. The dispatcher compiles
+// it; the OpenAPI document describes it.
 import type { Duplex } from 'node:stream';
 import type { NextFunction, Request, Response } from 'express';
 
@@ -51,11 +52,17 @@ export interface RouteResponse {
 export type RouteHandler = (req: Request, res: Response, next?: NextFunction) => void | Promise<void>;
 
 /**
- * Takes over an upgrade request (WebSocket) of a GET route once the route's middleware (database gate, rate
+ * Takes over an upgrade request (WebSocket) of a GET route once the route's request phases (database gate, rate
  * limit, ...) let it through. Rejecting refuses it: the error is answered as problem+json on the socket, so
  * it must reject before writing anything there, and not after taking the socket.
  */
 export type UpgradeHandler = (req: Request, socket: Duplex, head: Buffer) => Promise<void>;
+
+/**
+ * The per-route config bag: route data owned by a hook of the lifecycle rather than by the route table.
+ * Each owner declares its keys by merging into this interface (`declare module`), beside the code that reads them.
+ */
+export interface RouteConfig {}
 
 export interface RouteDef {
   method: HttpMethod;
@@ -74,15 +81,13 @@ export interface RouteDef {
   auth: 'none' | 'optional' | 'required';
   /** `list` and `record` stand for the list and single-record query languages. */
   query?: 'list' | 'record' | QueryParameter[];
-  /** A JSON body is parsed before the handler runs; a multipart one is left to the handler. */
-  body?: { type: 'json' | 'multipart'; shape: BodyShape; required: boolean };
-  /** `auth`: a credential route (login, register, password reset) under the stricter rate limit too. */
-  rateLimit?: 'auth';
   /**
-   * `false`: the route never touches the database (a static document), so it is served during an outage.
-   * Default true: while the connection is down the route answers 503 with `Retry-After` before any work.
+   * The body the route takes. A JSON body is read by the core's parser in the parse phase; a multipart
+   * one by the parse hook of the feature owning the route, or streamed by the handler itself (an upload).
    */
-  database?: boolean;
+  body?: { type: 'json' | 'multipart'; shape: BodyShape; required: boolean };
+  /** What the lifecycle's hooks read of this route (the database gate, the rate limiter, ...). */
+  config?: RouteConfig;
   /** Answers by status; 4xx/5xx entries are problem+json. */
   responses: Record<number, RouteResponse>;
   handler: RouteHandler;

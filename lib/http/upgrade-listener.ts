@@ -1,13 +1,14 @@
 // Upgrade requests (WebSocket) of the router's routes: api.attach(server) hooks the server's upgrade event,
-// and a GET upgrade of exactly the path of a GET route declaring `upgrade` runs that route's middleware
-// (database gate, rate limit) like any request, so refusals are the same problem+json answers, written on
-// the raw socket. Upgrades no route takes are left to the host's listeners, or served as plain requests
-// (unclaimed-upgrade.ts).
+// and a GET upgrade of exactly the path of a GET route declaring `upgrade` runs that route's request phases
+// (database gate, rate limit) with the one chain runner, like any request, so refusals are the same
+// problem+json answers, written on the raw socket. Upgrades no route takes are left to the host's
+// listeners, or served as plain requests (unclaimed-upgrade.ts).
 import { type IncomingMessage, type Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import express, { type Application, type ErrorRequestHandler, type Request, type Response } from 'express';
-import { type Dispatcher, type UpgradeMatch, runChain } from './dispatch';
+import express, { type Application, type Request, type Response } from 'express';
+import type { Dispatcher, UpgradeMatch } from './dispatch';
+import { runChain } from './lifecycle';
 import { type RouterUpgradeListener, declineUnclaimedUpgrades, routerUpgradeListener, serveUnclaimedUpgrade } from './unclaimed-upgrade';
 
 export interface UpgradeListener {
@@ -64,9 +65,9 @@ function destroyOnError(this: Duplex): void {
   this.destroy();
 }
 
-/** Creates the listener for the routes of `dispatcher` mounted at `prefix`; refusals go to `errorHandler`. */
-export function createUpgradeListener(args: { dispatcher: Dispatcher; prefix: string; errorHandler: ErrorRequestHandler }): UpgradeListener {
-  const { dispatcher, errorHandler } = args;
+/** Creates the listener for the routes of `dispatcher` mounted at `prefix`; refusals go to the routes' error hooks. */
+export function createUpgradeListener(args: { dispatcher: Dispatcher; prefix: string }): UpgradeListener {
+  const { dispatcher } = args;
   const prefix = args.prefix.replace(/\/+$/, '');
   const listeners = new Map<Server, RouterUpgradeListener>();
   let defaults: ExpressApp | undefined;
@@ -86,12 +87,11 @@ export function createUpgradeListener(args: { dispatcher: Dispatcher; prefix: st
     if (socket.destroyed) return;
     const { req, res } = expressPair(appOf(server, defaultApp), raw, socket, prefix, url);
     req.params = match.params;
-    const refuse = (error: unknown) => {
-      if (!socket.destroyed) errorHandler(error, req, res, () => socket.destroy());
-    };
+    // An error no error hook answered (the answer already begun): nothing more can be said on the socket.
+    const unanswered = () => socket.destroy();
     runChain(match.before, req, res, (error?: unknown) => {
-      if (error) return refuse(error);
-      if (socket.destroyed) return;
+      if (error) return unanswered();
+      if (socket.destroyed || res.headersSent) return;
       // The route's handler writes its own answer (the 101) on the socket. A connection may keep its request
       // for its lifetime (credential checks), so it must not keep the unused response with it.
       res.detachSocket(socket as Socket);
@@ -100,7 +100,8 @@ export function createUpgradeListener(args: { dispatcher: Dispatcher; prefix: st
         if (socket.destroyed) return;
         res.assignSocket(socket as Socket);
         Object.assign(req, { res });
-        refuse(failure);
+        // Refused: answered by the route's error hooks, as a refusal of its phases is.
+        runChain(match.before, req, res, unanswered, failure);
       });
     });
   }

@@ -3,6 +3,7 @@
 import type { Request } from 'express';
 import { UnauthorizedError } from '../errors';
 import type { Feature } from '../http/feature';
+import type { Lifecycle } from '../http/lifecycle';
 import { requestUser } from '../http/request-user';
 import type { RouteDef, RouteResponse } from '../http/route-table';
 import type { Runtime } from '../operations/runtime';
@@ -31,11 +32,14 @@ function createDocumentCache(build: (serverUrl: string) => string): (serverUrl: 
 export const openapiFeature: Feature = {
   name: 'openapi',
   validate: validateDocsOptions,
-  create(runtime: Runtime) {
+  create(runtime: Runtime, lifecycle: Lifecycle) {
     const options = resolveDocsOptions(runtime.config.source.docs);
     if (!options.enabled) return undefined;
 
-    let table: readonly RouteDef[] = [];
+    // The whole table, this feature's routes included, collected as routes are added (onRoute); the
+    // document is built from it on its first request, once every route is in.
+    const table: RouteDef[] = [];
+    lifecycle.onRoute.push((route) => table.push(route));
     const source = (): DocumentSource => ({
       registry: runtime.registry,
       globals: [...runtime.globals.values()].map((g) => g.descriptor),
@@ -104,11 +108,6 @@ export const openapiFeature: Feature = {
         },
       },
     ];
-    return {
-      routes,
-      withRoutes(final) {
-        table = final;
-      },
-    };
+    return { routes };
   },
 };

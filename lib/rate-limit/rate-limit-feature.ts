@@ -1,22 +1,28 @@
-// Rate limiting as a feature: every route the router serves counts against the client's limit; the
-// credential routes (login, register, password reset) also against a stricter one per client and account.
-import type { RequestHandler } from 'express';
+// Rate limiting as a feature: every route the router serves counts against the client's limit (onRequest);
+// the credential routes (login, register, password reset) also against a stricter one per client and
+// account (preHandler, once the parse phase has read the account's e-mail from the body).
 import { MemoryStore, type Store } from 'express-rate-limit';
-import { runChain } from '../http/dispatch';
 import type { Feature } from '../http/feature';
-import { createJsonBody } from '../http/json-body';
 import { createAccountKey, createClientKey } from '../http/client-key';
+import type { RouteDef } from '../http/route-table';
 import { createLimiter } from './create-limiter';
 import { createMongoStore, createRateLimitIndexes } from './mongo-store';
 import { resolveRateLimitOptions } from './rate-limit-options';
 import { createStoreHealth } from './store-health';
 import { validateRateLimitConfig } from './validate-rate-limit';
 
+declare module '../http/route-table' {
+  interface RouteConfig {
+    /** `auth`: a credential route (login, register, password reset), under the stricter limits too. */
+    rateLimit?: 'auth';
+  }
+}
+
 /** `security.rateLimit`: limits on the router's own routes only; paths it does not serve are never counted. */
 export const rateLimitFeature: Feature = {
   name: 'rate-limit',
   validate: validateRateLimitConfig,
-  create(runtime) {
+  create(runtime, lifecycle) {
     const options = resolveRateLimitOptions(runtime.config.source);
     if (!options) return undefined;
     const { logger } = runtime.config;
@@ -34,27 +40,23 @@ export const rateLimitFeature: Feature = {
     const { windowMs, max, maxPerClient } = options.auth;
     // Per account first: a client hammering one address is stopped there, without using up the bound
     // that lets other people behind the same address (an office, a NAT) still log in.
-    const authChain: RequestHandler[] = [
-      general,
-      // The account is named in the JSON body, which the table parses only after feature middleware;
-      // parsed here, the route's own parser then finds the body read and passes.
-      createJsonBody(runtime.config.bodyLimit),
-      createLimiter({ name: 'auth', windowMs, max, store: newStore('auth:'), keyOf: createAccountKey(authClientKey), logger }),
-      createLimiter({ name: 'auth-client', windowMs, max: maxPerClient, store: newStore('auth-client:'), keyOf: authClientKey, logger }),
-    ];
-    const limitAuth: RequestHandler = (req, res, next) => runChain(authChain, req, res, next);
+    const perAccount = createLimiter({ name: 'auth', windowMs, max, store: newStore('auth:'), keyOf: createAccountKey(authClientKey), logger });
+    const perClient = createLimiter({ name: 'auth-client', windowMs, max: maxPerClient, store: newStore('auth-client:'), keyOf: authClientKey, logger });
+    const credentialRoute = (route: RouteDef) => route.config?.rateLimit === 'auth';
 
-    return {
-      middleware: (route) => (route.rateLimit === 'auth' ? limitAuth : general),
-      async ready() {
-        if (options.store !== 'mongo') return;
-        await createRateLimitIndexes(runtime.connection).catch((error: unknown) =>
-          logger.warn('content-router: could not create the rate-limit TTL index (expired counts stay until it exists):', error),
-        );
-      },
-      async close() {
-        await Promise.all(stores.map((store) => store.shutdown?.()));
-      },
-    };
+    // Counted before any other work but the database gate's refusal.
+    lifecycle.onRequest.push(() => general);
+    lifecycle.preHandler.push((route) => (credentialRoute(route) ? perAccount : undefined));
+    lifecycle.preHandler.push((route) => (credentialRoute(route) ? perClient : undefined));
+    lifecycle.onReady.push(async () => {
+      if (options.store !== 'mongo') return;
+      await createRateLimitIndexes(runtime.connection).catch((error: unknown) =>
+        logger.warn('content-router: could not create the rate-limit TTL index (expired counts stay until it exists):', error),
+      );
+    });
+    lifecycle.onClose.push(async () => {
+      await Promise.all(stores.map((store) => store.shutdown?.()));
+    });
+    return undefined;
   },
 };

@@ -16,11 +16,18 @@ export interface RealtimeApi {
   stats(): { sse: number; ws: number };
 }
 
+declare module '../http/feature' {
+  interface RouterMembers {
+    /** Realtime monitoring (docs/realtime.md); present only when `realtime` is enabled. */
+    realtime?: RealtimeApi;
+  }
+}
+
 /** `realtime: true | { ... }`: events over Server-Sent Events and WebSocket. */
 export const realtimeFeature: Feature = {
   name: 'realtime',
   validate: validateRealtimeConfig,
-  create(runtime) {
+  create(runtime, lifecycle) {
     const options = resolveRealtimeOptions(runtime.config.source.realtime);
     if (!options) return undefined;
     const { logger } = runtime.config;
@@ -31,15 +38,12 @@ export const realtimeFeature: Feature = {
     const sse = createSseTransport({ runtime, hub, options, clients, limit });
     const ws = createWsTransport({ runtime, hub, options, clients, limit });
     const api: RealtimeApi = { stats: () => ({ sse: sse.size, ws: ws.size }) };
-    return {
-      routes: [sse.route, ws.route],
-      expose: { realtime: api },
-      close() {
-        disconnect();
-        sse.close();
-        ws.close();
-        hub.close();
-      },
-    };
+    lifecycle.onClose.push(() => {
+      disconnect();
+      sse.close();
+      ws.close();
+      hub.close();
+    });
+    return { routes: [sse.route, ws.route], expose: { realtime: api } };
   },
 };

@@ -1,5 +1,5 @@
 // WebSocket at /ws on the `ws` package (noServer): the route's upgrade handler, which the router runs for
-// upgrades of <prefix>/ws once the host calls api.attach(server), after the route's middleware.
+// upgrades of <prefix>/ws once the host calls api.attach(server), after the route's request phases.
 import type { Duplex } from 'node:stream';
 import type { Request } from 'express';
 import { WebSocket, WebSocketServer } from 'ws';
@@ -169,7 +169,7 @@ export function createWsTransport(ctx: {
   }
 
   /**
-   * Runs after the route's middleware (database gate, rate limit). A bad credential or a client over its
+   * Runs after the route's request phases (database gate, rate limit). A bad credential or a client over its
    * connection cap is refused before anything is written on the socket; the cap's slot is held until the
    * socket closes, whether or not the handshake completes.
    */

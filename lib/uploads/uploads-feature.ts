@@ -24,7 +24,7 @@ function toReadable(source: NodeJS.ReadableStream | Uint8Array): Readable {
 export const uploadsFeature: Feature = {
   name: 'uploads',
   validate: validateUploadsConfig,
-  create(runtime) {
+  create(runtime, lifecycle) {
     const configured = runtime.config.source.uploads;
     if (configured === undefined) return undefined;
     const options = resolveUploadOptions(configured);
@@ -53,6 +53,7 @@ export const uploadsFeature: Feature = {
     };
     const deleteUpload: LocalApi['deleteUpload'] = (filename, deleteOptions) => deleteFile({ runtime, collection: files, filename, ...actor(deleteOptions) });
 
+    lifecycle.onReady.push(() => store.ensureIndexes());
     return {
       routes: uploadRoutes({ runtime, store, files, options }),
       hooks: {
@@ -60,9 +61,6 @@ export const uploadsFeature: Feature = {
         relationSources: [createUploadSource(store, files.descriptor, runtime.config.prefix)],
       },
       local: { upload, deleteUpload },
-      async ready() {
-        await store.ensureIndexes();
-      },
     };
   },
 };

@@ -1,15 +1,16 @@
 // Failing fast while the database is down: a route that needs it answers 503 at once (no buffering, no
-// server selection wait), a route declaring `database: false` is still served, and the router's own
+// server selection wait), a route whose config says `database: false` is still served, and the router's own
 // connection waits at most 5 s for a server unless the host says otherwise.
 import { EventEmitter } from 'node:events';
 import express from 'express';
 import mongoose, { type Connection } from 'mongoose';
 import request from 'supertest';
 import { contentRouter } from '../../lib';
-import { createDatabaseGate } from '../../lib/http/database-gate';
+import { type DatabaseGate, createDatabaseGate } from '../../lib/http/database-gate';
 import { createDispatcher } from '../../lib/http/dispatch';
 import { createErrorHandler } from '../../lib/http/error-handler';
 import { createOutageLog } from '../../lib/operations/outage-log';
+import { type Lifecycle, createLifecycle } from '../../lib/http/lifecycle';
 import type { RouteDef } from '../../lib/http/route-table';
 import { asUser, createTestApp } from '../helpers/create-test-app';
 import { openTestConnection, testDbUri, uniqueDbName } from '../helpers/test-db';
@@ -27,7 +28,7 @@ function route(path: string, database?: boolean): RouteDef {
     tags: [],
     auth: 'none',
     responses: { 200: { description: 'ok' } },
-    ...(database === undefined ? {} : { database }),
+    ...(database === undefined ? {} : { config: { database } }),
     handler: (_req, res) => void res.json({ served: path }),
   };
 }
@@ -41,16 +42,24 @@ function appWithGate(connection: EventEmitter & { readyState: number; db: unknow
   const app = express();
   const errors = createErrorHandler(silent);
   const gate = createDatabaseGate(connection as unknown as Connection, { requestTimeoutMS: false, answer: errors.answerEarly });
-  app.use(createDispatcher([route('/records'), route('/static', false)], [gate.middleware]));
+  app.use(createDispatcher([route('/records'), route('/static', false)], gatePhases(gate)));
   app.use(errors);
   return app;
 }
 
-/** A route answering after `ms` (never, without it), as a command the driver lost track of would. */
-function slowRoute(path: string, ms?: number, multipart = false): RouteDef {
+/** The phases of a dispatcher with only the gate's hooks (and no error hooks: errors go on to the app's handler). */
+function gatePhases(gate: DatabaseGate, deadline = false): Lifecycle {
+  return { ...createLifecycle(), onRequest: [gate.onRequest], preHandler: deadline ? [gate.deadline] : [] };
+}
+
+/**
+ * A route answering after `ms` (never, without it), as a command the driver lost track of would. `streamed`:
+ * an upload, whose handler reads its multipart body at the client's pace (config `deadline: false`).
+ */
+function slowRoute(path: string, ms?: number, streamed = false): RouteDef {
   return {
     ...route(path),
-    ...(multipart ? { body: { type: 'multipart' as const, shape: { kind: 'upload' } as never, required: true } } : {}),
+    ...(streamed ? { body: { type: 'multipart' as const, shape: { kind: 'upload' } as never, required: true }, config: { deadline: false } } : {}),
     handler: async (_req, res) => {
       await new Promise((resolve) => (ms === undefined ? undefined : setTimeout(resolve, ms)));
       res.json({ late: path });
@@ -63,7 +72,7 @@ describe('the database gate', () => {
     ['disconnected', mongoose.ConnectionStates.disconnected],
     ['disconnecting', mongoose.ConnectionStates.disconnecting],
     ['uninitialized', mongoose.ConnectionStates.uninitialized],
-  ])('refuses a database route with 503 + Retry-After while %s, and serves a route that declares database: false', async (_name, state) => {
+  ])('refuses a database route with 503 + Retry-After while %s, and serves a route whose config says database: false', async (_name, state) => {
     const app = appWithGate(fakeConnection(state));
     const refused = await request(app).get('/records');
     expect(refused.status).toBe(503);
@@ -139,7 +148,7 @@ describe('what the gate logs of an outage', () => {
       },
     };
     const app = express();
-    app.use(createDispatcher([route('/records'), lost], [gate.middleware]));
+    app.use(createDispatcher([route('/records'), lost], gatePhases(gate)));
     app.use(errors);
     return { app, calls };
   }
@@ -200,7 +209,7 @@ describe('the request deadline (db.requestTimeoutMS)', () => {
     const errors = createErrorHandler({ ...silent, warn: (message: unknown) => void warnings.push(String(message)), debug: (message: unknown) => void debug.push(String(message)) });
     const gate = createDatabaseGate(fakeConnection(mongoose.ConnectionStates.connected) as unknown as Connection, { requestTimeoutMS: ms, answer: errors.answerEarly });
     const routes = [route('/records'), slowRoute('/hung'), slowRoute('/slow', 400), slowRoute('/upload', 400, true)];
-    app.use(createDispatcher(routes, [gate.middleware, gate.deadline]));
+    app.use(createDispatcher(routes, gatePhases(gate, true)));
     app.use(errors);
     app.use((error: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
       hostErrors.push(error);
@@ -251,8 +260,8 @@ describe('the request deadline (db.requestTimeoutMS)', () => {
     const b = createDatabaseGate(connection, { requestTimeoutMS: 4000, answer: errors.answerEarly });
     const passOn: RouteDef = { ...route('/shared'), handler: (_req, _res, next) => next!() };
     const app = express();
-    app.use(createDispatcher([passOn, slowRoute('/hung')], [a.middleware, a.deadline]));
-    app.use(createDispatcher([slowRoute('/shared')], [b.middleware, b.deadline]));
+    app.use(createDispatcher([passOn, slowRoute('/hung')], gatePhases(a, true)));
+    app.use(createDispatcher([slowRoute('/shared')], gatePhases(b, true)));
     app.use(errors);
     const shared = request(app).get('/shared').timeout(8000).then((res) => res.status, () => 'no answer');
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -271,7 +280,7 @@ describe('the request deadline (db.requestTimeoutMS)', () => {
     const errors = createErrorHandler(silent);
     const gate = createDatabaseGate(fakeConnection(mongoose.ConnectionStates.connected) as unknown as Connection, { requestTimeoutMS: 300, answer: errors.answerEarly });
     const app = express();
-    app.use(createDispatcher([slowRoute('/hung')], [gate.middleware, gate.deadline]));
+    app.use(createDispatcher([slowRoute('/hung')], gatePhases(gate, true)));
     app.use(errors);
     // then() sends the request now, before the gate closes.
     const pending = request(app).get('/hung').timeout(3000).then((res) => res, (error: Error) => ({ status: error.message, body: {} as Record<string, unknown> }));

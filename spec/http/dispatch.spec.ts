@@ -1,6 +1,7 @@
 // The dispatcher alone: route collisions are refused at start-up, naming both routes; upgrades match their path exactly.
 import { ConfigError } from '../../lib';
 import { createDispatcher } from '../../lib/http/dispatch';
+import { createLifecycle } from '../../lib/http/lifecycle';
 import type { RouteDef } from '../../lib/http/route-table';
 
 const route = (method: RouteDef['method'], path: string, operationId: string): RouteDef => ({
@@ -18,7 +19,7 @@ describe('createDispatcher', () => {
   it('refuses two routes with the same method and path shape, naming both', () => {
     let error: unknown;
     try {
-      createDispatcher([route('get', '/posts/:id', 'posts.get'), route('get', '/posts/:slug', 'custom.bySlug')], []);
+      createDispatcher([route('get', '/posts/:id', 'posts.get'), route('get', '/posts/:slug', 'custom.bySlug')], createLifecycle());
     } catch (e) {
       error = e;
     }
@@ -29,7 +30,7 @@ describe('createDispatcher', () => {
   it('refuses two routes with the same operationId', () => {
     let error: unknown;
     try {
-      createDispatcher([route('get', '/posts', 'posts.list'), route('get', '/articles', 'posts.list')], []);
+      createDispatcher([route('get', '/posts', 'posts.list'), route('get', '/articles', 'posts.list')], createLifecycle());
     } catch (e) {
       error = e;
     }
@@ -37,7 +38,7 @@ describe('createDispatcher', () => {
   });
 
   it('lists what it compiled as routes', () => {
-    const dispatcher = createDispatcher([route('get', '/posts/:id', 'a'), route('patch', '/posts/:id', 'b')], []);
+    const dispatcher = createDispatcher([route('get', '/posts/:id', 'a'), route('patch', '/posts/:id', 'b')], createLifecycle());
     expect(dispatcher.routes).toEqual([
       { method: 'GET', path: '/posts/:id', operationId: 'a' },
       { method: 'PATCH', path: '/posts/:id', operationId: 'b' },
@@ -45,7 +46,7 @@ describe('createDispatcher', () => {
   });
 
   it('accepts the same path with different methods', () => {
-    expect(() => createDispatcher([route('get', '/posts/:id', 'a'), route('patch', '/posts/:id', 'b')], [])).not.toThrow();
+    expect(() => createDispatcher([route('get', '/posts/:id', 'a'), route('patch', '/posts/:id', 'b')], createLifecycle())).not.toThrow();
   });
 });
 
@@ -53,7 +54,7 @@ describe('matchUpgrade', () => {
   const upgrade = async () => undefined;
   const dispatcher = createDispatcher(
     [{ ...route('get', '/ws', 'ws'), upgrade }, { ...route('get', '/rooms/:id', 'room'), upgrade }, route('get', '/posts', 'posts.list')],
-    [],
+    createLifecycle(),
   );
 
   it('finds the GET route taking upgrades at the path, with its parameters', () => {

@@ -72,4 +72,30 @@ describe('the request deadline (db.requestTimeoutMS): what it covers', () => {
       await t.close();
     }
   });
+
+  it('holds an object endpoint taking a form to the deadline once its form is read (the parse phase), like one taking JSON', async () => {
+    const t = await createTestApp(
+      {
+        collections,
+        endpoints: [
+          {
+            path: '/scan',
+            method: 'post',
+            schema: { name: 'ScanForm', body: { properties: { file: { type: 'file' as const, maxSize: 1024 } } } },
+            handler: () => new Promise((resolve) => setTimeout(() => resolve({ done: true }), 600)),
+          },
+        ],
+      },
+      { requestTimeoutMS: 150 },
+    );
+    try {
+      const res = await request(t.app).post('/api/scan').attach('file', Buffer.from('hello'), 'hello.txt');
+      expect(res.status).toBe(503);
+      expect(res.body.code).toBe('database_timeout');
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      expect(t.hostErrors).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
 });

@@ -1,0 +1,100 @@
+// The request lifecycle, on Fastify's model: named phases, each an ordered list of hooks that the core and
+// the features add to the same way, composed into one chain per route at start-up and run by one runner
+// (for plain requests and upgrades alike). Application hooks: onRoute for each route added to the table,
+// onReady with api.ready, onClose with api.close().
+import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express';
+import type { RouteDef } from './route-table';
+
+/** The request phases before the handler, in the order they run. */
+export const REQUEST_PHASES = ['onRequest', 'parse', 'preHandler'] as const;
+export type RequestPhase = (typeof REQUEST_PHASES)[number];
+
+/**
+ * A hook of a request phase: called once per route at start-up, it returns the handler that route's
+ * requests run in this phase, or undefined when the route has nothing to do there (a GET never pays for a
+ * body parser, a static route for the database gate).
+ */
+export type RouteHook = (route: RouteDef) => RequestHandler | undefined;
+
+/** A hook of `onError`: answers the error, or passes it (or another) on with next(error). */
+export type ErrorHook = ErrorRequestHandler;
+
+export interface Lifecycle {
+  /** First, before any work on the request: refusals that need nothing but the request (outage, rate limit). */
+  readonly onRequest: RouteHook[];
+  /** Reads the body by the route's declared type (JSON, a multipart form); a route without one skips it. */
+  readonly parse: RouteHook[];
+  /** After the body is read, before the handler: checks that need the body, the request deadline. */
+  readonly preHandler: RouteHook[];
+  /** An error of any phase, of the handler, or of the dispatcher (404, 405): answered here, in order. */
+  readonly onError: ErrorHook[];
+  /** Called for every route as it joins the route table, in table order. */
+  readonly onRoute: Array<(route: RouteDef) => void>;
+  /** Part of api.ready, in order: run after the connection is open and the models' indexes are built. */
+  readonly onReady: Array<() => Promise<void>>;
+  /** Part of api.close(), in reverse order (what started first stops last): streams, sockets, timers. */
+  readonly onClose: Array<() => void | Promise<void>>;
+}
+
+export function createLifecycle(): Lifecycle {
+  return { onRequest: [], parse: [], preHandler: [], onError: [], onRoute: [], onReady: [], onClose: [] };
+}
+
+/** What a request of one route runs: its phases' handlers and its own (`steps`), and on an error `onError`. */
+export interface RouteChain {
+  readonly steps: readonly RequestHandler[];
+  readonly onError: readonly ErrorHook[];
+}
+
+/** The handlers the request phases give `route`, in phase order (the route's handler not included). */
+export function phaseHandlers(lifecycle: Pick<Lifecycle, RequestPhase>, route: RouteDef): RequestHandler[] {
+  return REQUEST_PHASES.flatMap((phase) => lifecycle[phase].flatMap((hook) => hook(route) ?? []));
+}
+
+/** The chain of `route`, composed once at start-up: every request of the route runs it as it is. */
+export function composeRoute(lifecycle: Pick<Lifecycle, RequestPhase | 'onError'>, route: RouteDef): RouteChain {
+  return { steps: [...phaseHandlers(lifecycle, route), route.handler as RequestHandler], onError: [...lifecycle.onError] };
+}
+
+function isFailure(error: unknown): boolean {
+  return error !== undefined && error !== null && error !== 'route';
+}
+
+/**
+ * The one chain runner, with Express's semantics: steps run in order while each calls next(); the first
+ * error (thrown, rejected or passed to next) moves to the error hooks, each of which answers or passes an
+ * error on. `done` gets what is left: nothing when the last step called next() (the request goes on to the
+ * host), the error when no error hook answered it. `error`: start with the error hooks (a 404 of the
+ * dispatcher, a refused upgrade).
+ */
+export function runChain(chain: RouteChain, req: Request, res: Response, done: NextFunction, error?: unknown): void {
+  let index = 0;
+  let failing = false;
+  let failure: unknown;
+  const next: NextFunction = (problem?: unknown) => {
+    if (isFailure(problem)) {
+      if (!failing) index = 0;
+      failing = true;
+      failure = problem;
+    } else if (failing) {
+      // An error hook called next() without an error: the error is dealt with.
+      return done();
+    }
+    try {
+      let result: unknown;
+      if (failing) {
+        const hook = chain.onError[index++];
+        if (!hook) return done(failure);
+        result = hook(failure, req, res, next);
+      } else {
+        const step = chain.steps[index++];
+        if (!step) return done();
+        result = step(req, res, next);
+      }
+      if (result && typeof (result as Promise<void>).then === 'function') (result as Promise<void>).then(undefined, next);
+    } catch (thrown) {
+      next(thrown);
+    }
+  };
+  next(error);
+}
