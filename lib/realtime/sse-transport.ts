@@ -63,6 +63,8 @@ class SseConnection implements ClientTransport {
   private blocked = false;
   /** Events written while blocked. */
   private backlog = 0;
+  /** The response buffers until flushed (compression and similar middleware add `flush` before the route). */
+  private readonly flushes: boolean;
 
   constructor(
     private readonly endpoint: Endpoint,
@@ -71,6 +73,9 @@ class SseConnection implements ClientTransport {
     user: AuthUser | null,
     private readonly release: () => void,
   ) {
+    // Looked up once, not per event: a property the response lacks is a slow lookup, every response having
+    // a hidden class of its own (Express changes its prototype, then adds properties).
+    this.flushes = typeof (res as Response & { flush?: unknown }).flush === 'function';
     this.client = createRealtimeClient(endpoint, req, user, this);
   }
 
@@ -105,8 +110,7 @@ class SseConnection implements ClientTransport {
       return;
     }
     const ok = res.write(chunk);
-    // compression (and similar middleware) buffers until flushed.
-    (res as Response & { flush?: () => void }).flush?.();
+    if (this.flushes) (res as Response & { flush(): void }).flush();
     if (!ok && !this.blocked) {
       this.blocked = true;
       this.backlog = 0;
