@@ -7,8 +7,9 @@
 // machine's drift falls on both alike, each timed from sending it to every client parsing its event.
 // Reports p50/p99 write-to-receive latency over all deliveries, the p99 of a typical write (each write's
 // p99, median over the writes: a database that stalls one write now and then, as the Java emulator does
-// in its garbage collections, decides the overall p99 alone), the server's CPU per delivered event, and
-// memory per client.
+// in its garbage collections, decides the overall p99 alone), the fan-out's own spread (each write's p99
+// counted from its first delivery, median over the writes: what the database's latency does not touch),
+// the server's CPU per delivered event, and memory per client.
 //
 // Knobs (env): BENCH_SSE_CLIENTS=1000  BENCH_WS_CLIENTS=1000  BENCH_REALTIME_WRITES=20
 // Goals, router against baseline in the same run: SSE p99 of a typical write at most 1.1x; WebSocket memory
@@ -175,14 +176,14 @@ async function measure(servers, ports, kind, count) {
   const state = {};
   for (const side of SIDES) {
     const arrivals = createArrivals();
-    state[side] = { arrivals, latencies: [], writeP99s: [], writeTimes: [], ...(await connectClients(servers[side], ports[side], kind, count, arrivals)) };
+    state[side] = { arrivals, latencies: [], writeP99s: [], spreadP99s: [], writeTimes: [], ...(await connectClients(servers[side], ports[side], kind, count, arrivals)) };
   }
   const cpuBefore = {};
   for (const side of SIDES) cpuBefore[side] = await servers[side].ask('cpu');
   // Write 0 warms up (JIT, the collection's first insert) and is not counted.
   for (let i = 0; i <= settings.writes; i++) {
     for (const side of i % 2 ? [...SIDES].reverse() : SIDES) {
-      const { arrivals, latencies, writeP99s, writeTimes } = state[side];
+      const { arrivals, latencies, writeP99s, spreadP99s, writeTimes } = state[side];
       const started = performance.now();
       const id = await write(ports[side], `${kind} write ${i}`);
       const answered = performance.now();
@@ -190,7 +191,9 @@ async function measure(servers, ports, kind, count) {
       if (i > 0) {
         const times = arrivals.times(id).map((at) => at - started);
         latencies.push(...times);
-        writeP99s.push(percentile(times.sort((a, b) => a - b), 99));
+        times.sort((a, b) => a - b);
+        writeP99s.push(percentile(times, 99));
+        spreadP99s.push(percentile(times, 99) - times[0]);
         writeTimes.push(answered - started);
       }
       await sleep(50);
@@ -199,7 +202,7 @@ async function measure(servers, ports, kind, count) {
   const rows = [];
   for (const side of SIDES) {
     const server = servers[side];
-    const { clients, before, after, latencies, writeP99s, writeTimes } = state[side];
+    const { clients, before, after, latencies, writeP99s, spreadP99s, writeTimes } = state[side];
     const cpuAfter = await server.ask('cpu');
     // Server CPU per delivered event: the fan-out's own cost, which a busy machine slows but does not inflate.
     const cpuMicros = cpuAfter.user + cpuAfter.system - cpuBefore[side].user - cpuBefore[side].system;
@@ -208,6 +211,7 @@ async function measure(servers, ports, kind, count) {
     latencies.sort((a, b) => a - b);
     writeTimes.sort((a, b) => a - b);
     writeP99s.sort((a, b) => a - b);
+    spreadP99s.sort((a, b) => a - b);
     const round2 = (n) => Math.round(n * 100) / 100;
     const rssPerClient = (after.rss - before.rss) / count;
     const heapPerClient = (after.heapUsed - before.heapUsed) / count;
@@ -221,6 +225,7 @@ async function measure(servers, ports, kind, count) {
       p99Ms: round2(percentile(latencies, 99)),
       maxMs: round2(latencies[latencies.length - 1]),
       writeP99MedianMs: round2(percentile(writeP99s, 50)),
+      spreadP99MedianMs: round2(percentile(spreadP99s, 50)),
       writeP50Ms: round2(percentile(writeTimes, 50)),
       serverCpuMicrosPerEvent: Math.round((cpuMicros / ((settings.writes + 1) * count)) * 10) / 10,
       memoryBefore: before,
@@ -262,7 +267,7 @@ async function main() {
       }
     }
     console.log('');
-    console.log('transport  side      clients  p50 ms  p99 ms  max ms  p99 of a write  write alone p50  server CPU/event  RSS/client  heap/client  (p99 < 50 ms, RSS < 20 KB)');
+    console.log('transport  side      clients  p50 ms  p99 ms  max ms  p99 of a write  fan-out p99  write alone p50  server CPU/event  RSS/client  heap/client  (p99 < 50 ms, RSS < 20 KB)');
     for (const r of rows) {
       console.log(
         [
@@ -273,6 +278,7 @@ async function main() {
           r.p99Ms.toFixed(2).padStart(6),
           r.maxMs.toFixed(2).padStart(6),
           `${r.writeP99MedianMs.toFixed(2)} ms`.padStart(14),
+          `${r.spreadP99MedianMs.toFixed(2)} ms`.padStart(11),
           `${r.writeP50Ms.toFixed(2)} ms`.padStart(15),
           `${r.serverCpuMicrosPerEvent.toFixed(1)} µs`.padStart(16),
           `${(r.rssBytesPerClient / 1024).toFixed(1)} KB`.padStart(10),
@@ -288,13 +294,14 @@ async function main() {
         p50: router.p50Ms / baseline.p50Ms,
         p99: router.p99Ms / baseline.p99Ms,
         writeP99: router.writeP99MedianMs / baseline.writeP99MedianMs,
+        spreadP99: router.spreadP99MedianMs / baseline.spreadP99MedianMs,
         cpuPerEvent: router.serverCpuMicrosPerEvent / baseline.serverCpuMicrosPerEvent,
         rssPerClient: router.rssBytesPerClient / baseline.rssBytesPerClient,
         heapPerClient: router.heapBytesPerClient / baseline.heapBytesPerClient,
       };
       const r = ratios[kind];
       console.log(
-        `${kind}: router/baseline p50 ${r.p50.toFixed(2)}x, p99 ${r.p99.toFixed(2)}x, p99 of a write ${r.writeP99.toFixed(2)}x, CPU/event ${r.cpuPerEvent.toFixed(2)}x, ` +
+        `${kind}: router/baseline p50 ${r.p50.toFixed(2)}x, p99 ${r.p99.toFixed(2)}x, p99 of a write ${r.writeP99.toFixed(2)}x, fan-out p99 ${r.spreadP99.toFixed(2)}x, CPU/event ${r.cpuPerEvent.toFixed(2)}x, ` +
           `RSS/client ${r.rssPerClient.toFixed(2)}x, heap/client ${r.heapPerClient.toFixed(2)}x`,
       );
     }
@@ -306,7 +313,7 @@ async function main() {
     );
     const load = require('node:os').loadavg()[0];
     console.log(`load average at the end: ${load.toFixed(1)} on ${require('node:os').availableParallelism()} cores (a busy machine inflates every latency; compare the ratios).`);
-    console.log(`\n${settings.writes} writes per transport and side (after one warm-up each), alternating sides; latency = POST sent -> event parsed by each client (clients in this process); p99 of a write = each write's p99, median over the writes; write alone = POST sent -> its 201.`);
+    console.log(`\n${settings.writes} writes per transport and side (after one warm-up each), alternating sides; latency = POST sent -> event parsed by each client (clients in this process); p99 of a write = each write's p99, median over the writes; fan-out p99 = the same counted from each write's first delivery; write alone = POST sent -> its 201.`);
     const file = path.join(__dirname, 'realtime-results.json');
     fs.writeFileSync(file, `${JSON.stringify({ date: new Date().toISOString(), node: process.version, settings, rows, ratios }, null, 2)}\n`);
     console.log(`wrote ${path.relative(process.cwd(), file)}`);
