@@ -2,7 +2,8 @@
 // Side (b) of the benchmark: what a developer would hand-write instead of using the router.
 // Express 5 and a plain Mongoose model on the same `posts` collection, `.lean()` reads, and the
 // same response shapes as the router: records `{ id, ...fields }` with ISO dates and string ids,
-// lists `{ data, meta: { total, page, perPage, totalPages } }`.
+// lists `{ data, meta: { total, page, perPage, totalPages } }`. A create does the checks the router's
+// does: the body is validated and its `author` must name an existing author, before anything is written.
 
 const express = require('express');
 const { createSecretKey } = require('node:crypto');
@@ -22,6 +23,8 @@ const postSchema = new Schema(
   },
   { timestamps: true, versionKey: false, autoIndex: false, autoCreate: false },
 );
+
+const authorSchema = new Schema({ name: String, email: String }, { timestamps: true, versionKey: false, autoIndex: false, autoCreate: false });
 
 /** `_id` -> `id`, dates -> ISO strings, ObjectIds -> hex strings (one level, arrays included). */
 function plain(value) {
@@ -69,6 +72,7 @@ function bearerAuth(connection, jwtSecret) {
 /** Builds the baseline app on `connection`; with `jwtSecret`, bearer tokens are verified. Returns `{ app, Post }`. */
 async function createBaselineApp(connection, { jwtSecret } = {}) {
   const Post = connection.models.BaselinePost || connection.model('BaselinePost', postSchema, 'posts');
+  const Author = connection.models.BaselineAuthor || connection.model('BaselineAuthor', authorSchema, 'authors');
   const app = express();
   app.disable('x-powered-by');
   app.use(express.json());
@@ -104,9 +108,16 @@ async function createBaselineApp(connection, { jwtSecret } = {}) {
     res.json(toRecord(row));
   });
 
+  // Validated first, so a bad body costs no query; then the author must exist (a dangling reference is a
+  // 400, as on the router); then the insert, without validating twice.
   app.post('/api/posts', async (req, res) => {
     try {
-      const doc = await Post.create(req.body);
+      const doc = new Post(req.body);
+      await doc.validate();
+      if (doc.author && !(await Author.exists({ _id: doc.author }))) {
+        return res.status(400).json({ error: `no author with id ${doc.author.toHexString()}` });
+      }
+      await doc.save({ validateBeforeSave: false });
       res.status(201).json(toRecord(doc.toObject()));
     } catch (error) {
       if (error.name === 'ValidationError' || error.name === 'CastError') return res.status(400).json({ error: error.message });

@@ -23,8 +23,8 @@ export interface AccessTokenOptions {
 }
 
 /**
- * The secret as a KeyObject. jsonwebtoken first tries to parse a string secret as a PEM key on every
- * call (~0.4 ms of CPU per verify measured here); a KeyObject verifies in ~7 µs.
+ * The secret as a KeyObject: jsonwebtoken would otherwise try to parse a string secret as a PEM key on
+ * every call.
  */
 export function toSigningKey(secret: string): KeyObject {
   return createSecretKey(Buffer.from(secret, 'utf8'));

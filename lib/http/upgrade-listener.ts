@@ -44,9 +44,16 @@ function underPrefix(url: string | undefined, prefix: string): string | undefine
 
 /**
  * Dresses the raw upgrade request as Express does a request (the host app's req/res prototypes, mount
- * path and URL), with a response written on the socket that closes it once sent.
+ * path, URL and route parameters), with a response written on the socket that closes it once sent.
+ * Properties are added before the prototypes change: V8 gives an object that gains a property after a
+ * prototype change a hidden class of its own, which a WebSocket's request would keep for its lifetime.
  */
-function expressPair(app: ExpressApp, raw: IncomingMessage, socket: Duplex, prefix: string, url: string): { req: Request; res: Response } {
+function expressPair(
+  app: ExpressApp,
+  raw: IncomingMessage,
+  socket: Duplex,
+  where: { prefix: string; url: string; params: Record<string, string> },
+): { req: Request; res: Response } {
   const response = new ServerResponse(raw);
   response.shouldKeepAlive = false;
   response.assignSocket(socket as Socket);
@@ -54,10 +61,10 @@ function expressPair(app: ExpressApp, raw: IncomingMessage, socket: Duplex, pref
     socket.once('finish', () => socket.destroy());
     socket.end();
   });
+  Object.assign(raw, { res: response, originalUrl: raw.url, baseUrl: where.prefix, url: where.url, params: where.params });
+  Object.assign(response, { req: raw, locals: Object.create(null) });
   const req = Object.setPrototypeOf(raw, app.request) as Request;
   const res = Object.setPrototypeOf(response, app.response) as Response;
-  Object.assign(req, { res, originalUrl: raw.url, baseUrl: prefix, url });
-  Object.assign(res, { req, locals: Object.create(null) });
   return { req, res };
 }
 
@@ -85,8 +92,7 @@ export function createUpgradeListener(args: { dispatcher: Dispatcher; prefix: st
 
   function serve(server: Server, raw: IncomingMessage, socket: Duplex, head: Buffer, { match, url }: { match: UpgradeMatch; url: string }): void {
     if (socket.destroyed) return;
-    const { req, res } = expressPair(appOf(server, defaultApp), raw, socket, prefix, url);
-    req.params = match.params;
+    const { req, res } = expressPair(appOf(server, defaultApp), raw, socket, { prefix, url, params: match.params });
     // An error no error hook answered (the answer already begun): nothing more can be said on the socket.
     const unanswered = () => socket.destroy();
     runChain(match.before, req, res, (error?: unknown) => {

@@ -50,8 +50,8 @@ export function buildFilter(args: FilterArgs): MaybePromise<Record<string, unkno
 
 /**
  * The filter of one live record by id, with nothing else to combine: what buildFilter gives for it,
- * directly. The id stays text (24 hex digits, checked): Mongoose casts it by the schema, which measured
- * cheaper over real sockets than handing it an ObjectId made here.
+ * directly. The id stays text (24 hex digits, checked): Mongoose casts it by the schema more cheaply
+ * than an ObjectId made here.
  */
 export function liveRecordFilter(collection: CollectionRuntime, id: string): Record<string, unknown> {
   return withSoftDelete(collection, false, { [storagePath(collection.descriptor.fields.id.name)]: id });

@@ -26,9 +26,7 @@ export function findById(args: FindByIdArgs): Promise<ApiRecord> {
     const base = operationArgs(args);
     const constraint = accessNow({ ...base, op: 'read', id });
     // The common read (the rule allows it outright, no read hook to consult, no deleted records asked
-    // for, nothing to populate) goes straight to the database, without the resolved read, an async frame,
-    // a hook chain or a filter combination of its own: measured over real sockets, each of them costs
-    // more than its size suggests.
+    // for, nothing to populate) goes straight to the database: each step it skips costs the lean path.
     if (constraint === undefined && !includeDeleted && base.runtime.hooks.readThrough.length === 0 && isEmptyTree(populate)) {
       return loadRow(base.collection, liveRecordFilter(base.collection, id)).then((row) => serializeRows(base, [row], select)[0]);
     }

@@ -1,16 +1,8 @@
 // Replaces relationship ids with related records, batched: one query per relation field and level,
 // whatever the number of rows. Related records obey their collection's read access and hidden fields.
 //
-// Why a second query rather than one `$lookup` aggregation: bench/population.js (depth=1, 20 posts with
-// their author; `npm run build && BENCH_ROUNDS=2 BENCH_DURATION=2 node bench/population.js`) found no
-// clear winner. Batched/$lookup throughput over five runs: 1.2-2.0 at one caller on the 20 posts alone
-// (the extra loopback round trip cost less than the server's $lookup), 0.4-1.6 there with 10 callers,
-// 0.5-1.3 on the list page where the rows query dominates; $lookup used 25-50% less Node CPU. A later run
-// on the quiet machine favoured $lookup (batched/$lookup 0.55-0.92 across the four settings). Measured on
-// mongo-java-server, the only server at hand: a real mongod's $lookup costs differ, so decide there. Until
-// then population stays batched, because it keeps related reads in findReadable, where the read rule (a
-// where that may itself filter through relations), soft delete and hidden fields apply as on every other
-// read; a $lookup pipeline would have to restate all three.
+// Batched rather than one `$lookup`: related reads stay in findReadable, where read rules, soft delete and
+// hidden fields apply as on every other read (bench/population.js found no clear winner: docs/performance.md).
 import { Types } from 'mongoose';
 import type { PopulateTree } from '../query/types';
 import type { RawDoc } from '../schema/to-record';

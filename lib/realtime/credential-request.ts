@@ -19,21 +19,19 @@ function queryToken(req: IncomingMessage): string | undefined {
 }
 
 /**
- * A stand-in for `req` whose headers carry `?token=` as `Authorization: Bearer`; everything else (the
- * host's req.user included) is read through to `req`. A token beside a header credential is refused.
+ * The request itself, or with `?token=` a stand-in whose headers carry it as `Authorization: Bearer`;
+ * everything else (the host's req.user included) is read through to `req`. A token beside a header
+ * credential is refused. The stand-in is a proxy, not `Object.create(req)`: V8 gives an object used as a
+ * prototype a hidden class of its own, which the request would keep for as long as its connection lives.
  */
 export function credentialRequest(req: IncomingMessage): Request {
-  const standIn = Object.create(req) as Request;
   const token = queryToken(req);
-  if (token === undefined) {
-    Object.defineProperty(standIn, 'headers', { value: req.headers, enumerable: true });
-    return standIn;
-  }
+  if (token === undefined) return req as Request;
   if (req.headers.authorization !== undefined || req.headers['x-api-key'] !== undefined) {
     throw new UnauthorizedError('Send one credential: ?token= or a header, not both.', 'invalid_token');
   }
-  Object.defineProperty(standIn, 'headers', { value: { ...req.headers, authorization: `Bearer ${token}` }, enumerable: true });
-  return standIn;
+  const headers = { ...req.headers, authorization: `Bearer ${token}` };
+  return new Proxy(req, { get: (target, key, receiver) => (key === 'headers' ? headers : Reflect.get(target, key, receiver)) }) as Request;
 }
 
 /**

@@ -6,86 +6,97 @@ export interface HubItem {
   readonly event: { readonly id: string; readonly collection: string };
 }
 
-/** One client's interest in a set of collections. */
-export interface HubSubscription {
-  readonly collections: ReadonlySet<string>;
-  add(slugs: Iterable<string>): void;
+/** Who receives a subscription's entries: an object (a client), so a subscription costs no closures. */
+export interface HubListener<T> {
+  deliver(entry: T): void;
+  /** Called once, when the subscription closes. */
+  closed?(): void;
+}
+
+/**
+ * One client's interest in a set of collections, each with the client's own value for it (a reader's
+ * matcher), kept here so a client needs no second map beside it.
+ */
+export interface HubSubscription<V> {
+  readonly collections: ReadonlyMap<string, V>;
+  /** Follows (or replaces the value of) each collection. */
+  add(entries: Iterable<readonly [string, V]>): void;
   remove(slugs: Iterable<string>): void;
   /** Stops delivery; idempotent. */
   close(): void;
 }
 
 export interface EventHub<T extends HubItem> {
-  /** Delivers every later entry of `collections` (changeable through the subscription) to `deliver`. */
-  subscribe(collections: Iterable<string>, deliver: (entry: T) => void, onClose?: () => void): HubSubscription;
+  /** Delivers every later entry of the subscription's collections (none at first) to `listener`. */
+  subscribe<V>(listener: HubListener<T>): HubSubscription<V>;
   /** Remembers the entry for replay and hands it to every subscriber of its collection, in subscription order. */
   publish(entry: T): void;
   /** The entries published after the one with this id, oldest first; undefined when that id is not remembered. */
   since(id: string): T[] | undefined;
   /** Number of open subscriptions. */
   readonly size: number;
-  /** Closes every subscription (each onClose runs) and forgets the replay ring. */
+  /** Closes every subscription (each listener's closed runs) and forgets the replay ring. */
   close(): void;
 }
 
+/** The hub's index of open subscriptions, which a subscription updates itself. */
+interface Index<T> {
+  readonly bySlug: Map<string, Set<Subscription<T, unknown>>>;
+  readonly all: Set<Subscription<T, unknown>>;
+}
+
+/** A class, not an object of closures: thousands of idle clients each hold one. */
+class Subscription<T, V> implements HubSubscription<V> {
+  readonly collections = new Map<string, V>();
+  private open = true;
+
+  constructor(
+    private readonly index: Index<T>,
+    readonly listener: HubListener<T>,
+  ) {}
+
+  add(entries: Iterable<readonly [string, V]>): void {
+    if (!this.open) return;
+    for (const [slug, value] of entries) {
+      this.collections.set(slug, value);
+      let set = this.index.bySlug.get(slug);
+      if (!set) this.index.bySlug.set(slug, (set = new Set()));
+      set.add(this);
+    }
+  }
+
+  remove(slugs: Iterable<string>): void {
+    for (const slug of slugs) {
+      this.collections.delete(slug);
+      const set = this.index.bySlug.get(slug);
+      if (!set) continue;
+      set.delete(this);
+      if (set.size === 0) this.index.bySlug.delete(slug);
+    }
+  }
+
+  close(): void {
+    if (!this.open) return;
+    this.remove([...this.collections.keys()]);
+    this.open = false;
+    this.index.all.delete(this);
+    this.listener.closed?.();
+  }
+}
+
 /**
- * Creates a hub remembering the last `replay` entries. A deliver function that throws is reported to
- * `onError` and the others still receive the entry.
+ * Creates a hub remembering the last `replay` entries. A listener that throws is reported to `onError`
+ * and the others still receive the entry.
  */
 export function createEventHub<T extends HubItem>(replay: number, onError: (error: unknown) => void = () => undefined): EventHub<T> {
-  const bySlug = new Map<string, Set<Subscriber>>();
-  const all = new Set<Subscriber>();
+  const index: Index<T> = { bySlug: new Map(), all: new Set() };
   const ring: T[] = [];
   let head = 0; // index of the oldest entry once the ring is full
 
-  interface Subscriber extends HubSubscription {
-    deliver(entry: T): void;
-  }
-
-  function index(sub: Subscriber, slug: string): void {
-    let set = bySlug.get(slug);
-    if (!set) bySlug.set(slug, (set = new Set()));
-    set.add(sub);
-  }
-
-  function unindex(sub: Subscriber, slug: string): void {
-    const set = bySlug.get(slug);
-    if (!set) return;
-    set.delete(sub);
-    if (set.size === 0) bySlug.delete(slug);
-  }
-
   return {
-    subscribe(collections, deliver, onClose) {
-      const slugs = new Set<string>();
-      let open = true;
-      const sub: Subscriber = {
-        collections: slugs,
-        deliver,
-        add(more) {
-          if (!open) return;
-          for (const slug of more) {
-            slugs.add(slug);
-            index(sub, slug);
-          }
-        },
-        remove(less) {
-          for (const slug of less) {
-            slugs.delete(slug);
-            unindex(sub, slug);
-          }
-        },
-        close() {
-          if (!open) return;
-          open = false;
-          for (const slug of slugs) unindex(sub, slug);
-          slugs.clear();
-          all.delete(sub);
-          onClose?.();
-        },
-      };
-      all.add(sub);
-      sub.add(collections);
+    subscribe<V>(listener: HubListener<T>) {
+      const sub = new Subscription<T, V>(index, listener);
+      index.all.add(sub);
       return sub;
     },
     publish(entry) {
@@ -96,12 +107,12 @@ export function createEventHub<T extends HubItem>(replay: number, onError: (erro
           head = (head + 1) % replay;
         }
       }
-      const set = bySlug.get(entry.event.collection);
+      const set = index.bySlug.get(entry.event.collection);
       if (!set) return;
-      // A copy: a deliver function may close its own (or another) subscription.
+      // A copy: a listener may close its own (or another) subscription.
       for (const sub of [...set]) {
         try {
-          sub.deliver(entry);
+          sub.listener.deliver(entry);
         } catch (error) {
           onError(error);
         }
@@ -113,10 +124,10 @@ export function createEventHub<T extends HubItem>(replay: number, onError: (erro
       return at === -1 ? undefined : ordered.slice(at + 1);
     },
     get size() {
-      return all.size;
+      return index.all.size;
     },
     close() {
-      for (const sub of [...all]) sub.close();
+      for (const sub of [...index.all]) sub.close();
       ring.length = 0;
       head = 0;
     },

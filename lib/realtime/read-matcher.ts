@@ -19,6 +19,15 @@ export interface ReadMatcher {
 /** Conditions through a relationship would need queries per event: they count as unmet (deny, never leak). */
 const UNMET: WhereNode = { kind: 'const', value: false };
 
+/** Like REST reads, soft-deleted records are not shown (a delete event is checked on the row before it went). */
+function isLive(row: RawDoc): boolean {
+  return row.deletedAt === null || row.deletedAt === undefined;
+}
+
+/** The matchers of rules without a constraint, shared by every reader they apply to. */
+const OPEN: ReadMatcher = Object.freeze({ test: () => true, open: true });
+const OPEN_LIVE: ReadMatcher = Object.freeze({ test: isLive, open: true });
+
 /**
  * Checks the reader's read access to `collection` (API-key read scope included) and returns its matcher.
  * Throws UnauthorizedError or ForbiddenError when the reader may not read the collection at all.
@@ -31,11 +40,9 @@ export async function createReadMatcher(args: {
 }): Promise<ReadMatcher> {
   const constraint = await checkAccess({ ...args, op: 'read' });
   const softDelete = args.collection.descriptor.softDelete;
-  // Like REST reads, soft-deleted records are not shown (a delete event is checked on the row before it went).
-  const live = (row: RawDoc): boolean => !softDelete || row.deletedAt === null || row.deletedAt === undefined;
-  if (!constraint) return { test: live, open: true };
+  if (!constraint) return softDelete ? OPEN_LIVE : OPEN;
   // The tree has no negation, so a condition replaced by "false" can only narrow what matches.
   const resolved = await mapRelationNodes(constraint, async () => UNMET);
   const matches = sift(toMongoFilter(resolved));
-  return { test: (row) => live(row) && matches(row), open: false };
+  return { test: softDelete ? (row) => isLive(row) && matches(row) : matches, open: false };
 }

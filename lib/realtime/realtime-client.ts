@@ -1,5 +1,6 @@
 // One connected realtime client, whatever its transport: who it is, what it may read (a matcher per
-// collection, re-checked periodically and when its user changes), and which events reach it.
+// collection, re-checked when due and when its user changes), and which events reach it. A class: a
+// server holds thousands of idle clients, and methods on a prototype cost none of them a closure.
 import type { IncomingMessage } from 'node:http';
 import type { Request } from 'express';
 import type { AuthUser } from '../config/types';
@@ -7,7 +8,7 @@ import { ContentError, ForbiddenError, QueryError, UnauthorizedError } from '../
 import { isDatabaseUnavailable } from '../http/to-problem';
 import type { Runtime } from '../operations/runtime';
 import { authenticateClient } from './credential-request';
-import type { EventHub, HubSubscription } from './event-hub';
+import type { EventHub, HubListener, HubSubscription } from './event-hub';
 import { type ReadMatcher, createReadMatcher } from './read-matcher';
 import type { HubEntry } from './realtime-event';
 import type { ResolvedRealtimeOptions } from './realtime-options';
@@ -20,6 +21,15 @@ export interface ClientTransport {
   revoked(slug: string, error: ContentError): void;
   /** Tells the client why, and ends the connection. */
   end(error: ContentError): void;
+  /** The client closed (once): the transport lets go of it and ends its connection if still open. */
+  closed(): void;
+}
+
+/** What every client of a router shares. */
+export interface ClientContext {
+  readonly runtime: Runtime;
+  readonly hub: EventHub<HubEntry>;
+  readonly options: ResolvedRealtimeOptions;
 }
 
 /** Matchers ready to be switched on for a set of collections. */
@@ -37,126 +47,147 @@ export interface RealtimeClient {
   /** Switches a grant on. Synchronous, so no event falls between `replayFrom` and live delivery. */
   activate(grant: Grant, replay?: readonly HubEntry[]): void;
   unsubscribe(slugs: readonly string[]): string[];
-  /** Re-runs authentication and read access now (a user change, or the timer). */
+  /** Re-runs authentication and read access now (a user change). */
   recheck(): Promise<void>;
+  /** Re-checks when credentialCheckMs have passed since the last time (the feature's shared timer asks). */
+  recheckIfDue(now: number): void;
   close(): void;
 }
 
 /** Creates a client; `req` is its HTTP request (SSE) or upgrade request (WebSocket). */
-export function createRealtimeClient(args: {
-  runtime: Runtime;
-  hub: EventHub<HubEntry>;
-  options: ResolvedRealtimeOptions;
-  req: IncomingMessage;
-  user: AuthUser | null;
-  transport: ClientTransport;
-  onClose(): void;
-}): RealtimeClient {
-  const { runtime, hub, options, req, transport } = args;
-  let user = args.user;
-  const signedIn = user !== null;
-  const matchers = new Map<string, ReadMatcher>();
-  let closed = false;
-  let checking: Promise<void> | undefined;
-  let again = false;
+export function createRealtimeClient(ctx: ClientContext, req: IncomingMessage, user: AuthUser | null, transport: ClientTransport): RealtimeClient {
+  return new Client(ctx, req, user, transport);
+}
 
-  function deliver(entry: HubEntry): void {
-    const matcher = matchers.get(entry.event.collection);
-    if (!matcher) return;
-    if (entry.row ? matcher.test(entry.row) : matcher.open) transport.send(entry);
+class Client implements RealtimeClient, HubListener<HubEntry> {
+  /** The collections followed, each with this reader's matcher. */
+  private readonly subscription: HubSubscription<ReadMatcher>;
+  private readonly signedIn: boolean;
+  /** When the next periodic re-check is due (ms since the epoch). */
+  private dueAt: number;
+  private isClosed = false;
+  private checking: Promise<void> | undefined = undefined;
+  private again = false;
+
+  constructor(
+    private readonly ctx: ClientContext,
+    private readonly req: IncomingMessage,
+    private current: AuthUser | null,
+    private readonly transport: ClientTransport,
+  ) {
+    this.signedIn = current !== null;
+    this.subscription = ctx.hub.subscribe(this);
+    this.dueAt = Date.now() + ctx.options.credentialCheckMs;
   }
 
-  const subscription: HubSubscription = hub.subscribe([], deliver, () => {
-    closed = true;
-    clearInterval(timer);
-    args.onClose();
-  });
-  const timer = setInterval(() => void client.recheck(), options.credentialCheckMs);
-  timer.unref();
-
-  function matcherFor(slug: string, who: AuthUser | null): Promise<ReadMatcher> {
-    return createReadMatcher({ runtime, collection: runtime.collections.get(slug)!, user: who, req: req as Request });
+  get user(): AuthUser | null {
+    return this.current;
   }
 
-  async function check(): Promise<void> {
+  get collections(): ReadonlySet<string> {
+    return new Set(this.subscription.collections.keys());
+  }
+
+  /** The hub's delivery: the event goes out when this reader may read its row. */
+  deliver(entry: HubEntry): void {
+    const matcher = this.subscription.collections.get(entry.event.collection);
+    if (matcher && (entry.row ? matcher.test(entry.row) : matcher.open)) this.transport.send(entry);
+  }
+
+  /** The hub's subscription closed: let the transport go. */
+  closed(): void {
+    this.isClosed = true;
+    this.transport.closed();
+  }
+
+  async authorize(slugs: readonly string[]): Promise<Grant> {
+    const { runtime, options } = this.ctx;
+    const unknown = slugs.filter((slug) => !runtime.collections.has(slug));
+    if (unknown.length) {
+      throw new QueryError(`Unknown collection${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}.`, unknown.map((slug) => ({ field: 'collections', message: `unknown collection "${slug}"`, code: 'unknown_collection' })));
+    }
+    const total = new Set([...this.subscription.collections.keys(), ...slugs]).size;
+    if (total > options.maxSubscriptions) {
+      throw new QueryError(`At most ${options.maxSubscriptions} collections per client.`, [{ field: 'collections', message: `at most ${options.maxSubscriptions}`, code: 'too_many_subscriptions' }]);
+    }
+    const grant = new Map<string, ReadMatcher>();
+    for (const slug of slugs) grant.set(slug, await this.matcherFor(slug, this.current));
+    return grant;
+  }
+
+  activate(grant: Grant, replay?: readonly HubEntry[]): void {
+    if (this.isClosed) return;
+    this.subscription.add(grant);
+    for (const entry of replay ?? []) if (grant.has(entry.event.collection)) this.deliver(entry);
+  }
+
+  unsubscribe(slugs: readonly string[]): string[] {
+    const removed = slugs.filter((slug) => this.subscription.collections.has(slug));
+    this.subscription.remove(removed);
+    return removed;
+  }
+
+  recheck(): Promise<void> {
+    if (this.isClosed) return Promise.resolve();
+    // One check at a time; a request arriving meanwhile runs once more after it, as it may have read too early.
+    if (this.checking) {
+      this.again = true;
+      return this.checking;
+    }
+    this.checking = this.check()
+      .catch((error: unknown) => {
+        // An outage fails every client's check at once: folded into the outage log, not a line per client.
+        if (isDatabaseUnavailable(error)) this.ctx.runtime.outage.recheckFailed(error);
+        else this.ctx.runtime.config.logger.error('content-router: a realtime credential re-check failed:', error);
+      })
+      .finally(() => {
+        this.checking = undefined;
+        if (this.again) {
+          this.again = false;
+          void this.recheck();
+        }
+      });
+    return this.checking;
+  }
+
+  recheckIfDue(now: number): void {
+    if (now < this.dueAt) return;
+    this.dueAt = now + this.ctx.options.credentialCheckMs;
+    void this.recheck();
+  }
+
+  close(): void {
+    this.subscription.close();
+  }
+
+  private matcherFor(slug: string, who: AuthUser | null): Promise<ReadMatcher> {
+    const { runtime } = this.ctx;
+    return createReadMatcher({ runtime, collection: runtime.collections.get(slug)!, user: who, req: this.req as Request });
+  }
+
+  private async check(): Promise<void> {
     let now: AuthUser | null;
     try {
-      now = await authenticateClient(runtime, req);
+      now = await authenticateClient(this.ctx.runtime, this.req);
     } catch (error) {
-      if (error instanceof ContentError) return transport.end(error);
+      if (error instanceof ContentError) return this.transport.end(error);
       throw error;
     }
     // A credential that stopped naming the same user (revoked, expired, deleted) ends the subscription.
-    if (signedIn && (!now || now.id !== user?.id)) return transport.end(new UnauthorizedError('The credential is no longer valid.', 'invalid_token'));
-    user = now;
-    for (const slug of [...matchers.keys()]) {
+    if (this.signedIn && (!now || now.id !== this.current?.id)) return this.transport.end(new UnauthorizedError('The credential is no longer valid.', 'invalid_token'));
+    this.current = now;
+    // A closed subscription follows nothing (and takes nothing more), so a late answer changes nothing.
+    const followed = this.subscription.collections;
+    for (const slug of [...followed.keys()]) {
       try {
-        const matcher = await matcherFor(slug, user);
-        if (!closed && matchers.has(slug)) matchers.set(slug, matcher);
+        const matcher = await this.matcherFor(slug, now);
+        if (followed.has(slug)) this.subscription.add([[slug, matcher]]);
       } catch (error) {
         if (!(error instanceof ForbiddenError || error instanceof UnauthorizedError)) throw error;
-        if (closed || !matchers.has(slug)) continue;
-        matchers.delete(slug);
-        subscription.remove([slug]);
-        transport.revoked(slug, error);
+        if (!followed.has(slug)) continue;
+        this.subscription.remove([slug]);
+        this.transport.revoked(slug, error);
       }
     }
   }
-
-  const client: RealtimeClient = {
-    get user() {
-      return user;
-    },
-    collections: subscription.collections,
-    async authorize(slugs) {
-      const unknown = slugs.filter((slug) => !runtime.collections.has(slug));
-      if (unknown.length) {
-        throw new QueryError(`Unknown collection${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}.`, unknown.map((slug) => ({ field: 'collections', message: `unknown collection "${slug}"`, code: 'unknown_collection' })));
-      }
-      const total = new Set([...matchers.keys(), ...slugs]).size;
-      if (total > options.maxSubscriptions) {
-        throw new QueryError(`At most ${options.maxSubscriptions} collections per client.`, [{ field: 'collections', message: `at most ${options.maxSubscriptions}`, code: 'too_many_subscriptions' }]);
-      }
-      const grant = new Map<string, ReadMatcher>();
-      for (const slug of slugs) grant.set(slug, await matcherFor(slug, user));
-      return grant;
-    },
-    activate(grant, replay) {
-      if (closed) return;
-      for (const [slug, matcher] of grant) matchers.set(slug, matcher);
-      for (const entry of replay ?? []) if (grant.has(entry.event.collection)) deliver(entry);
-      subscription.add(grant.keys());
-    },
-    unsubscribe(slugs) {
-      const removed = slugs.filter((slug) => matchers.delete(slug));
-      subscription.remove(removed);
-      return removed;
-    },
-    recheck() {
-      if (closed) return Promise.resolve();
-      // One check at a time; a request arriving meanwhile runs once more after it, as it may have read too early.
-      if (checking) {
-        again = true;
-        return checking;
-      }
-      checking = check()
-        .catch((error: unknown) => {
-          // An outage fails every client's check at once: folded into the outage log, not a line per client.
-          if (isDatabaseUnavailable(error)) runtime.outage.recheckFailed(error);
-          else runtime.config.logger.error('content-router: a realtime credential re-check failed:', error);
-        })
-        .finally(() => {
-          checking = undefined;
-          if (again) {
-            again = false;
-            void client.recheck();
-          }
-        });
-      return checking;
-    },
-    close() {
-      subscription.close();
-    },
-  };
-  return client;
 }

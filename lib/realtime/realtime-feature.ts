@@ -1,5 +1,6 @@
 // Realtime as a feature: the hub fed from the change bus, GET /sse, and /ws (a route whose upgrades the
-// router serves once the host calls api.attach(server)), with one connection cap per client over both.
+// router serves once the host calls api.attach(server)), with one connection cap per client over both and
+// one timer for the clients' periodic credential re-checks.
 import type { Feature } from '../http/feature';
 import { createConnectionLimit } from './connection-limit';
 import { createEventHub } from './event-hub';
@@ -37,8 +38,16 @@ export const realtimeFeature: Feature = {
     const limit = createConnectionLimit(options.maxConnectionsPerClient);
     const sse = createSseTransport({ runtime, hub, options, clients, limit });
     const ws = createWsTransport({ runtime, hub, options, clients, limit });
+    // One timer asks every client whether its periodic re-check is due: a timer per client would cost each
+    // connection a Timeout. A quarter of the interval (at most a second) bounds how late a check can come.
+    const rechecks = setInterval(() => {
+      const now = Date.now();
+      for (const client of clients) client.recheckIfDue(now);
+    }, Math.min(1000, Math.max(1, Math.floor(options.credentialCheckMs / 4))));
+    rechecks.unref();
     const api: RealtimeApi = { stats: () => ({ sse: sse.size, ws: ws.size }) };
     lifecycle.onClose.push(() => {
+      clearInterval(rechecks);
       disconnect();
       sse.close();
       ws.close();

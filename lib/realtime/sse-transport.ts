@@ -1,25 +1,20 @@
 // GET /sse?collections=a,b: a Server-Sent Events stream of the collections' events. Access is checked
 // before the stream opens (400/401/403 as problem+json); afterwards it is a long response watched for backpressure.
 import type { Request, Response } from 'express';
+import type { AuthUser } from '../config/types';
 import { type ContentError, QueryError, ServiceUnavailableError } from '../errors';
 import type { Runtime } from '../operations/runtime';
 import type { RouteDef } from '../http/route-table';
 import type { ConnectionLimit } from './connection-limit';
 import { authenticateClient } from './credential-request';
 import type { EventHub } from './event-hub';
-import { type RealtimeClient, createRealtimeClient } from './realtime-client';
+import { type ClientContext, type ClientTransport, type RealtimeClient, createRealtimeClient } from './realtime-client';
 import type { HubEntry } from './realtime-event';
 import type { ResolvedRealtimeOptions } from './realtime-options';
 import { formatSseComment, formatSseMessage } from './sse-frame';
 
 /** Longest Last-Event-ID looked up; anything longer cannot be one of ours and means "start afresh". */
 const MAX_EVENT_ID_LENGTH = 512;
-
-interface SseConnection {
-  client: RealtimeClient;
-  write(chunk: string | Buffer): void;
-  end(): void;
-}
 
 export interface SseTransport {
   readonly route: RouteDef;
@@ -53,6 +48,85 @@ export function parseCollectionsParam(url: string): string[] {
   return slugs;
 }
 
+/** What every stream of the endpoint shares. */
+interface Endpoint extends ClientContext {
+  readonly connections: Set<SseConnection>;
+  readonly clients: Set<RealtimeClient>;
+}
+
+/** One stream and its client; a class, so thousands of idle streams each hold one object, not a dozen closures. */
+class SseConnection implements ClientTransport {
+  readonly client: RealtimeClient;
+  /** True once the stream's headers are sent. */
+  opened = false;
+  /** True while the socket is full (until 'drain'). */
+  private blocked = false;
+  /** Events written while blocked. */
+  private backlog = 0;
+  /** The response buffers until flushed (compression and similar middleware add `flush` before the route). */
+  private readonly flushes: boolean;
+
+  constructor(
+    private readonly endpoint: Endpoint,
+    private readonly res: Response,
+    req: Request,
+    user: AuthUser | null,
+    private readonly release: () => void,
+  ) {
+    // Looked up once, not per event: a property the response lacks is a slow lookup, every response having
+    // a hidden class of its own (Express changes its prototype, then adds properties).
+    this.flushes = typeof (res as Response & { flush?: unknown }).flush === 'function';
+    this.client = createRealtimeClient(endpoint, req, user, this);
+  }
+
+  send(entry: HubEntry): void {
+    this.write(frameOf(entry));
+  }
+
+  revoked(slug: string, error: ContentError): void {
+    this.write(errorFrame(error, slug));
+    if (this.client.collections.size === 0) this.finish();
+  }
+
+  end(error: ContentError): void {
+    this.write(errorFrame(error));
+    this.finish();
+    this.client.close();
+  }
+
+  closed(): void {
+    this.release();
+    this.endpoint.connections.delete(this);
+    this.endpoint.clients.delete(this.client);
+    this.finish();
+  }
+
+  write(chunk: string | Buffer): void {
+    const { res } = this;
+    if (res.destroyed || res.writableEnded) return;
+    // A client that stopped reading: count what piles up behind the full socket, and drop it past the limit.
+    if (this.blocked && ++this.backlog > this.endpoint.options.maxBufferedEvents) {
+      res.destroy();
+      return;
+    }
+    const ok = res.write(chunk);
+    if (this.flushes) (res as Response & { flush(): void }).flush();
+    if (!ok && !this.blocked) {
+      this.blocked = true;
+      this.backlog = 0;
+      res.once('drain', () => {
+        this.blocked = false;
+        this.backlog = 0;
+      });
+    }
+  }
+
+  /** Ends the stream; before it opened, the response belongs to the error handler. */
+  private finish(): void {
+    if (this.opened && !this.res.writableEnded) this.res.end();
+  }
+}
+
 /** Creates the SSE route and the heartbeat shared by its streams. */
 export function createSseTransport(ctx: {
   runtime: Runtime;
@@ -63,6 +137,7 @@ export function createSseTransport(ctx: {
 }): SseTransport {
   const { runtime, hub, options, clients, limit } = ctx;
   const connections = new Set<SseConnection>();
+  const endpoint: Endpoint = { runtime, hub, options, clients, connections };
   let closed = false;
   const comment = Buffer.from(formatSseComment('heartbeat'));
   const heartbeat = setInterval(() => {
@@ -74,62 +149,8 @@ export function createSseTransport(ctx: {
     const slugs = parseCollectionsParam(req.url);
     const user = await authenticateClient(runtime, req);
     // Held from here until the client closes, so streams still being set up count too.
-    const release = limit.acquire(req, user);
-    let opened = false;
-    let blocked = false;
-    let backlog = 0;
-    const connection: SseConnection = {
-      client: undefined as unknown as RealtimeClient,
-      write(chunk) {
-        if (res.destroyed || res.writableEnded) return;
-        // A client that stopped reading: count what piles up behind the full socket, and drop it past the limit.
-        if (blocked && ++backlog > options.maxBufferedEvents) {
-          res.destroy();
-          return;
-        }
-        const ok = res.write(chunk);
-        // compression (and similar middleware) buffers until flushed.
-        (res as Response & { flush?: () => void }).flush?.();
-        if (!ok && !blocked) {
-          blocked = true;
-          backlog = 0;
-          res.once('drain', () => {
-            blocked = false;
-            backlog = 0;
-          });
-        }
-      },
-      end() {
-        // Before the stream opened, the response belongs to the error handler.
-        if (opened && !res.writableEnded) res.end();
-      },
-    };
-    const client = createRealtimeClient({
-      runtime,
-      hub,
-      options,
-      req,
-      user,
-      transport: {
-        send: (entry) => connection.write(frameOf(entry)),
-        revoked(slug, error) {
-          connection.write(errorFrame(error, slug));
-          if (client.collections.size === 0) connection.end();
-        },
-        end(error) {
-          connection.write(errorFrame(error));
-          connection.end();
-          client.close();
-        },
-      },
-      onClose() {
-        release();
-        connections.delete(connection);
-        clients.delete(client);
-        connection.end();
-      },
-    });
-    connection.client = client;
+    const connection = new SseConnection(endpoint, res, req, user, limit.acquire(req, user));
+    const { client } = connection;
     let grant;
     try {
       grant = await client.authorize(slugs);
@@ -149,7 +170,7 @@ export function createSseTransport(ctx: {
       return;
     }
 
-    opened = true;
+    connection.opened = true;
     res.status(200);
     res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
     // no-transform keeps compression and proxies from re-encoding (and so buffering) the stream.

@@ -11,7 +11,7 @@ import { isRecord } from '../util/is-record';
 import type { ConnectionLimit } from './connection-limit';
 import { authenticateClient } from './credential-request';
 import type { EventHub } from './event-hub';
-import { type RealtimeClient, createRealtimeClient } from './realtime-client';
+import { type ClientContext, type ClientTransport, type RealtimeClient, createRealtimeClient } from './realtime-client';
 import { type HubEntry, eventJson } from './realtime-event';
 import type { ResolvedRealtimeOptions } from './realtime-options';
 
@@ -57,6 +57,111 @@ function codeOf(error: ContentError): string {
   return error.errors?.[0]?.code ?? error.code;
 }
 
+/** What every connection of the endpoint shares. */
+interface Endpoint extends ClientContext {
+  readonly connections: Map<WebSocket, WsConnection>;
+  readonly clients: Set<RealtimeClient>;
+}
+
+/**
+ * One socket and its client. A class whose socket listeners are shared functions (they find the connection
+ * by socket): thousands of idle connections each hold one object, not a dozen closures.
+ */
+class WsConnection implements ClientTransport {
+  readonly client: RealtimeClient;
+  /** False once a ping went out unanswered. */
+  alive = true;
+  /** Messages sent while the socket was past its high-water mark. */
+  private backlog = 0;
+  /** Client messages received and not yet handled; handled one at a time, in order. */
+  private pending = 0;
+  private queue: Promise<void> | undefined = undefined;
+
+  constructor(
+    private readonly endpoint: Endpoint,
+    private readonly ws: WebSocket,
+    req: Request,
+    user: AuthUser | null,
+  ) {
+    this.client = createRealtimeClient(endpoint, req, user, this);
+  }
+
+  send(entry: HubEntry): void {
+    this.sendText(eventJson(entry));
+  }
+
+  revoked(slug: string, error: ContentError): void {
+    this.sendText(JSON.stringify({ type: 'error', code: codeOf(error), message: error.message, collection: slug }));
+  }
+
+  end(error: ContentError): void {
+    this.sendText(JSON.stringify({ type: 'error', code: codeOf(error), message: error.message }));
+    this.ws.close(1008, error.code);
+    this.client.close();
+  }
+
+  closed(): void {
+    this.endpoint.connections.delete(this.ws);
+    this.endpoint.clients.delete(this.client);
+    if (this.ws.readyState === WebSocket.OPEN) this.ws.close(1000);
+  }
+
+  /** A client message: queued behind those before it; too many waiting closes the socket. */
+  receive(data: Buffer, isBinary: boolean): void {
+    if (++this.pending > MAX_PENDING_MESSAGES) {
+      this.ws.close(1008, 'too many pending messages');
+      return;
+    }
+    this.queue = (this.queue ?? Promise.resolve())
+      .then(() => this.handle(parseMessage(data, isBinary)))
+      .finally(() => {
+        // An idle connection keeps no settled promise.
+        if (--this.pending === 0) this.queue = undefined;
+      });
+  }
+
+  private async handle(message: ReturnType<typeof parseMessage>): Promise<void> {
+    if ('error' in message) return this.reply({ type: 'error', code: message.code, message: message.error });
+    if (message.type === 'unsubscribe') {
+      this.client.unsubscribe(message.collections);
+      return this.reply({ type: 'unsubscribed', collections: message.collections });
+    }
+    try {
+      const grant = await this.client.authorize(message.collections);
+      this.client.activate(grant);
+      this.reply({ type: 'subscribed', collections: [...grant.keys()] });
+    } catch (error) {
+      if (error instanceof ContentError) return this.reply({ type: 'error', code: codeOf(error), message: error.message });
+      this.endpoint.runtime.config.logger.error('content-router: a realtime subscription failed:', error);
+      this.reply({ type: 'error', code: 'internal_error', message: 'The subscription could not be set up.' });
+    }
+  }
+
+  private reply(message: unknown): void {
+    this.sendText(JSON.stringify(message));
+  }
+
+  /**
+   * Sends one message. Behind a full socket (bufferedAmount past the high-water mark) messages are counted,
+   * and a client with more than maxBufferedEvents piled up is dropped: a burst to a reading client is not.
+   */
+  private sendText(text: string | Buffer): void {
+    const { ws } = this;
+    if (ws.readyState !== WebSocket.OPEN) return;
+    if (ws.bufferedAmount <= SOCKET_HIGH_WATER) this.backlog = 0;
+    else if (++this.backlog > this.endpoint.options.maxBufferedEvents) {
+      ws.terminate();
+      return;
+    }
+    // A Buffer is sent as it is (already UTF-8), still as a text message.
+    ws.send(text, { binary: false });
+  }
+}
+
+function terminateOnError(this: WebSocket): void {
+  this.terminate();
+}
+
 /** Creates the WebSocket endpoint. */
 export function createWsTransport(ctx: {
   runtime: Runtime;
@@ -66,105 +171,47 @@ export function createWsTransport(ctx: {
   limit: ConnectionLimit;
 }): WsTransport {
   const { runtime, hub, options, clients, limit } = ctx;
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
-  const alive = new Map<WebSocket, boolean>();
+  // No client tracking: `connections` tracks the sockets already (ws's would add a Set entry and a listener per socket).
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, clientTracking: false });
+  const connections = new Map<WebSocket, WsConnection>();
+  const endpoint: Endpoint = { runtime, hub, options, clients, connections };
   let closed = false;
 
   // One timer for every socket: a socket that did not answer the last ping is dead.
   const pinger = setInterval(() => {
-    for (const [ws, answered] of alive) {
-      if (!answered) {
+    for (const [ws, connection] of connections) {
+      if (!connection.alive) {
         ws.terminate();
         continue;
       }
-      alive.set(ws, false);
+      connection.alive = false;
       ws.ping();
     }
   }, options.heartbeatMs);
   pinger.unref();
 
-  function onConnection(ws: WebSocket, client: RealtimeClient, state: { backlog: number }): void {
-    alive.set(ws, true);
-    clients.add(client);
-    ws.on('pong', () => alive.set(ws, true));
-    ws.on('close', () => client.close());
-    ws.on('error', () => ws.terminate());
-
-    let queue = Promise.resolve();
-    let pending = 0;
-    ws.on('message', (data: Buffer, isBinary: boolean) => {
-      if (++pending > MAX_PENDING_MESSAGES) {
-        ws.close(1008, 'too many pending messages');
-        return;
-      }
-      queue = queue.then(() => handle(parseMessage(data, isBinary))).finally(() => {
-        pending--;
-      });
-    });
-
-    function send(message: unknown): void {
-      sendText(ws, state, JSON.stringify(message));
-    }
-
-    async function handle(message: ReturnType<typeof parseMessage>): Promise<void> {
-      if ('error' in message) return send({ type: 'error', code: message.code, message: message.error });
-      if (message.type === 'unsubscribe') {
-        client.unsubscribe(message.collections);
-        return send({ type: 'unsubscribed', collections: message.collections });
-      }
-      try {
-        const grant = await client.authorize(message.collections);
-        client.activate(grant);
-        send({ type: 'subscribed', collections: [...grant.keys()] });
-      } catch (error) {
-        if (error instanceof ContentError) return send({ type: 'error', code: codeOf(error), message: error.message });
-        runtime.config.logger.error('content-router: a realtime subscription failed:', error);
-        send({ type: 'error', code: 'internal_error', message: 'The subscription could not be set up.' });
-      }
-    }
+  // The listeners every socket shares: `this` is the socket.
+  function onPong(this: WebSocket): void {
+    const connection = connections.get(this);
+    if (connection) connection.alive = true;
   }
-
-  /**
-   * Sends one message. Behind a full socket (bufferedAmount past the high-water mark) messages are counted,
-   * and a client with more than maxBufferedEvents piled up is dropped: a burst to a reading client is not.
-   */
-  function sendText(ws: WebSocket, state: { backlog: number }, text: string | Buffer): void {
-    if (ws.readyState !== WebSocket.OPEN) return;
-    if (ws.bufferedAmount <= SOCKET_HIGH_WATER) state.backlog = 0;
-    else if (++state.backlog > options.maxBufferedEvents) {
-      ws.terminate();
-      return;
-    }
-    // A Buffer is sent as it is (already UTF-8), still as a text message.
-    ws.send(text, { binary: false });
+  function onMessage(this: WebSocket, data: Buffer, isBinary: boolean): void {
+    connections.get(this)?.receive(data, isBinary);
+  }
+  function onClose(this: WebSocket): void {
+    connections.get(this)?.client.close();
   }
 
   function accept(req: Request, socket: Duplex, head: Buffer, user: AuthUser | null): void {
     wss.handleUpgrade(req, socket, head, (ws) => {
-      const state = { backlog: 0 };
-      const client = createRealtimeClient({
-        runtime,
-        hub,
-        options,
-        req,
-        user,
-        transport: {
-          send: (entry) => sendText(ws, state, eventJson(entry)),
-          revoked: (slug, error) => sendText(ws, state, JSON.stringify({ type: 'error', code: codeOf(error), message: error.message, collection: slug })),
-          end(error) {
-            sendText(ws, state, JSON.stringify({ type: 'error', code: codeOf(error), message: error.message }));
-            ws.close(1008, error.code);
-            client.close();
-          },
-        },
-        onClose() {
-          alive.delete(ws);
-          clients.delete(client);
-          if (ws.readyState === WebSocket.OPEN) ws.close(1000);
-        },
-      });
       if (closed) return ws.terminate();
-      onConnection(ws, client, state);
+      const connection = new WsConnection(endpoint, ws, req, user);
+      connections.set(ws, connection);
+      clients.add(connection.client);
+      ws.on('pong', onPong);
+      ws.on('close', onClose);
+      ws.on('error', terminateOnError);
+      ws.on('message', onMessage);
     });
   }
 
@@ -178,7 +225,8 @@ export function createWsTransport(ctx: {
     const user = await authenticateClient(runtime, req);
     const release = limit.acquire(req, user);
     if (socket.destroyed) return release();
-    socket.once('close', release);
+    // `on`, not `once`: the socket closes once, and release is idempotent (once wraps it in more objects).
+    socket.on('close', release);
     if (closed) return void socket.destroy();
     accept(req, socket, head, user);
   }
@@ -206,12 +254,12 @@ export function createWsTransport(ctx: {
   return {
     route,
     get size() {
-      return alive.size;
+      return connections.size;
     },
     close() {
       closed = true;
       clearInterval(pinger);
-      for (const ws of [...alive.keys()]) ws.terminate();
+      for (const ws of [...connections.keys()]) ws.terminate();
       wss.close();
     },
   };

@@ -1,8 +1,6 @@
-// Dates as ISO-8601 text, exactly as Date#toISOString writes them, about three times faster: every
-// record carries its timestamps, so a page of 20 records formats 40 to 60 dates, and V8's own
-// toISOString (a call into the runtime's date formatting) was the largest single cost of serializing a
-// list. Years 0000-9999 are computed here with integer arithmetic; any other date, and an invalid one
-// (which throws RangeError), is left to toISOString.
+// Dates as ISO-8601 text, exactly as Date#toISOString writes them, computed with integer arithmetic for
+// years 0000-9999: records' timestamps were the largest single cost of serializing a list
+// (docs/performance.md). Any other date, and an invalid one (which throws RangeError), is left to toISOString.
 
 /** "00" to "99". */
 const TWO_DIGITS = Array.from({ length: 100 }, (_, n) => (n < 10 ? `0${n}` : String(n)));

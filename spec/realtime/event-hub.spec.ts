@@ -1,5 +1,5 @@
 // The pure hub: fan-out by collection, subscription changes, close, and the bounded replay ring.
-import { createEventHub } from '../../lib/realtime/event-hub';
+import { type EventHub, type HubListener, createEventHub } from '../../lib/realtime/event-hub';
 
 interface Entry {
   event: { id: string; collection: string };
@@ -7,34 +7,41 @@ interface Entry {
 
 const entry = (id: string, collection = 'posts'): Entry => ({ event: { id, collection } });
 
+/** Subscribes `listener` to `slugs` (each with `true` as the subscriber's value). */
+function follow(hub: EventHub<Entry>, slugs: string[], listener: HubListener<Entry>) {
+  const sub = hub.subscribe<boolean>(listener);
+  sub.add(slugs.map((slug) => [slug, true] as const));
+  return sub;
+}
+
 describe('event hub', () => {
   it('delivers an entry only to subscribers of its collection, in subscription order', () => {
     const hub = createEventHub<Entry>(10);
     const seen: string[] = [];
-    hub.subscribe(['posts'], (e) => seen.push(`a:${e.event.id}`));
-    hub.subscribe(['tags'], (e) => seen.push(`b:${e.event.id}`));
-    hub.subscribe(['posts', 'tags'], (e) => seen.push(`c:${e.event.id}`));
+    follow(hub, ['posts'], { deliver: (e) => seen.push(`a:${e.event.id}`) });
+    follow(hub, ['tags'], { deliver: (e) => seen.push(`b:${e.event.id}`) });
+    follow(hub, ['posts', 'tags'], { deliver: (e) => seen.push(`c:${e.event.id}`) });
     hub.publish(entry('1'));
     hub.publish(entry('2', 'tags'));
     hub.publish(entry('3', 'other'));
     expect(seen).toEqual(['a:1', 'c:1', 'b:2', 'c:2']);
   });
 
-  it('follows add and remove, and stops delivering after close (calling onClose once)', () => {
+  it('follows add and remove, and stops delivering after close (telling its listener once)', () => {
     const hub = createEventHub<Entry>(10);
     const seen: string[] = [];
     const onClose = jest.fn();
-    const sub = hub.subscribe([], (e) => seen.push(e.event.id), onClose);
+    const sub = follow(hub, [], { deliver: (e) => seen.push(e.event.id), closed: onClose });
     hub.publish(entry('1'));
-    sub.add(['posts']);
+    sub.add([['posts', true]]);
     hub.publish(entry('2'));
     sub.remove(['posts']);
     hub.publish(entry('3'));
-    sub.add(['posts']);
+    sub.add([['posts', true]]);
     expect(hub.size).toBe(1);
     sub.close();
     sub.close();
-    sub.add(['posts']);
+    sub.add([['posts', true]]);
     hub.publish(entry('4'));
     expect(seen).toEqual(['2']);
     expect(onClose).toHaveBeenCalledTimes(1);
@@ -46,10 +53,12 @@ describe('event hub', () => {
     const errors: unknown[] = [];
     const hub = createEventHub<Entry>(10, (e) => errors.push(e));
     const seen: string[] = [];
-    hub.subscribe(['posts'], () => {
-      throw new Error('boom');
+    follow(hub, ['posts'], {
+      deliver() {
+        throw new Error('boom');
+      },
     });
-    hub.subscribe(['posts'], (e) => seen.push(e.event.id));
+    follow(hub, ['posts'], { deliver: (e) => seen.push(e.event.id) });
     hub.publish(entry('1'));
     expect(seen).toEqual(['1']);
     expect(errors).toHaveLength(1);
@@ -58,8 +67,8 @@ describe('event hub', () => {
   it('lets a subscriber close itself while an entry is being delivered', () => {
     const hub = createEventHub<Entry>(10);
     const seen: string[] = [];
-    const first = hub.subscribe(['posts'], () => first.close());
-    hub.subscribe(['posts'], (e) => seen.push(e.event.id));
+    const first = follow(hub, ['posts'], { deliver: () => first.close() });
+    follow(hub, ['posts'], { deliver: (e) => seen.push(e.event.id) });
     hub.publish(entry('1'));
     hub.publish(entry('2'));
     expect(seen).toEqual(['1', '2']);
@@ -80,7 +89,7 @@ describe('event hub', () => {
     expect(none.since('1')).toBeUndefined();
     const hub = createEventHub<Entry>(5);
     const onClose = jest.fn();
-    hub.subscribe(['posts'], () => undefined, onClose);
+    follow(hub, ['posts'], { deliver: () => undefined, closed: onClose });
     hub.publish(entry('1'));
     hub.close();
     expect(onClose).toHaveBeenCalled();

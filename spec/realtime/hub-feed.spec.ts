@@ -27,7 +27,7 @@ function setup() {
   const runtime = { changes, collections: new Map([['posts', posts]]), config: { logger: silent } } as unknown as Runtime;
   const hub = createEventHub<HubEntry>(100);
   const seen: HubEntry[] = [];
-  hub.subscribe(['posts'], (entry) => seen.push(entry));
+  hub.subscribe<true>({ deliver: (entry) => seen.push(entry) }).add([['posts', true]]);
   const stop = connectHub(runtime, hub, new Set());
   return { changes, stored, find, seen, stop };
 }
