@@ -36,8 +36,7 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
   const descriptor = collection.descriptor;
   const slug = descriptor.slug;
   // The writes' common args. The reads (list, get) take the caller without this wait when it is known at
-  // once (anonymous, or the host's req.user): measured over real sockets, an async step costs a read a
-  // percent or two.
+  // once (anonymous, or the host's req.user): an extra async step is a measurable cost on a read.
   const base = async (req: Request) => ({ runtime, collection, req, user: await requestUserNow(runtime, req) });
   // Cache headers only with a cache; read per request: features add their hooks after these routes are built.
   const cacheHeaders = () => (runtime.hooks.readThrough.length > 0 ? createCachedReadHeaders() : undefined);

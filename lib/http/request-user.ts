@@ -45,8 +45,8 @@ export function requestUserNow(runtime: Runtime, req: Request): MaybePromise<Aut
   const known = (req as WithUser)[key];
   if (known !== undefined) return known;
   const user = authenticate(runtime, req, 0);
-  // An anonymous caller is known at once from the request alone, and cheaply: not remembered. Adding a
-  // property changes the shape of the request object, which measurably slows the rest of its handling.
+  // An anonymous caller is known at once from the request alone: not remembered, since a property added
+  // to the request changes its shape and slows the rest of its handling.
   if (user !== null) (req as WithUser)[key] = user;
   return user;
 }
