@@ -3,7 +3,7 @@
 import type { Request } from 'express';
 import { ForbiddenError, UnauthorizedError } from '../errors';
 import { requestUser } from '../http/request-user';
-import { requireScope } from '../operations/access';
+import { SCOPES, requireScope } from '../operations/access';
 import type { BodyShape, JsonSchema, RouteDef, RouteHandler } from '../http/route-table';
 import { createApiKey, deleteApiKey, listApiKeys } from './api-keys';
 import { REGISTER_READ_ONLY } from './auth-access';
@@ -27,6 +27,8 @@ function readStrings<K extends string>(body: unknown, names: readonly K[]): Reco
 }
 
 const str = { type: 'string' };
+/** An API key's scopes, as keys are created with them and listed. */
+const SCOPE_LIST: JsonSchema = { type: 'array', items: { type: 'string', enum: [...SCOPES] } };
 /** A request body: an object of these properties, the named ones required. */
 const object = (properties: Record<string, JsonSchema>, required: string[] = []): BodyShape => ({
   kind: 'schema',
@@ -171,7 +173,7 @@ export function authRoutes(auth: AuthCollection): RouteDef[] {
     }, {
       auth: 'required',
       secret: true,
-      body: json(object({ name: str, scopes: { type: 'array', items: { enum: ['read', 'write', 'admin'] } }, expiresAt: { type: 'string', format: 'date-time' } }, ['name'])),
+      body: json(object({ name: str, scopes: SCOPE_LIST, expiresAt: { type: 'string', format: 'date-time' } }, ['name'])),
       responses: { 201: { description: 'The new key', shape: answer({ apiKey: literal(API_KEY_WITH_SECRET) }) }, ...ERRORS, 403: { description: 'API keys cannot do this' } },
     }),
     route('get', 'api-keys', 'listApiKeys', "The caller's API keys (without the keys)", async (req, res) => {
@@ -200,7 +202,7 @@ const closed = (properties: Record<string, JsonSchema>): JsonSchema => ({ type: 
 const KEY_FIELDS = {
   id: OBJECT_ID,
   name: { type: 'string' },
-  scopes: { type: 'array', items: { type: 'string', enum: ['read', 'write', 'admin'] } },
+  scopes: SCOPE_LIST,
   expiresAt: { type: ['string', 'null'], format: 'date-time' },
   createdAt: { type: 'string', format: 'date-time' },
 };

@@ -3,6 +3,7 @@
 // `blog_posts`) get a numbered suffix. The shared components' names come in as `reserved`: the schemas
 // that use these names import them from here, so this file imports none of them.
 import type { CollectionDescriptor } from '../schema/descriptors';
+import { pascalCase } from '../schema/type-names';
 
 /** The component names of one collection or global (a global uses only `record` and `update`). */
 export interface ComponentNames {
@@ -21,14 +22,6 @@ export interface ComponentNames {
   batch: string;
   /** `{ data: [inputs] }`: the body of a batch create. */
   createBatch: string;
-}
-
-function pascalCase(slug: string): string {
-  return slug
-    .split(/[-_]+/)
-    .filter(Boolean)
-    .map((part) => part[0].toUpperCase() + part.slice(1))
-    .join('');
 }
 
 function namesOf(base: string): ComponentNames {
