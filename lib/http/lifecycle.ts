@@ -47,7 +47,7 @@ export interface RouteChain {
 }
 
 /** The handlers the request phases give `route`, in phase order (the route's handler not included). */
-export function phaseHandlers(lifecycle: Pick<Lifecycle, RequestPhase>, route: RouteDef): RequestHandler[] {
+function phaseHandlers(lifecycle: Pick<Lifecycle, RequestPhase>, route: RouteDef): RequestHandler[] {
   return REQUEST_PHASES.flatMap((phase) => lifecycle[phase].flatMap((hook) => hook(route) ?? []));
 }
 

@@ -42,7 +42,7 @@ function namesField(node: WhereNode, fields: ReadonlySet<string>): boolean {
 }
 
 /** Checks the alt text sent with a file. */
-export function checkAlt(alt: unknown): string | undefined {
+function checkAlt(alt: unknown): string | undefined {
   if (alt === undefined) return undefined;
   if (typeof alt !== 'string' || alt.length > MAX_ALT_LENGTH) {
     throw new ValidationError('The upload is not valid.', [{ field: 'alt', message: `alt must be one text of at most ${MAX_ALT_LENGTH} characters`, code: 'invalid_alt' }]);
