@@ -105,23 +105,28 @@ export interface AuthenticateOptions {
   userOfClaims(claims: AccessClaims): Promise<AuthUser | null>;
 }
 
-/**
- * Creates the authenticator hook: undefined ("not mine") when the request carries no package credential,
- * answered at once then; a promise of the user otherwise.
- */
+/** Creates the authenticator hook: it owns requests with an API key or a Bearer token (or a conflicting pair). */
 export function createAuthenticate(options: AuthenticateOptions): Authenticator {
   const { passport: instance, verifiedTokens, userOfClaims } = options;
-  return (req) => {
-    if (hasConflictingCredentials(req)) {
-      throw new UnauthorizedError('Send one credential: one X-API-Key or one Authorization: Bearer header.', 'invalid_token');
-    }
-    const credential = readCredential(req);
-    if (!credential) return undefined;
-    // A token never contains whitespace; passport-jwt would read `Bearer <jwt> anything` as the bare JWT.
-    if (/\s/.test(credential.token)) throw refusal(credential, undefined);
-    const claims = credential.kind === 'jwt' ? verifiedTokens.get(credential.token) : undefined;
-    if (claims) return userOfClaims(claims).then((user) => user ?? Promise.reject(refusal(credential, undefined)));
-    const strategy = credential.kind === 'api-key' ? API_KEY_STRATEGY : JWT_STRATEGY;
-    return runStrategy(instance, strategy, credential.token).then((outcome) => outcome.user || Promise.reject(refusal(credential, outcome.info)));
+  return {
+    presented: (req) => readCredential(req) !== undefined || hasConflictingCredentials(req),
+    async authenticate(req) {
+      if (hasConflictingCredentials(req)) {
+        throw new UnauthorizedError('Send one credential: one X-API-Key or one Authorization: Bearer header.', 'invalid_token');
+      }
+      const credential = readCredential(req)!;
+      // A token never contains whitespace; passport-jwt would read `Bearer <jwt> anything` as the bare JWT.
+      if (/\s/.test(credential.token)) throw refusal(credential, undefined);
+      const claims = credential.kind === 'jwt' ? verifiedTokens.get(credential.token) : undefined;
+      if (claims) {
+        const user = await userOfClaims(claims);
+        if (!user) throw refusal(credential, undefined);
+        return user;
+      }
+      const strategy = credential.kind === 'api-key' ? API_KEY_STRATEGY : JWT_STRATEGY;
+      const outcome = await runStrategy(instance, strategy, credential.token);
+      if (!outcome.user) throw refusal(credential, outcome.info);
+      return outcome.user;
+    },
   };
 }

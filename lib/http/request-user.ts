@@ -1,19 +1,16 @@
-// Resolves the caller once per request (each feature's authenticator in turn, then the host's req.user)
-// and remembers a user, so every handler and operation sees the same one. An anonymous caller is not
-// remembered: it is known at once from the request's headers, the same every time it is asked.
+// Resolves the caller once per request: the first authenticator the request presents a credential to
+// decides (a bad credential is a 401 even if the host set req.user); without one, the host's req.user.
 import type { Request } from 'express';
 import type { AuthUser } from '../config/types';
 import type { Runtime } from '../operations/runtime';
-import { type MaybePromise, isPromiseLike } from '../util/maybe-promise';
 
 /**
- * Where a request keeps its caller: a property rather than a WeakMap keyed by requests (requests die
- * young, and every garbage collection would have to revisit a WeakMap entry for each one in flight).
- * One key per router: a request one router passes on (a custom endpoint calling next()) may reach another
- * router with other secrets and users, which must decide for itself.
+ * Where a request keeps its authenticated caller. One key per router: a request one router passes on (a
+ * custom endpoint calling next()) may reach another router with other secrets and users, which must
+ * decide for itself.
  */
 const keys = new WeakMap<Runtime, symbol>();
-type WithUser = Request & Record<symbol, MaybePromise<AuthUser | null> | undefined>;
+type WithUser = Request & Record<symbol, Promise<AuthUser> | undefined>;
 
 function userKey(runtime: Runtime): symbol {
   let key = keys.get(runtime);
@@ -24,36 +21,26 @@ function userKey(runtime: Runtime): symbol {
   return key;
 }
 
-function authenticate(runtime: Runtime, req: Request, from: number): MaybePromise<AuthUser | null> {
-  const authenticators = runtime.hooks.authenticate;
-  for (let i = from; i < authenticators.length; i++) {
-    const user = authenticators[i](req);
-    if (isPromiseLike<AuthUser | null | undefined>(user)) {
-      return Promise.resolve(user).then((found) => (found === undefined ? authenticate(runtime, req, i + 1) : found));
-    }
-    if (user !== undefined) return user;
-  }
-  return runtime.config.fromRequest(req);
-}
-
 /**
- * The authenticated user of this request, or null: at once when no credential needs checking (an
- * anonymous request, a host's req.user), else a promise. Throws for a bad credential.
+ * The caller when the request presents no credential of the router's own: the host's user, or null. The
+ * common read is anonymous or the host's user, and knowing it without a promise is the cheapest step of
+ * the read path (docs/performance.md). Undefined when a credential must be checked (requestUser does).
  */
-export function requestUserNow(runtime: Runtime, req: Request): MaybePromise<AuthUser | null> {
-  const key = userKey(runtime);
-  const known = (req as WithUser)[key];
-  if (known !== undefined) return known;
-  const user = authenticate(runtime, req, 0);
-  // An anonymous caller is known at once from the request alone: not remembered, since a property added
-  // to the request changes its shape and slows the rest of its handling.
-  if (user !== null) (req as WithUser)[key] = user;
-  return user;
+export function callerAtOnce(runtime: Runtime, req: Request): AuthUser | null | undefined {
+  for (const authenticator of runtime.hooks.authenticate) if (authenticator.presented(req)) return undefined;
+  return runtime.config.fromRequest(req);
 }
 
 /** The authenticated user of this request, or null; rejects for a bad credential. */
 export function requestUser(runtime: Runtime, req: Request): Promise<AuthUser | null> {
-  return settle(() => requestUserNow(runtime, req));
+  const key = userKey(runtime);
+  const known = (req as WithUser)[key];
+  if (known) return known;
+  const now = callerAtOnce(runtime, req);
+  if (now !== undefined) return Promise.resolve(now);
+  // Remembered: a credential is checked once per request, however many steps ask. An anonymous caller is
+  // not: it is known from the headers at once, and a property added to the request costs its handling.
+  return ((req as WithUser)[key] = authenticateCredential(runtime, req));
 }
 
 /**
@@ -61,13 +48,11 @@ export function requestUser(runtime: Runtime, req: Request): Promise<AuthUser | 
  * whose credentials are checked again and again (realtime clients).
  */
 export function authenticateFresh(runtime: Runtime, req: Request): Promise<AuthUser | null> {
-  return settle(() => authenticate(runtime, req, 0));
+  const now = callerAtOnce(runtime, req);
+  return now !== undefined ? Promise.resolve(now) : authenticateCredential(runtime, req);
 }
 
-function settle(resolve: () => MaybePromise<AuthUser | null>): Promise<AuthUser | null> {
-  try {
-    return Promise.resolve(resolve());
-  } catch (error) {
-    return Promise.reject(error);
-  }
+function authenticateCredential(runtime: Runtime, req: Request): Promise<AuthUser> {
+  const authenticator = runtime.hooks.authenticate.find((candidate) => candidate.presented(req))!;
+  return authenticator.authenticate(req);
 }

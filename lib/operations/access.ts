@@ -5,7 +5,6 @@ import type { AccessArgs, AuthUser, Scope } from '../config/types';
 import { ForbiddenError, QueryError, UnauthorizedError } from '../errors';
 import { parseWhere } from '../query';
 import type { WhereNode } from '../query/types';
-import { type MaybePromise, thenMaybe } from '../util/maybe-promise';
 import { type CollectionRuntime, defaultAccessOf, type OperationArgs } from './runtime';
 
 export type AccessOperation = 'read' | 'create' | 'update' | 'delete';
@@ -63,25 +62,39 @@ const authenticated = ({ user }: AccessArgs): boolean => user !== null;
 
 /**
  * Returns undefined when allowed without constraint, or the constraint node to AND into the query.
- * Throws UnauthorizedError (no user) or ForbiddenError (user) when denied.
+ * Rejects with UnauthorizedError (no user) or ForbiddenError (user) when denied.
  */
 export async function checkAccess(check: AccessCheck): Promise<WhereNode | undefined> {
-  return accessNow(check);
+  return judgeAnswer(askRule(check));
+}
+
+/** A rule's answer to one check, as the rule gave it: a value or a promise of one. */
+export interface RuleAnswer {
+  check: AccessCheck;
+  /** False when the caller's API key lacks the operation's scope: the rule was asked as for an anonymous caller. */
+  scoped: boolean;
+  user: AuthUser | null;
+  result: unknown;
 }
 
 /**
- * checkAccess, answered at once when the rule answers at once (throwing there, not rejecting), and as a
- * promise only when the rule returns one.
+ * Asks the collection's rule for one check, without judging the answer yet: a read can see at once that
+ * the rule allowed it outright (`result === true`) and take the shortest path. Throws what the rule throws.
  */
-export function accessNow(check: AccessCheck): MaybePromise<WhereNode | undefined> {
-  if (check.overrideAccess) return undefined;
+export function askRule(check: AccessCheck): RuleAnswer {
+  if (check.overrideAccess) return { check, scoped: true, user: check.user, result: true };
   const { runtime, collection, op } = check;
   // A key without the scope acts as an anonymous caller for this operation: it never does less than no
   // credential would (a public read stays public), and where anonymous callers are refused it is a 403.
   const scoped = scopeAllows(check.user, op);
   const user = scoped ? check.user : null;
   const rule = collection.descriptor.access[op] ?? defaultAccessOf(runtime, collection.descriptor, op) ?? authenticated;
-  return thenMaybe(rule({ user, req: check.req, id: check.id, data: check.data }), (result) => ruleOutcome(check, scoped, user, result));
+  return { check, scoped, user, result: rule({ user, req: check.req, id: check.id, data: check.data }) };
+}
+
+/** What checkAccess answers for a rule's answer: no constraint, a constraint, or a rejection. */
+export async function judgeAnswer({ check, scoped, user, result }: RuleAnswer): Promise<WhereNode | undefined> {
+  return ruleOutcome(check, scoped, user, await result);
 }
 
 function ruleOutcome(check: AccessCheck, scoped: boolean, user: AuthUser | null, result: unknown): WhereNode | undefined {

@@ -2,7 +2,6 @@
 // conditions through the related collection (under its read access, bounded, never truncated), adds soft delete.
 import type { Types } from 'mongoose';
 import { combineAnd, combineWhere, hasRelationNodes, mapRelationNodes, rejectTooManyRelationIds, toMongoFilter } from '../query';
-import type { MaybePromise } from '../util/maybe-promise';
 import type { WhereNode } from '../query/types';
 import { storagePath } from '../schema/descriptors';
 import { type DescribedArgs, checkAccess, readConstraintOrNull } from './access';
@@ -38,27 +37,19 @@ export async function deletedScope(args: OperationArgs, requested: boolean): Pro
   return { deleted: true, node: combineWhere('or', [live, constraint]) };
 }
 
-/**
- * Builds the Mongo filter for the collection; relation conditions are resolved to id lists first (the
- * only step that waits: without them the filter is built at once).
- */
-export function buildFilter(args: FilterArgs): MaybePromise<Record<string, unknown>> {
+/** Builds the Mongo filter for the collection; relation conditions are resolved to id lists first. */
+export async function buildFilter(args: FilterArgs): Promise<Record<string, unknown>> {
   const node = combineAnd(...args.nodes);
-  if (!node || !hasRelationNodes(node)) return toFilter(args, node);
-  return mapRelationNodes(node, (relation) => resolveRelation(args, relation)).then((resolved) => toFilter(args, resolved));
+  const resolved = node && hasRelationNodes(node) ? await mapRelationNodes(node, (relation) => resolveRelation(args, relation)) : node;
+  return withSoftDelete(args.collection, args.deleted ?? false, resolved ? toMongoFilter(resolved) : {});
 }
 
 /**
  * The filter of one live record by id, with nothing else to combine: what buildFilter gives for it,
- * directly. The id stays text (24 hex digits, checked): Mongoose casts it by the schema more cheaply
- * than an ObjectId made here.
+ * without a wait. The id stays text (24 hex digits, checked): Mongoose casts it by the schema.
  */
 export function liveRecordFilter(collection: CollectionRuntime, id: string): Record<string, unknown> {
   return withSoftDelete(collection, false, { [storagePath(collection.descriptor.fields.id.name)]: id });
-}
-
-function toFilter(args: FilterArgs, resolved: WhereNode | undefined): Record<string, unknown> {
-  return withSoftDelete(args.collection, args.deleted ?? false, resolved ? toMongoFilter(resolved) : {});
 }
 
 function withSoftDelete(collection: FilterArgs['collection'], deleted: FilterArgs['deleted'], filter: Record<string, unknown>): Record<string, unknown> {

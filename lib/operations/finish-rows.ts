@@ -2,27 +2,22 @@
 // (hidden fields gone, only the selected fields kept).
 import type { PopulateTree } from '../query/types';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
-import type { MaybePromise } from '../util/maybe-promise';
 import type { OperationArgs } from './runtime';
 import { populateRows } from './populate';
 
+/** Populates `tree` on the rows in place and returns them serialized. */
+export async function finishRows(args: OperationArgs, rows: RawDoc[], tree: PopulateTree, select: readonly string[] | undefined): Promise<ApiRecord[]> {
+  if (rows.length > 0 && !isEmptyTree(tree)) await populateRows({ ...args, rows, tree });
+  return serializeRows(args, rows, select);
+}
+
 /** True when a populate tree asks for nothing. */
-export function isEmptyTree(tree: PopulateTree): boolean {
+function isEmptyTree(tree: PopulateTree): boolean {
   for (const _ in tree) return false;
   return true;
 }
 
-/**
- * Populates `tree` on the rows in place and returns them serialized: at once when there is nothing to
- * populate (the common read), so it adds no promise of its own.
- */
-export function finishRows(args: OperationArgs, rows: RawDoc[], tree: PopulateTree, select: readonly string[] | undefined): MaybePromise<ApiRecord[]> {
-  if (rows.length === 0 || isEmptyTree(tree)) return serializeRows(args, rows, select);
-  return populateRows({ ...args, rows, tree }).then(() => serializeRows(args, rows, select));
-}
-
-/** Rows serialized as they are (nothing to populate). */
-export function serializeRows(args: OperationArgs, rows: RawDoc[], select: readonly string[] | undefined): ApiRecord[] {
+function serializeRows(args: OperationArgs, rows: RawDoc[], select: readonly string[] | undefined): ApiRecord[] {
   const fields = select ? new Set(select) : undefined;
   const { serialize } = args.collection;
   const records = new Array<ApiRecord>(rows.length);

@@ -9,7 +9,6 @@ import type { ListQuery, RecordQuery, WhereNode } from '../query/types';
 import type { CollectionDescriptor, SchemaRegistry } from '../schema/descriptors';
 import type { ValidatedInput } from '../schema/validate-input';
 import { type RecordSerializer, createRecordSerializer } from '../schema/to-record';
-import type { MaybePromise } from '../util/maybe-promise';
 import type { ChangeBus, WriteStamps } from './change-bus';
 import type { OutageLog } from './outage-log';
 
@@ -49,12 +48,15 @@ export interface WriteArgs extends OperationArgs {
 }
 
 /**
- * Resolves the caller of a request from credentials this feature owns: a user, null for "anonymous",
- * or undefined for "not mine" (the next authenticator, and finally the host's req.user, decide).
- * Throws (or rejects with) UnauthorizedError for a credential of its own that is bad. Answers at once
- * when it can (no credential), so an anonymous read waits for nothing.
+ * Resolves the caller of a request from credentials a feature owns. Only a request it says carries one of
+ * its credentials is given to it; the others go to the next authenticator, and finally to the host's req.user.
  */
-export type Authenticator = (req: Request) => MaybePromise<AuthUser | null | undefined>;
+export interface Authenticator {
+  /** True when the request presents a credential this authenticator owns (known from the headers alone). */
+  presented(req: Request): boolean;
+  /** The user of that credential; rejects with UnauthorizedError for a bad one. */
+  authenticate(req: Request): Promise<AuthUser>;
+}
 
 /** Supplies the access function used when a collection configures none; undefined passes to the next provider. */
 export type DefaultAccessProvider = (collection: CollectionDescriptor, op: 'read' | 'create' | 'update' | 'delete') => AccessFn | undefined;
