@@ -66,103 +66,29 @@ export interface DatabaseGate {
 }
 
 /**
- * A bound on the wait, not a cancellation: the driver cannot take back a command already sent, so the
- * answer says a write may have been applied. Without it, a command the driver loses track of (a socket
- * closed while it waits to drain) would hold the request forever.
- *
- * One timer serves every request of the router: all deadlines are the same length, so the requests in
- * flight, queued in arrival order, are also in deadline order, and the timer only ever waits for the first.
- * A request costs a timestamp and a place in the queue: no timer, no listener of its own. Measured over
- * real sockets, a 'close' listener per response cost more than the rest of the deadline together. So an
- * answered (or abandoned) response leaves the queue lazily: from the front as later requests arrive (in
- * the usual case requests finish in about arrival order, so the queue holds about the requests in flight),
- * and by a sweep whenever the queue has doubled since the last one (so a slow request at the front
- * never holds more than its own share of answered ones behind it).
+ * The deadline middleware: a request still unanswered `ms` after it got here is answered 503
+ * `database_timeout`. A bound on the wait, not a cancellation: the driver cannot take back a command
+ * already sent, so the answer says a write may have been applied. Without it, a command the driver loses
+ * track of (a socket closed while it waits to drain) would hold the request forever.
  */
-/** The deadline middleware, with the number of responses it still holds (for its tests). */
-export type Deadlines = RequestHandler & { readonly queued: number };
-
-export function createDeadlines(ms: number, answer: DatabaseGateOptions['answer']): Deadlines {
-  // The responses in flight and when each is due (performance.now() ms), side by side from `head` on. Not
-  // a property of the response: adding one changes the shape of every response object, which measurably
-  // slows the rest of its handling. A response passing this router twice (a route calling next() into a
-  // second mount of the same router) is queued twice; its first deadline comes first, and the second
-  // entry is settled by then.
-  let queue: Array<Response | undefined> = [];
-  let dues: number[] = [];
-  let head = 0;
-  /**
-   * How many of the responses the last sweep kept may still be queued (lowered as entries leave from the
-   * front): the next sweep comes when the queue outgrows twice that.
-   */
-  let swept = 0;
-  let timer: NodeJS.Timeout | undefined;
-  // Answered (the deadline no longer applies once headers are out) or abandoned by the client.
-  const settled = (res: Response): boolean => res.headersSent || res.destroyed;
-  /** Drops the front entry (its slot no longer holds the response). */
-  const shift = (): Response => {
-    const res = queue[head]!;
-    queue[head] = undefined;
-    head += 1;
-    // What the last sweep kept leaves from the front too: without this, a burst long gone would leave the
-    // bound at twice its size, and a slow request after it could hold that many answered ones behind it.
-    if (swept > 0) swept -= 1;
-    return res;
-  };
-  const compact = (): void => {
-    queue = queue.slice(head);
-    dues = dues.slice(head);
-    head = 0;
-  };
-  const dropSettledFront = (): void => {
-    while (head < queue.length && settled(queue[head]!)) shift();
-    if (head === queue.length) {
-      queue.length = 0;
-      dues.length = 0;
-      head = 0;
-    } else if (head >= 1024 && head * 2 >= queue.length) {
-      compact();
-    }
-  };
-  /** Keeps only the responses still waiting, in order. */
-  const sweep = (): void => {
-    compact();
-    const kept = queue.flatMap((res, i) => (settled(res!) ? [] : [i]));
-    queue = kept.map((i) => queue[i]);
-    dues = kept.map((i) => dues[i]);
-    swept = queue.length;
-  };
-  const arm = (): void => {
-    timer = head === queue.length ? undefined : setTimeout(expire, Math.max(0, dues[head] - performance.now()));
-    // Open requests keep the process alive through their sockets; the timer need not.
-    timer?.unref();
-  };
-  function expire(): void {
-    const now = performance.now();
-    while (head < queue.length && (settled(queue[head]!) || dues[head] <= now)) {
-      const res = shift();
-      if (settled(res)) continue;
+export function createDeadline(ms: number, answer: DatabaseGateOptions['answer']): RequestHandler {
+  return (req, res, next) => {
+    const timer = setTimeout(() => {
+      // Answered (the deadline no longer applies once headers are out) or abandoned by the client.
+      if (res.headersSent || res.destroyed) return;
       try {
-        answer(new DatabaseTimeoutError(ms), res.req, res);
+        answer(new DatabaseTimeoutError(ms), req, res);
       } catch {
         // The answer failed (a host logger that throws): close the connection rather than leave the client
-        // waiting, and never throw from a timer, which would crash the host's process and end every other
-        // request's deadline with it.
+        // waiting, and never throw from a timer, which would crash the host's process.
         res.destroy();
       }
-    }
-    dropSettledFront();
-    arm();
-  }
-  const deadline: RequestHandler = (_req, res, next) => {
-    dropSettledFront();
-    queue.push(res);
-    dues.push(performance.now() + ms);
-    if (queue.length - head > 2 * swept + 64) sweep();
-    if (!timer) arm();
+    }, ms);
+    // Open requests keep the process alive through their sockets; the timer need not.
+    timer.unref();
+    res.once('close', () => clearTimeout(timer));
     next();
   };
-  return Object.defineProperty(deadline, 'queued', { get: () => queue.length - head }) as Deadlines;
 }
 
 /**
@@ -207,15 +133,15 @@ export function createDatabaseGate(connection: Connection, options: DatabaseGate
     next(new DatabaseDownError());
   };
   const limit = options.requestTimeoutMS;
-  const deadline = limit === false ? undefined : createDeadlines(limit, options.answer);
+  const deadline = limit === false ? undefined : createDeadline(limit, options.answer);
   return {
     onRequest: (route) => (route.config?.database === false ? undefined : gate),
     // Not on upgrades: the 101 is written on the raw socket, never through the response.
     deadline: (route) => (route.config?.database === false || route.config?.deadline === false || route.upgrade ? undefined : deadline),
     close() {
       for (const [event, listener] of listeners) connection.off(event, listener);
-      // Requests still in flight keep their deadlines: a hung one must not hold up a graceful shutdown.
-      // The timer is unref'd and stops by itself once the last of them is answered.
+      // Requests still in flight keep their deadlines; the timers are unref'd, so a hung request does not
+      // hold up a graceful shutdown.
     },
   };
 }
