@@ -1,6 +1,6 @@
 // Reads a stored file's bytes (or one range of them) from `<bucket>.chunks` a few chunks at a time. The
-// driver's GridFS download stream fetches whole cursor batches (the first alone is 101 chunks, ~25 MB) with
-// no way to make them smaller, so one large download would cost tens of MB of memory; this costs ~4 MB.
+// driver's GridFS download stream fetches whole cursor batches with no way to make them smaller, so one
+// large download would hold tens of MB; this holds one small batch at a time.
 import { Readable } from 'node:stream';
 import type { mongo } from 'mongoose';
 import type { StoredFileDoc } from './file-store';

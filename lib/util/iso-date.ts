@@ -1,6 +1,6 @@
 // Dates as ISO-8601 text, exactly as Date#toISOString writes them, computed with integer arithmetic for
-// years 0000-9999: records' timestamps were the largest single cost of serializing a list
-// (docs/performance.md). Any other date, and an invalid one (which throws RangeError), is left to toISOString.
+// years 0000-9999: every record carries its timestamps, and the runtime's own formatting is slow enough
+// to weigh on a list. Any other date, and an invalid one (which throws RangeError), is left to toISOString.
 
 /** "00" to "99". */
 const TWO_DIGITS = Array.from({ length: 100 }, (_, n) => (n < 10 ? `0${n}` : String(n)));
