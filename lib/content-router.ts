@@ -146,6 +146,7 @@ export function contentRouter(config: ContentConfig): ContentRouter {
     // passed, and the error handler answers whatever failed.
     lifecycle.preHandler.push(conditionalGet, gate.deadline);
     lifecycle.onError.push(errorHandler);
+    lifecycle.onLeave.push(gate.leave);
     // Every route joins the table through onRoute, after every feature has added its hooks.
     const table: RouteDef[] = [];
     for (const route of instances.flatMap((i) => i.routes ?? [])) {

@@ -4,7 +4,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import mongoose, { type Connection } from 'mongoose';
 import { DatabaseDownError, DatabaseTimeoutError } from '../errors';
-import type { RouteHook } from './lifecycle';
+import type { LeaveHook, RouteHook } from './lifecycle';
 import type { OutageLog } from '../operations/outage-log';
 
 declare module './route-table' {
@@ -61,34 +61,54 @@ export interface DatabaseGate {
    * its JSON is not a database wait). Not on routes whose config says `deadline: false`, nor on upgrades.
    */
   deadline: RouteHook;
+  /** The onLeave hook ending the deadline of a request passed on to the host. */
+  leave: LeaveHook;
   /** Stops listening to the connection. */
   close(): void;
 }
 
+/** The request deadline: the preHandler that starts it, and the onLeave hook that ends it early. */
+export interface Deadline {
+  start: RequestHandler;
+  /** Ends the deadline of a request the router passes on to the host: the host answers it in its own time. */
+  release: LeaveHook;
+}
+
 /**
- * The deadline middleware: a request still unanswered `ms` after it got here is answered 503
- * `database_timeout`. A bound on the wait, not a cancellation: the driver cannot take back a command
- * already sent, so the answer says a write may have been applied. Without it, a command the driver loses
- * track of (a socket closed while it waits to drain) would hold the request forever.
+ * A request still unanswered `ms` after its deadline started is answered 503 `database_timeout`. A bound
+ * on the wait, not a cancellation: the driver cannot take back a command already sent, so the answer says
+ * a write may have been applied. Without it, a command the driver loses track of (a socket closed while
+ * it waits to drain) would hold the request forever.
  */
-export function createDeadline(ms: number, answer: DatabaseGateOptions['answer']): RequestHandler {
-  return (req, res, next) => {
-    const timer = setTimeout(() => {
-      // Answered (the deadline no longer applies once headers are out) or abandoned by the client.
-      if (res.headersSent || res.destroyed) return;
-      try {
-        answer(new DatabaseTimeoutError(ms), req, res);
-      } catch {
-        // The answer failed (a host logger that throws): close the connection rather than leave the client
-        // waiting, and never throw from a timer, which would crash the host's process.
-        res.destroy();
-      }
-    }, ms);
-    // Open requests keep the process alive through their sockets; the timer need not.
-    timer.unref();
-    res.once('close', () => clearTimeout(timer));
+export function createDeadline(ms: number, answer: DatabaseGateOptions['answer']): Deadline {
+  // The timers of the requests in flight, by response (a response passing twice keeps its first deadline).
+  const timers = new Map<Response, NodeJS.Timeout>();
+  const release = (_req: Request, res: Response): void => {
+    clearTimeout(timers.get(res));
+    timers.delete(res);
+  };
+  const start: RequestHandler = (req, res, next) => {
+    if (!timers.has(res)) {
+      const timer = setTimeout(() => {
+        timers.delete(res);
+        // Answered (the deadline no longer applies once headers are out) or abandoned by the client.
+        if (res.headersSent || res.destroyed) return;
+        try {
+          answer(new DatabaseTimeoutError(ms), req, res);
+        } catch {
+          // The answer failed (a host logger that throws): close the connection rather than leave the client
+          // waiting, and never throw from a timer, which would crash the host's process.
+          res.destroy();
+        }
+      }, ms);
+      // Open requests keep the process alive through their sockets; the timer need not.
+      timer.unref();
+      timers.set(res, timer);
+      res.once('close', () => release(req, res));
+    }
     next();
   };
+  return { start, release };
 }
 
 /**
@@ -137,7 +157,8 @@ export function createDatabaseGate(connection: Connection, options: DatabaseGate
   return {
     onRequest: (route) => (route.config?.database === false ? undefined : gate),
     // Not on upgrades: the 101 is written on the raw socket, never through the response.
-    deadline: (route) => (route.config?.database === false || route.config?.deadline === false || route.upgrade ? undefined : deadline),
+    deadline: (route) => (route.config?.database === false || route.config?.deadline === false || route.upgrade ? undefined : deadline?.start),
+    leave: deadline ? deadline.release : () => undefined,
     close() {
       for (const [event, listener] of listeners) connection.off(event, listener);
       // Requests still in flight keep their deadlines; the timers are unref'd, so a hung request does not

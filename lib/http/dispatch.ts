@@ -99,7 +99,7 @@ function matchPattern(pattern: Pattern, parts: readonly string[]): Record<string
  * operationId, throw at start-up, naming both. Each route's chain is composed from `lifecycle`'s phases
  * here, once: a request allocates nothing for it. Errors, the dispatcher's own included, go to its onError hooks.
  */
-export function createDispatcher(routes: readonly RouteDef[], lifecycle: Pick<Lifecycle, RequestPhase | 'onError'>): Dispatcher {
+export function createDispatcher(routes: readonly RouteDef[], lifecycle: Pick<Lifecycle, RequestPhase | 'onError' | 'onLeave'>): Dispatcher {
   const patterns = new Map<string, Pattern>();
   const mounted: MountedRoute[] = [];
   const owners = new Map<string, string>();
@@ -125,13 +125,14 @@ export function createDispatcher(routes: readonly RouteDef[], lifecycle: Pick<Li
     }
     const chain = composeRoute(lifecycle, route);
     // An upgrade runs its route's phases, not its handler: `upgrade` takes over once they let it through.
-    const upgrade = route.upgrade ? { steps: chain.steps.slice(0, -1), onError: chain.onError } : undefined;
+    // Its phases passing it on is not leaving the router: the route's `upgrade` takes it from there.
+    const upgrade = route.upgrade ? { steps: chain.steps.slice(0, -1), onError: chain.onError, onLeave: [] } : undefined;
     pattern.methods.set(method, { route, chain, upgrade });
     mounted.push(Object.freeze({ method, path: route.path, operationId: route.operationId }));
   }
   if (problems.length) throw new ConfigError(problems);
   // For the dispatcher's own errors (a 404 under a path the router owns, a 405, a malformed parameter).
-  const errors: RouteChain = { steps: [], onError: [...lifecycle.onError] };
+  const errors: RouteChain = { steps: [], onError: [...lifecycle.onError], onLeave: [] };
   const fail = (req: Request, res: Response, next: NextFunction, error: unknown) => runChain(errors, req, res, next, error);
 
   // Grouped by first segment, so a request looks only at the patterns of the path it names.

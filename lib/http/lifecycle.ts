@@ -19,6 +19,9 @@ export type RouteHook = (route: RouteDef) => RequestHandler | undefined;
 /** A hook of `onError`: answers the error, or passes it (or another) on with next(error). */
 export type ErrorHook = ErrorRequestHandler;
 
+/** A hook of `onLeave`. */
+export type LeaveHook = (req: Request, res: Response) => void;
+
 export interface Lifecycle {
   /** First, before any work on the request: refusals that need nothing but the request (outage, rate limit). */
   readonly onRequest: RouteHook[];
@@ -28,6 +31,12 @@ export interface Lifecycle {
   readonly preHandler: RouteHook[];
   /** An error of any phase, of the handler, or of the dispatcher (404, 405): answered here, in order. */
   readonly onError: ErrorHook[];
+  /**
+   * A request leaves the router unanswered: its handler passed it on to the host with next() (a function
+   * endpoint), or no error hook could answer its error. Called in order before the host's next handler:
+   * what the router still holds for the request (its deadline) ends here.
+   */
+  readonly onLeave: LeaveHook[];
   /** Called for every route as it joins the route table, in table order. */
   readonly onRoute: Array<(route: RouteDef) => void>;
   /** Part of api.ready, in order: run after the connection is open and the models' indexes are built. */
@@ -37,13 +46,17 @@ export interface Lifecycle {
 }
 
 export function createLifecycle(): Lifecycle {
-  return { onRequest: [], parse: [], preHandler: [], onError: [], onRoute: [], onReady: [], onClose: [] };
+  return { onRequest: [], parse: [], preHandler: [], onError: [], onLeave: [], onRoute: [], onReady: [], onClose: [] };
 }
 
-/** What a request of one route runs: its phases' handlers and its own (`steps`), and on an error `onError`. */
+/**
+ * What a request of one route runs: its phases' handlers and its own (`steps`), on an error `onError`,
+ * and `onLeave` when it goes on to the host.
+ */
 export interface RouteChain {
   readonly steps: readonly RequestHandler[];
   readonly onError: readonly ErrorHook[];
+  readonly onLeave: readonly LeaveHook[];
 }
 
 /** The handlers the request phases give `route`, in phase order (the route's handler not included). */
@@ -52,8 +65,8 @@ function phaseHandlers(lifecycle: Pick<Lifecycle, RequestPhase>, route: RouteDef
 }
 
 /** The chain of `route`, composed once at start-up: every request of the route runs it as it is. */
-export function composeRoute(lifecycle: Pick<Lifecycle, RequestPhase | 'onError'>, route: RouteDef): RouteChain {
-  return { steps: [...phaseHandlers(lifecycle, route), route.handler as RequestHandler], onError: [...lifecycle.onError] };
+export function composeRoute(lifecycle: Pick<Lifecycle, RequestPhase | 'onError' | 'onLeave'>, route: RouteDef): RouteChain {
+  return { steps: [...phaseHandlers(lifecycle, route), route.handler as RequestHandler], onError: [...lifecycle.onError], onLeave: [...lifecycle.onLeave] };
 }
 
 function isFailure(error: unknown): boolean {
@@ -63,14 +76,18 @@ function isFailure(error: unknown): boolean {
 /**
  * The one chain runner, with Express's semantics: steps run in order while each calls next(); the first
  * error (thrown, rejected or passed to next) moves to the error hooks, each of which answers or passes an
- * error on. `done` gets what is left: nothing when the last step called next() (the request goes on to the
- * host), the error when no error hook answered it. `error`: start with the error hooks (a 404 of the
- * dispatcher, a refused upgrade).
+ * error on. `done` gets what is left, after the `onLeave` hooks: nothing when the last step called next()
+ * (the request goes on to the host), the error when no error hook answered it. `error`: start with the
+ * error hooks (a 404 of the dispatcher, a refused upgrade).
  */
 export function runChain(chain: RouteChain, req: Request, res: Response, done: NextFunction, error?: unknown): void {
   let index = 0;
   let failing = false;
   let failure: unknown;
+  const leave = (left?: unknown): void => {
+    for (const hook of chain.onLeave) hook(req, res);
+    done(left);
+  };
   const next: NextFunction = (problem?: unknown) => {
     if (isFailure(problem)) {
       if (!failing) index = 0;
@@ -78,17 +95,17 @@ export function runChain(chain: RouteChain, req: Request, res: Response, done: N
       failure = problem;
     } else if (failing) {
       // An error hook called next() without an error: the error is dealt with.
-      return done();
+      return leave();
     }
     try {
       let result: unknown;
       if (failing) {
         const hook = chain.onError[index++];
-        if (!hook) return done(failure);
+        if (!hook) return leave(failure);
         result = hook(failure, req, res, next);
       } else {
         const step = chain.steps[index++];
-        if (!step) return done();
+        if (!step) return leave();
         result = step(req, res, next);
       }
       if (result && typeof (result as Promise<void>).then === 'function') (result as Promise<void>).then(undefined, next);

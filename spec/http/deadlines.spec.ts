@@ -26,8 +26,9 @@ describe('the request deadline', () => {
     });
     const deadline = createDeadline(ms, answer);
     const next = jest.fn() as unknown as NextFunction;
-    const start = (res: FakeResponse) => deadline({} as Request, res as unknown as Response, next);
-    return { answered, start, next };
+    const start = (res: FakeResponse) => deadline.start({} as Request, res as unknown as Response, next);
+    const release = (res: FakeResponse) => deadline.release({} as Request, res as unknown as Response);
+    return { answered, start, release, next };
   }
 
   it('answers each request at its own deadline and passes every request on at once', () => {
@@ -65,6 +66,17 @@ describe('the request deadline', () => {
     expect(jest.getTimerCount()).toBe(0);
   });
 
+  it('ends the deadline of a request passed on to the host, and holds nothing for it', () => {
+    const { start, release, answered } = setUp(1000);
+    const [passed, kept] = [new FakeResponse(), new FakeResponse()];
+    start(passed);
+    start(kept);
+    release(passed);
+    expect(jest.getTimerCount()).toBe(1);
+    jest.advanceTimersByTime(1000);
+    expect(answered).toEqual([kept]);
+  });
+
   it('keeps its first deadline for a response that passes twice (a second mount of the same router)', () => {
     const { start, answered } = setUp(1000);
     const res = new FakeResponse();
@@ -85,7 +97,7 @@ describe('the request deadline', () => {
       (res as unknown as FakeResponse).headersSent = true;
     });
     const [first, second] = [new FakeResponse(), new FakeResponse()];
-    for (const res of [first, second]) deadline({} as Request, res as unknown as Response, jest.fn());
+    for (const res of [first, second]) deadline.start({} as Request, res as unknown as Response, jest.fn());
     jest.advanceTimersByTime(1000);
     expect(first.destroyed).toBe(true);
     expect(answered).toEqual([first, second]);

@@ -3,6 +3,7 @@
 // its answer is dropped and the router logs a warning". Found while following the docs as a new user.
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
+import express from 'express';
 import request from 'supertest';
 import { createTestApp } from '../helpers/create-test-app';
 
@@ -94,6 +95,24 @@ describe('the request deadline (db.requestTimeoutMS): what it covers', () => {
       expect(res.body.code).toBe('database_timeout');
       await new Promise((resolve) => setTimeout(resolve, 700));
       expect(t.hostErrors).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('stops counting once a function endpoint passes the request on to the host with next()', async () => {
+    const t = await createTestApp(
+      { collections, endpoints: [(router) => router.get('/pass', (_req, _res, next) => next())] },
+      { requestTimeoutMS: 150 },
+    );
+    // The host's own route behind the router, slower than the router's deadline: not the router's request any more.
+    const app = express();
+    app.use('/api', t.api);
+    app.get('/api/pass', (_req, res) => void setTimeout(() => res.json({ host: 'late answer' }), 400));
+    try {
+      const res = await request(app).get('/api/pass');
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ host: 'late answer' });
     } finally {
       await t.close();
     }
