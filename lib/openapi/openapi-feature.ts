@@ -55,7 +55,13 @@ export const openapiFeature: Feature = {
       if (!(await requestUser(runtime, req))) throw new UnauthorizedError('The API documentation is for authenticated callers.');
     };
     const errors: Record<number, RouteResponse> = options.public ? {} : { 401: { description: 'Not authenticated (docs.public is false)' } };
-    const common = { tags: ['docs'], auth: options.public ? ('none' as const) : ('required' as const) };
+    // Public docs never touch the database: served during an outage too. Guarded ones check a credential,
+    // which may need it.
+    const common = {
+      tags: ['docs'],
+      auth: options.public ? ('none' as const) : ('required' as const),
+      config: options.public ? { database: false } : undefined,
+    };
 
     const routes: RouteDef[] = [
       {

@@ -52,6 +52,21 @@ describe('default: on and public', () => {
     expect(page.text).toContain('<div id="swagger-ui">');
   });
 
+  it('serves the public document and the UI during a database outage, when the routes that need it answer 503', async () => {
+    // The gate follows the connection's events: this one says the server is gone.
+    t.connection.emit('disconnected');
+    try {
+      expect((await request(t.app).get('/api/items')).status).toBe(503);
+      const doc = await request(t.app).get('/api/docs/openapi.json');
+      expect(doc.status).toBe(200);
+      expect(doc.body.openapi).toMatch(/^3\.1/);
+      expect((await request(t.app).get('/api/docs/')).status).toBe(200);
+      expect((await request(t.app).get('/api/docs/swagger-ui.css')).status).toBe(200);
+    } finally {
+      t.connection.emit('connected');
+    }
+  });
+
   it('HEAD and OPTIONS behave as on every route; other methods are a 405', async () => {
     const head = await request(t.app).head('/api/docs/openapi.json');
     expect(head.status).toBe(200);
