@@ -142,7 +142,7 @@ export interface RelationSource {
 
 /** What features plug into the operations: ordered lists, each feature adding its own entries. */
 export interface RuntimeHooks {
-  /** Tried in order until one returns a user or null; without an answer, the host's req.user counts. */
+  /** The first one the request presents a credential to checks it; with none, the host's req.user counts. */
   readonly authenticate: Authenticator[];
   /** The first provider returning a rule supplies a collection's missing rule; else "authenticated users". */
   readonly defaultAccess: DefaultAccessProvider[];
