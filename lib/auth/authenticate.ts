@@ -12,34 +12,44 @@ import type { AccessClaims } from './access-token';
 import { API_KEY_STRATEGY, JWT_STRATEGY, standIn } from './passport-strategies';
 import type { VerifiedTokens } from './verified-tokens';
 
-/** A credential of the package's own, as the request presents it. */
-export interface Credential {
-  kind: 'api-key' | 'jwt';
-  token: string;
-}
+/**
+ * A credential of the package's own, as the request presents it; `malformed` for an Authorization value
+ * that claims the Bearer scheme but is not `Bearer <token>` (it is still the package's, and fails).
+ */
+export type Credential = { kind: 'api-key' | 'jwt'; token: string } | { kind: 'malformed' };
 
 function firstHeader(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** The token of an `Authorization: Bearer` header ('' when empty), or undefined for another scheme. */
-function bearerToken(header: string): string | undefined {
-  const match = /^Bearer(?:\s+([\s\S]*))?$/i.exec(header.trim());
-  return match ? (match[1] ?? '').trim() : undefined;
+/** Spaces and tabs: the only whitespace HTTP allows around and after an auth scheme (RFC 9110). */
+const HTTP_SPACE = /^[ \t]+|[ \t]+$/g;
+const BEARER = /^bearer(?:[ \t]+([\s\S]*))?$/i;
+
+/**
+ * The credential of an Authorization value whose scheme starts with `bearer` (any case), or undefined
+ * for another scheme (Basic, Token, JWT, ...), which belongs to the host. `Bearer<jwt>`, `Bearer:<jwt>` or
+ * a non-HTTP space after the scheme is malformed, never the host's: a client that sends one means ours.
+ */
+function bearerCredential(header: string): Credential | undefined {
+  const value = header.replace(HTTP_SPACE, '');
+  if (!/^bearer/i.test(value)) return undefined;
+  const match = BEARER.exec(value);
+  if (!match) return { kind: 'malformed' };
+  // An API key when it starts with `ck_`, else a JWT; an empty one is still presented, and fails.
+  const token = match[1] ?? '';
+  return { kind: token.startsWith(API_KEY_PREFIX) ? 'api-key' : 'jwt', token };
 }
 
 /**
- * The package credential of a request: `X-API-Key`, or `Authorization: Bearer` (an API key when it starts
- * with `ck_`, else a JWT; an empty one is still presented, and fails). Undefined without either, or for
- * another scheme (Basic, ...), which belongs to the host.
+ * The package credential of a request: `X-API-Key`, or an Authorization value of the Bearer scheme
+ * (see bearerCredential). Undefined without either, or for another scheme, which belongs to the host.
  */
 export function readCredential(req: Pick<Request, 'headers'>): Credential | undefined {
   const apiKey = firstHeader(req.headers['x-api-key']);
   if (apiKey !== undefined) return { kind: 'api-key', token: apiKey.trim() };
   const header = firstHeader(req.headers.authorization);
-  const token = header === undefined ? undefined : bearerToken(header);
-  if (token === undefined) return undefined;
-  return { kind: token.startsWith(API_KEY_PREFIX) ? 'api-key' : 'jwt', token };
+  return header === undefined ? undefined : bearerCredential(header);
 }
 
 /**
@@ -56,8 +66,8 @@ export function hasConflictingCredentials(req: Pick<Request, 'headers'> & Partia
   // them Bearer, are refused rather than half read. (Repeated X-API-Key headers arrive joined, and fail.)
   if (repeatedBearer(req.rawHeaders ?? [])) return true;
   if (apiKey === undefined) return false;
-  const token = bearerToken(header);
-  return token !== undefined && token !== apiKey.trim();
+  const bearer = bearerCredential(header);
+  return bearer !== undefined && (bearer.kind === 'malformed' || bearer.token !== apiKey.trim());
 }
 
 const AUTHORIZATION = 'authorization';
@@ -70,7 +80,7 @@ function repeatedBearer(raw: readonly string[]): boolean {
     const name = raw[i];
     if (name.length !== AUTHORIZATION.length || name.toLowerCase() !== AUTHORIZATION) continue;
     count += 1;
-    if (bearerToken(raw[i + 1]) !== undefined) bearer = true;
+    if (bearerCredential(raw[i + 1]) !== undefined) bearer = true;
   }
   return count > 1 && bearer;
 }
@@ -105,7 +115,7 @@ export interface AuthenticateOptions {
   userOfClaims(claims: AccessClaims): Promise<AuthUser | null>;
 }
 
-/** Creates the authenticator hook: it owns requests with an API key or a Bearer token (or a conflicting pair). */
+/** Creates the authenticator hook: it owns requests with an API key or a Bearer-scheme header (or a conflicting pair). */
 export function createAuthenticate(options: AuthenticateOptions): Authenticator {
   const { passport: instance, verifiedTokens, userOfClaims } = options;
   return {
@@ -115,6 +125,7 @@ export function createAuthenticate(options: AuthenticateOptions): Authenticator 
         throw new UnauthorizedError('Send one credential: one X-API-Key or one Authorization: Bearer header.', 'invalid_token');
       }
       const credential = readCredential(req)!;
+      if (credential.kind === 'malformed') throw refusal(credential, undefined);
       // A token never contains whitespace; passport-jwt would read `Bearer <jwt> anything` as the bare JWT.
       if (/\s/.test(credential.token)) throw refusal(credential, undefined);
       const claims = credential.kind === 'jwt' ? verifiedTokens.get(credential.token) : undefined;

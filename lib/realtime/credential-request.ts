@@ -7,26 +7,28 @@ import { UnauthorizedError } from '../errors';
 import { authenticateFresh } from '../http/request-user';
 import type { Runtime } from '../operations/runtime';
 
-/** The `token` query parameter, or undefined. */
-function queryToken(req: IncomingMessage): string | undefined {
-  let token: string | null;
+/** Every `token` query parameter, in order (none for a URL that does not parse). */
+function queryTokens(req: IncomingMessage): string[] {
   try {
-    token = new URL(req.url ?? '/', 'http://localhost').searchParams.get('token');
+    return new URL(req.url ?? '/', 'http://localhost').searchParams.getAll('token');
   } catch {
-    return undefined;
+    return [];
   }
-  return token === null ? undefined : token;
 }
 
 /**
  * The request itself, or with `?token=` a stand-in whose headers carry it as `Authorization: Bearer`;
  * everything else (the host's req.user included) is read through to `req`. A token beside a header
- * credential is refused. The stand-in is a proxy, not `Object.create(req)`: V8 gives an object used as a
- * prototype a hidden class of its own, which the request would keep for as long as its connection lives.
+ * credential, or a repeated one, is refused. The stand-in is a proxy, not `Object.create(req)`: V8 gives
+ * an object used as a prototype a hidden class of its own, which the request would keep for as long as
+ * its connection lives.
  */
 export function credentialRequest(req: IncomingMessage): Request {
-  const token = queryToken(req);
-  if (token === undefined) return req as Request;
+  const tokens = queryTokens(req);
+  if (tokens.length === 0) return req as Request;
+  // Using one of several would silently ignore the others (even a bad one), as with two Authorization headers.
+  if (tokens.length > 1) throw new UnauthorizedError('Send one credential: one ?token=, not several.', 'invalid_token');
+  const [token] = tokens;
   if (req.headers.authorization !== undefined || req.headers['x-api-key'] !== undefined) {
     throw new UnauthorizedError('Send one credential: ?token= or a header, not both.', 'invalid_token');
   }

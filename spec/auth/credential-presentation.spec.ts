@@ -2,6 +2,7 @@
 // parts, a JWT without expiry, and tokens in places the router must never read them from.
 import jwt from 'jsonwebtoken';
 import request from 'supertest';
+import { asUser } from '../helpers/create-test-app';
 import { type AuthTestApp, PROBLEM, type Registered, SECRET, bearer, createAuthTestApp, registerUser } from './auth-test-app';
 
 let t: AuthTestApp;
@@ -63,6 +64,46 @@ describe('the Bearer value', () => {
   it('scheme case and surrounding whitespace are tolerated', async () => {
     expect((await request(t.app).get('/api/users/me').set('Authorization', `bearer ${user.accessToken}`)).status).toBe(200);
     expect((await request(t.app).get('/api/users/me').set('Authorization', `BEARER   ${user.accessToken}  `)).status).toBe(200);
+  });
+});
+
+describe('a malformed Bearer header beside a host user', () => {
+  // Node reads header bytes as latin-1: a UTF-8 no-break space (C2 A0) arrives as 'Â\u00a0'.
+  const nbsp = Buffer.from([0xc2, 0xa0]).toString('latin1');
+  const malformed = (token: string) => [`Bearer${token}`, `Bearer:${token}`, `Bearer: ${token}`, `bearer:${token}`, `Bearer${nbsp}${token}`, `BEARER,${token}`];
+  let postId: string;
+  beforeAll(async () => {
+    const res = await request(t.app).post('/api/posts').set(...bearer(user.accessToken)).send({ title: 'mine' });
+    expect(res.status).toBe(201);
+    postId = res.body.id;
+  });
+
+  it('the host user alone reads, and so it does beside another scheme (Basic, Token, JWT), which is the host’s', async () => {
+    for (const header of [undefined, 'Basic dXNlcjpwYXNz', `Token ${user.accessToken}`, `JWT ${user.accessToken}`]) {
+      const list = request(t.app).get('/api/posts').set(...asUser({ id: user.id }));
+      const get = request(t.app).get(`/api/posts/${postId}`).set(...asUser({ id: user.id }));
+      expect((await (header === undefined ? list : list.set('Authorization', header))).status).toBe(200);
+      expect((await (header === undefined ? get : get.set('Authorization', header))).status).toBe(200);
+    }
+  });
+
+  it('a header whose scheme starts with Bearer but is malformed is a 401 invalid_token, never the host user', async () => {
+    for (const token of [user.accessToken, key]) {
+      for (const header of malformed(token)) {
+        expect401(await request(t.app).get('/api/posts').set(...asUser({ id: user.id })).set('Authorization', header), 'invalid_token');
+        expect401(await request(t.app).get(`/api/posts/${postId}`).set(...asUser({ id: user.id })).set('Authorization', header), 'invalid_token');
+      }
+    }
+  });
+
+  it('without a host user it is a 401 too, not anonymous', async () => {
+    for (const header of malformed(user.accessToken)) {
+      expect401(await request(t.app).get('/api/users/me').set('Authorization', header), 'invalid_token');
+    }
+  });
+
+  it('beside a valid X-API-Key it is refused as a second credential', async () => {
+    expect401(await request(t.app).get('/api/posts').set('X-API-Key', key).set('Authorization', `Bearer:${key}`));
   });
 });
 

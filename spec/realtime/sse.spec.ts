@@ -214,6 +214,16 @@ describe('GET /sse', () => {
     expect(t.logs.join('\n')).not.toContain(user.accessToken);
   });
 
+  it('refuses a repeated ?token= whichever comes first, as it refuses two Authorization headers', async () => {
+    const user = await registerUser(t);
+    for (const query of [`token=${user.accessToken}&token=garbage`, `token=garbage&token=${user.accessToken}`, `token=${user.accessToken}&token=${user.accessToken}`]) {
+      const refused = await sse(`/api/sse?collections=posts&${query}`);
+      expect(refused.status).toBe(401);
+      expect(refused.headers['content-type']).toMatch(PROBLEM);
+      expect(JSON.parse(refused.body).code).toBe('invalid_token');
+    }
+  });
+
   it('applies API-key scopes: a key without read scope gets 403', async () => {
     const user = await registerUser(t);
     const writeOnly = await request(t.app).post('/api/users/api-keys').set(...bearer(user.accessToken)).send({ name: 'w', scopes: ['write'] });

@@ -101,6 +101,17 @@ describe('WebSocket /ws', () => {
     expect((await request(t.app).get('/api/ws')).status).toBe(426);
   });
 
+  it('refuses the upgrade for a repeated ?token= whichever comes first', async () => {
+    const user = await registerUser(t);
+    for (const query of [`token=${user.accessToken}&token=garbage`, `token=garbage&token=${user.accessToken}`]) {
+      const refused = await openWs(t.server, `/api/ws?${query}`).catch((e: { status: number; headers: Record<string, string>; body: string }) => e);
+      expect(refused).toMatchObject({ status: 401 });
+      const { headers, body } = refused as { headers: Record<string, string>; body: string };
+      expect(headers['content-type']).toMatch(PROBLEM);
+      expect(JSON.parse(body)).toMatchObject({ status: 401, code: 'invalid_token' });
+    }
+  });
+
   it('answers a plain GET with 426 Upgrade Required', async () => {
     const res = await request(t.app).get('/api/ws');
     expect(res.status).toBe(426);
