@@ -25,22 +25,33 @@ interface Layer {
   regexp?: { fast_slash?: boolean };
 }
 
+/** Passes the rejection of a handler's promise to next(), as Express 5 does. */
+function settle(result: unknown, next: unknown): unknown {
+  if (result && typeof (result as Promise<unknown>).then === 'function') (result as Promise<unknown>).then(undefined, next as (e: unknown) => void);
+  return result;
+}
+
 /**
  * Express 4 ignores the promise an async handler returns: a rejection would leave the request hanging and
- * could end the host process. Its handlers are wrapped to pass a rejection to next(), as Express 5 does.
+ * could end the host process. Its handlers, error handlers included, are wrapped to pass a rejection to
+ * next(), as Express 5 does.
  */
 function forwardRejections(layers: Layer[]): void {
   for (const layer of layers) {
     if (!('regexp' in layer)) return;
     if (layer.route) forwardRejections(layer.route.stack);
     const handle = layer.handle;
-    // Four-argument handlers are error handlers; Express tells them apart by their arity.
-    if (handle.length > 3) continue;
-    layer.handle = function (this: unknown, req: unknown, res: unknown, next: unknown) {
-      const result = handle.call(this, req, res, next);
-      if (result && typeof (result as Promise<unknown>).then === 'function') (result as Promise<unknown>).then(undefined, next as (e: unknown) => void);
-      return result;
-    };
+    // Express tells error handlers (four arguments) from the others by their arity, so each wrapper keeps
+    // it; one of more arguments is never called.
+    if (handle.length > 4) continue;
+    layer.handle =
+      handle.length === 4
+        ? function (this: unknown, error: unknown, req: unknown, res: unknown, next: unknown) {
+            return settle(handle.call(this, error, req, res, next), next);
+          }
+        : function (this: unknown, req: unknown, res: unknown, next: unknown) {
+            return settle(handle.call(this, req, res, next), next);
+          };
   }
 }
 
