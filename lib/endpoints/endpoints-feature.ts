@@ -25,6 +25,8 @@ export const endpointsFeature: Feature = {
         const found = functionEndpointRoutes(runtime, endpoint, index, local);
         routes.push(...found.routes);
         problems.push(...found.problems);
+        const { reader } = found;
+        if (reader) for (const route of found.routes) readers.set(route, reader);
       } else {
         const { route, reader } = objectEndpointRoute(runtime, endpoint, index, local);
         routes.push(route);
@@ -32,7 +34,8 @@ export const endpointsFeature: Feature = {
       }
     });
     if (problems.length) throw new ConfigError(problems);
-    // Forms are read in the parse phase, as JSON bodies are by the core's parser.
+    // Forms and function endpoints' JSON bodies are read in the parse phase, as JSON bodies are by the
+    // core's parser, so the request deadline starts only once the body is in.
     lifecycle.parse.push((route) => readers.get(route));
     return { routes };
   },

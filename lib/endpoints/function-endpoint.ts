@@ -1,6 +1,6 @@
 // Function endpoints: the host's function registers routes on a fresh Express router; each route it
 // registered becomes a route-table entry whose handler runs that router, with `req.context` set to the
-// caller held to the method's API-key scope.
+// caller held to the method's API-key scope. Their JSON bodies are read by a parse-phase reader.
 import express, { type RequestHandler, type Router } from 'express';
 import type { EndpointFunction, EndpointMethod } from '../config/types';
 import type { RouteDef } from '../http/route-table';
@@ -25,22 +25,33 @@ interface Layer {
   regexp?: { fast_slash?: boolean };
 }
 
+/** Passes the rejection of a handler's promise to next(), as Express 5 does. */
+function settle(result: unknown, next: unknown): unknown {
+  if (result && typeof (result as Promise<unknown>).then === 'function') (result as Promise<unknown>).then(undefined, next as (e: unknown) => void);
+  return result;
+}
+
 /**
  * Express 4 ignores the promise an async handler returns: a rejection would leave the request hanging and
- * could end the host process. Its handlers are wrapped to pass a rejection to next(), as Express 5 does.
+ * could end the host process. Its handlers, error handlers included, are wrapped to pass a rejection to
+ * next(), as Express 5 does.
  */
 function forwardRejections(layers: Layer[]): void {
   for (const layer of layers) {
     if (!('regexp' in layer)) return;
     if (layer.route) forwardRejections(layer.route.stack);
     const handle = layer.handle;
-    // Four-argument handlers are error handlers; Express tells them apart by their arity.
-    if (handle.length > 3) continue;
-    layer.handle = function (this: unknown, req: unknown, res: unknown, next: unknown) {
-      const result = handle.call(this, req, res, next);
-      if (result && typeof (result as Promise<unknown>).then === 'function') (result as Promise<unknown>).then(undefined, next as (e: unknown) => void);
-      return result;
-    };
+    // Express tells error handlers (four arguments) from the others by their arity, so each wrapper keeps
+    // it; one of more arguments is never called.
+    if (handle.length > 4) continue;
+    layer.handle =
+      handle.length === 4
+        ? function (this: unknown, error: unknown, req: unknown, res: unknown, next: unknown) {
+            return settle(handle.call(this, error, req, res, next), next);
+          }
+        : function (this: unknown, req: unknown, res: unknown, next: unknown) {
+            return settle(handle.call(this, req, res, next), next);
+          };
   }
 }
 
@@ -70,8 +81,14 @@ function readLayer(layer: Layer, source: string): Found[] {
 /**
  * Calls the host's function and lists its routes. Problems (wildcard or pattern paths, `use` with a path,
  * other methods) are returned, not thrown, so they are reported with every other config problem.
+ * `reader` reads the JSON body of its routes in the parse phase.
  */
-export function functionEndpointRoutes(runtime: Runtime, endpoint: EndpointFunction, index: number, local: LocalApi): { routes: RouteDef[]; problems: string[] } {
+export function functionEndpointRoutes(
+  runtime: Runtime,
+  endpoint: EndpointFunction,
+  index: number,
+  local: LocalApi,
+): { routes: RouteDef[]; reader?: RequestHandler; problems: string[] } {
   const source = `endpoints[${index}]`;
   const router: Router = express.Router();
   let returned: unknown;
@@ -98,25 +115,24 @@ export function functionEndpointRoutes(runtime: Runtime, endpoint: EndpointFunct
   forwardRejections(router.stack as unknown as Layer[]);
 
   // Bodies as a plain Express app would have them: JSON parsed (bounded), any other type left to the handler.
-  const parseJson = express.json({ limit: runtime.config.bodyLimit, type: JSON_TYPES });
+  // Read in the parse phase, before the request deadline starts; a parser of the router's own then finds
+  // the body read and passes.
+  const reader = express.json({ limit: runtime.config.bodyLimit, type: JSON_TYPES });
   // The caller is held to the scope of the route's method (read for GET and HEAD, write otherwise).
   const run = (method: EndpointMethod): RequestHandler => {
     const scope = endpointScope(method);
     return (req, res, next) => {
-      parseJson(req, res, (error?: unknown) => {
-        if (error) return next(error);
-        endpointCaller(runtime, req, scope).then((caller) => {
-          setRequestContext(req, local, caller.user);
-          const restore = hideHostUser(req, caller);
-          // Given back once the router answered, or when it hands the request on (below).
-          if (caller.missing) res.once('finish', restore);
-          // The router's errors and its plain next() (the request handed on to the host) both leave here.
-          router(req, res, (routerError?: unknown) => {
-            restore();
-            next(scopedError(caller, routerError));
-          });
-        }, next);
-      });
+      endpointCaller(runtime, req, scope).then((caller) => {
+        setRequestContext(req, local, caller.user);
+        const restore = hideHostUser(req, caller);
+        // Given back once the router answered, or when it hands the request on (below).
+        if (caller.missing) res.once('finish', restore);
+        // The router's errors and its plain next() (the request handed on to the host) both leave here.
+        router(req, res, (routerError?: unknown) => {
+          restore();
+          next(scopedError(caller, routerError));
+        });
+      }, next);
     };
   };
 
@@ -146,5 +162,5 @@ export function functionEndpointRoutes(runtime: Runtime, endpoint: EndpointFunct
       },
     };
   });
-  return { routes, problems };
+  return { routes, reader, problems };
 }

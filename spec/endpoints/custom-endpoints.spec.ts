@@ -187,6 +187,13 @@ describe('function endpoints', () => {
     const malformed = await request(t.app).post('/api/echo').type('application/json').send('{"a":');
     expect(malformed.status).toBe(400);
     expect(malformed.headers['content-type']).toMatch(PROBLEM);
+    // Read in the parse phase with the same limits and answers as the body parser gives a plain app.
+    const large = await request(t.app).post('/api/echo').type('application/json').send(JSON.stringify({ a: 'x'.repeat(1024 * 1024) }));
+    expect(large.status).toBe(413);
+    expect(large.headers['content-type']).toMatch(PROBLEM);
+    const charset = await request(t.app).post('/api/echo').set('Content-Type', 'application/json; charset=latin-9').send('{"a":1}');
+    expect(charset.status).toBe(415);
+    expect(charset.headers['content-type']).toMatch(PROBLEM);
   });
 
   it('answers another method on its path with 405 and Allow', async () => {

@@ -30,6 +30,15 @@ beforeAll(async () => {
           if (error.message === 'to the router error handler') return res.status(418).json({ own: true });
           next(error);
         });
+        router.get('/async/rethrown', async () => {
+          throw new Error('to rethrow');
+        });
+        // An async error handler that rejects: Express 4 ignores its promise too.
+        router.use(async (error: Error, _req: unknown, _res: unknown, next: (e?: unknown) => void) => {
+          await null;
+          if (error.message !== 'to rethrow') return next(error);
+          throw new Error('rethrown by the error handler');
+        });
       },
     ],
   });
@@ -57,4 +66,12 @@ it("keeps the router's own error handlers", async () => {
   const res = await request(t.app).get('/api/handled');
   expect(res.status).toBe(418);
   expect(res.body).toEqual({ own: true });
+});
+
+it('answers a rejection of an async error handler as a 500 problem, as Express 5 does', async () => {
+  // Unwrapped, the rejection is unhandled (it can end the host process) and the request hangs.
+  const res = await request(t.app).get('/api/async/rethrown').timeout(3000);
+  expect(res.status).toBe(500);
+  expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+  expect(res.body.detail).toBe('An unexpected error occurred.');
 });

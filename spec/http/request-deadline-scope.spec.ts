@@ -43,6 +43,34 @@ describe('the request deadline (db.requestTimeoutMS): what it covers', () => {
     }
   });
 
+  it('does not count the time a slow client takes to send the JSON body of a function endpoint', async () => {
+    const t = await createTestApp(
+      {
+        collections,
+        endpoints: [
+          (router) => {
+            // The router's own parser, as a host would write it: it finds the body read and passes.
+            router.use(express.json());
+            router.post('/fn/echo', (req, res) => void res.json({ echo: req.body }));
+          },
+        ],
+      },
+      { requestTimeoutMS: 300 },
+    );
+    const server = t.app.listen(0);
+    try {
+      const { port } = server.address() as AddressInfo;
+      const answer = await slowJsonPost(port, '/api/fn/echo', JSON.stringify({ title: 'slow client' }), 800);
+      expect(answer).not.toContain('database_timeout');
+      expect(answer.split('\r\n')[0]).toBe('HTTP/1.1 200 OK');
+      expect(answer).toContain('{"echo":{"title":"slow client"}}');
+      expect(t.hostErrors).toEqual([]);
+    } finally {
+      server.close();
+      await t.close();
+    }
+  });
+
   it('logs a debug line when an object-form custom endpoint finishes after its deadline answer', async () => {
     const warnings: string[] = [];
     const debug: string[] = [];
