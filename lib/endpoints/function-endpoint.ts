@@ -3,6 +3,7 @@
 // caller held to the method's API-key scope. Their JSON bodies are read by a parse-phase reader.
 import express, { type RequestHandler, type Router } from 'express';
 import type { EndpointFunction, EndpointMethod } from '../config/types';
+import { JSON_TYPES } from '../http/json-body';
 import type { RouteDef } from '../http/route-table';
 import type { LocalApi } from '../local/local-api';
 import type { Runtime } from '../operations/runtime';
@@ -11,7 +12,6 @@ import { checkEndpointPath, pathToOperationPart } from './endpoint-path';
 import { setRequestContext } from './request-context';
 
 const METHODS: readonly EndpointMethod[] = ['get', 'post', 'put', 'patch', 'delete'];
-const JSON_TYPES = ['application/json', 'application/*+json'];
 
 type Handle = (this: unknown, ...args: unknown[]) => unknown;
 

@@ -4,7 +4,8 @@ import express, { type RequestHandler } from 'express';
 import { UnsupportedMediaTypeError } from '../errors';
 import type { RouteHook } from './lifecycle';
 
-const JSON_TYPES = ['application/json', 'application/*+json'];
+/** The media types a JSON body may declare. */
+export const JSON_TYPES = ['application/json', 'application/*+json'];
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
 function hasBody(req: Parameters<RequestHandler>[0]): boolean {
