@@ -2,7 +2,7 @@
 // decides (a bad credential is a 401 even if the host set req.user); without one, the host's req.user.
 import type { Request } from 'express';
 import type { AuthUser } from '../config/types';
-import type { Runtime } from '../operations/runtime';
+import type { Authenticator, Runtime } from '../operations/runtime';
 
 /**
  * Where a request keeps its authenticated caller. One key per router: a request one router passes on (a
@@ -27,8 +27,12 @@ function userKey(runtime: Runtime): symbol {
  * the read path (docs/performance.md). Undefined when a credential must be checked (requestUser does).
  */
 export function callerAtOnce(runtime: Runtime, req: Request): AuthUser | null | undefined {
-  for (const authenticator of runtime.hooks.authenticate) if (authenticator.presented(req)) return undefined;
-  return runtime.config.fromRequest(req);
+  return presentedTo(runtime, req) ? undefined : runtime.config.fromRequest(req);
+}
+
+/** The first authenticator the request presents a credential to, if any. */
+function presentedTo(runtime: Runtime, req: Request): Authenticator | undefined {
+  return runtime.hooks.authenticate.find((authenticator) => authenticator.presented(req));
 }
 
 /** The authenticated user of this request, or null; rejects for a bad credential. */
@@ -36,11 +40,11 @@ export function requestUser(runtime: Runtime, req: Request): Promise<AuthUser | 
   const key = userKey(runtime);
   const known = (req as WithUser)[key];
   if (known) return known;
-  const now = callerAtOnce(runtime, req);
-  if (now !== undefined) return Promise.resolve(now);
+  const authenticator = presentedTo(runtime, req);
+  if (!authenticator) return Promise.resolve(runtime.config.fromRequest(req));
   // Remembered: a credential is checked once per request, however many steps ask. An anonymous caller is
   // not: it is known from the headers at once, and a property added to the request costs its handling.
-  return ((req as WithUser)[key] = authenticateCredential(runtime, req));
+  return ((req as WithUser)[key] = authenticator.authenticate(req));
 }
 
 /**
@@ -48,11 +52,6 @@ export function requestUser(runtime: Runtime, req: Request): Promise<AuthUser | 
  * whose credentials are checked again and again (realtime clients).
  */
 export function authenticateFresh(runtime: Runtime, req: Request): Promise<AuthUser | null> {
-  const now = callerAtOnce(runtime, req);
-  return now !== undefined ? Promise.resolve(now) : authenticateCredential(runtime, req);
-}
-
-function authenticateCredential(runtime: Runtime, req: Request): Promise<AuthUser> {
-  const authenticator = runtime.hooks.authenticate.find((candidate) => candidate.presented(req))!;
-  return authenticator.authenticate(req);
+  const authenticator = presentedTo(runtime, req);
+  return authenticator ? authenticator.authenticate(req) : Promise.resolve(runtime.config.fromRequest(req));
 }
