@@ -22,10 +22,11 @@ import { restFeature } from './http/rest-feature';
 import { type UpgradeListener, createUpgradeListener } from './http/upgrade-listener';
 import { realtimeFeature } from './realtime/realtime-feature';
 import { uploadsFeature } from './uploads/uploads-feature';
-import { type LocalApi, createLocalApi } from './local/local-api';
+import { type LocalApi, bindLocalApi, createLocalApi } from './local/local-api';
 import { openapiFeature } from './openapi/openapi-feature';
 import { createChangeBus } from './operations/change-bus';
 import { createOutageLog } from './operations/outage-log';
+import { fieldReadRules, fullView } from './operations/field-view';
 import { type Runtime, createCollectionRuntime, createRuntimeHooks } from './operations/runtime';
 import { rateLimitFeature } from './rate-limit/rate-limit-feature';
 import { buildCollectionModels, buildGlobalModels } from './schema/build-models';
@@ -97,6 +98,8 @@ function createRuntime(config: ResolvedConfig, connection: Connection): Runtime 
   const collectionModels = buildCollectionModels(connection, registry.values());
   const globalModels = buildGlobalModels(connection, globalDescriptors);
   return {
+    fieldReadRules: fieldReadRules([...registry.values(), ...globalDescriptors]),
+    views: { full: fullView(registry), byKey: new Map() },
     config,
     connection,
     registry,
@@ -175,8 +178,10 @@ export function contentRouter(config: ContentConfig): ContentRouter {
   ready.catch((error: unknown) => resolved.logger.error('content-router: startup failed:', error));
 
   let closed = false;
+  const local: LocalApi = Object.assign(createLocalApi(runtime), ...instances.map((i) => i.local ?? {}));
+  runtime.hooks.hookApi.push((caller) => bindLocalApi(local, caller));
   Object.assign(router, ...instances.map((i) => i.expose ?? {}), {
-    local: Object.assign(createLocalApi(runtime), ...instances.map((i) => i.local ?? {})),
+    local,
     routes: dispatcher.routes,
     ready,
     attach(server: Server) {

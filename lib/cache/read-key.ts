@@ -89,6 +89,7 @@ export async function readKey(read: ResolvedRead): Promise<ReadKey> {
     `access=${whereKey(read.constraint)}`,
     `deleted=${read.deleted.deleted}:${whereKey(read.deleted.node)}`,
     `related=${access.sort().join(',')}`,
+    `view=${read.view}`,
   ].join('|');
   return { key, related: [...seen] };
 }

@@ -2,21 +2,10 @@
 // Every default is stated in JSDoc; resolve-config.ts turns this into a complete, frozen internal config.
 import type { Connection } from 'mongoose';
 import type { Request, Response, Router } from 'express';
+import type { CollectionHooks, FieldAccess, FieldHooks, GlobalHooks } from './hooks';
+import type { AuthUser, Scope } from './user';
 
-/** A scope an API key may carry. JWT/session users carry none and are unrestricted by scopes. */
-export type Scope = 'read' | 'write' | 'admin';
-
-/** The authenticated user as access functions and handlers see it, or null when anonymous. */
-export interface AuthUser {
-  id: string;
-  email?: string;
-  role?: string;
-  /** Present only for API-key requests. */
-  scopes?: Scope[];
-  /** Slug of the auth collection the user belongs to, when the package authenticated it. */
-  collection?: string;
-  [key: string]: unknown;
-}
+export type { AuthUser, Scope } from './user';
 
 /** The canonical field types; `string` and `datetime` are accepted aliases of `text` and `date`. */
 export type FieldType =
@@ -49,6 +38,10 @@ interface BaseField {
   index?: boolean;
   /** A value, or a function returning one, used when create omits the field. Default: none. */
   default?: unknown;
+  /** `beforeChange` and `afterRead` hooks of this field (docs/hooks.md). Default: none. */
+  hooks?: FieldHooks;
+  /** Who may read, create and update this field, decided once per request from the caller. Default: everyone the collection lets in. */
+  access?: FieldAccess;
 }
 
 /** `text` (alias `string`), `textarea` and `email`: strings, with optional length bounds. */
@@ -221,6 +214,8 @@ export interface CollectionConfig {
    * (unless `id` is named), so keyset cursors walk the index. Default: none.
    */
   indexes?: CollectionIndex[];
+  /** Lifecycle hooks: ordered lists of functions, each may be async (docs/hooks.md). Default: none. */
+  hooks?: CollectionHooks;
 }
 
 /** One compound index of a collection (docs/indexes.md). */
@@ -234,6 +229,8 @@ export interface GlobalConfig {
   fields: Fields;
   /** `read` for GET, `update` for POST/PATCH. Defaults as for collections. */
   access?: { read?: AccessFn; update?: AccessFn };
+  /** `beforeChange`, `afterChange` and `afterRead` hooks (docs/hooks.md). Default: none. */
+  hooks?: GlobalHooks;
 }
 
 /** Response caching of one collection. */

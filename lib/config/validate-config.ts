@@ -1,6 +1,7 @@
 // Checks a ContentConfig and returns every problem, each named by its path
 // (`collections[2].fields.author.relationTo: unknown collection "peoples"`), so a host fixes them in one go.
 import { withAuthFields } from './auth-fields';
+import { COLLECTION_HOOKS, FIELD_HOOKS, GLOBAL_HOOKS, checkFieldAccess, checkHooks } from './validate-hooks';
 import { checkIndexes, checkSortable } from './validate-indexes';
 import type { CollectionConfig, ContentConfig, FieldConfig, GlobalConfig } from './types';
 import { isRecord } from '../util/is-record';
@@ -20,7 +21,7 @@ const ACCESS_OPS = ['read', 'create', 'update', 'delete'] as const;
 
 type Problems = string[];
 
-const BASE_FIELD_KEYS = ['type', 'required', 'unique', 'hidden', 'index', 'default'];
+const BASE_FIELD_KEYS = ['type', 'required', 'unique', 'hidden', 'index', 'default', 'hooks', 'access'];
 /** The options each field type takes beyond the base ones; anything else is a typo the host should hear about. */
 const FIELD_KEYS: Record<string, readonly string[]> = {
   text: ['minLength', 'maxLength'],
@@ -39,8 +40,8 @@ const FIELD_KEYS: Record<string, readonly string[]> = {
 };
 const TOP_KEYS = ['core', 'db', 'collections', 'globals', 'auth', 'security', 'uploads', 'realtime', 'docs', 'endpoints', 'email', 'logger', 'warnings'];
 const WARNING_KEYS = ['unindexedSorts'];
-const COLLECTION_KEYS = ['slug', 'fields', 'auth', 'softDelete', 'cache', 'access', 'search', 'pagination', 'maxBatchSize', 'sortable', 'indexes'];
-const GLOBAL_KEYS = ['slug', 'fields', 'access'];
+const COLLECTION_KEYS = ['slug', 'fields', 'auth', 'softDelete', 'cache', 'access', 'search', 'pagination', 'maxBatchSize', 'sortable', 'indexes', 'hooks'];
+const GLOBAL_KEYS = ['slug', 'fields', 'access', 'hooks'];
 /** A size as Express's body parser reads it (the `bytes` format): `100kb`, `1mb`, `1.5 MB`, `2048`. */
 const SIZE = /^\s*\d+(?:\.\d+)?\s*(?:b|kb|mb|gb|tb|pb)?\s*$/i;
 const API_KEYS = ['prefix', 'listFormat', 'bodyLimit', 'maxDepth', 'overLimit', 'maxRelationConditions', 'maxRelationDepth', 'maxRelationIds'];
@@ -103,6 +104,8 @@ function checkField(path: string, name: string, field: FieldConfig, slugs: Reado
   for (const key of ['required', 'unique', 'hidden', 'index'] as const) {
     if (field[key] !== undefined && typeof field[key] !== 'boolean') problems.push(`${path}.${key}: must be a boolean`);
   }
+  checkHooks(`${path}.hooks`, field.hooks, FIELD_HOOKS, problems);
+  checkFieldAccess(`${path}.access`, field.access, problems);
   if ('hasMany' in field && field.hasMany !== undefined && typeof field.hasMany !== 'boolean') {
     problems.push(`${path}.hasMany: must be a boolean`);
   }
@@ -177,6 +180,7 @@ function checkCollection(path: string, c: CollectionConfig, slugs: ReadonlySet<s
   if (c.softDelete !== undefined && typeof c.softDelete !== 'boolean') problems.push(`${path}.softDelete: must be a boolean`);
   checkFields(`${path}.fields`, c.fields, slugs, problems);
   checkAccess(`${path}.access`, c.access, ACCESS_OPS, problems);
+  checkHooks(`${path}.hooks`, c.hooks, COLLECTION_HOOKS, problems);
   if (c.pagination !== undefined && !isRecord(c.pagination)) {
     problems.push(`${path}.pagination: must be an object { defaultLimit, maxLimit }`);
   } else if (c.pagination !== undefined) {
@@ -212,6 +216,7 @@ function checkGlobal(path: string, g: GlobalConfig, slugs: ReadonlySet<string>, 
   checkKnownKeys(path, g as unknown as Record<string, unknown>, GLOBAL_KEYS, problems);
   checkFields(`${path}.fields`, g.fields, slugs, problems);
   checkAccess(`${path}.access`, g.access, ['read', 'update'], problems);
+  checkHooks(`${path}.hooks`, g.hooks, GLOBAL_HOOKS, problems);
 }
 
 /** A feature's own config check, run after the core ones; returns problems named by path. */

@@ -42,10 +42,11 @@ declare global {
 
 /**
  * Binds the local API to `user` under access rules: every call says `overrideAccess: false` itself, last,
- * so neither the default nor a handler's own options (plain JavaScript may pass any) can lift the caller's access.
+ * so neither the default nor a handler's own options (plain JavaScript may pass any) can lift the caller's
+ * access. Calls carry `req`: their hooks see it and share the request's hook context.
  */
-export function createRequestContext(local: LocalApi, user: AuthUser | null): EndpointRequestContext {
-  const caller = { user, overrideAccess: false } as const;
+export function createRequestContext(local: LocalApi, user: AuthUser | null, req?: Request): EndpointRequestContext {
+  const caller = { user, overrideAccess: false, req } as const;
   return {
     user,
     find: (collection, options) => local.find(collection, { ...options, ...caller }),
@@ -60,7 +61,7 @@ export function createRequestContext(local: LocalApi, user: AuthUser | null): En
 
 /** Sets `req.context` for the request's caller. */
 export function setRequestContext(req: Request, local: LocalApi, user: AuthUser | null): EndpointRequestContext {
-  const context = createRequestContext(local, user);
+  const context = createRequestContext(local, user, req);
   req.context = context;
   return context;
 }

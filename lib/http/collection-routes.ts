@@ -2,6 +2,7 @@
 // operation, shape the answer. List, get, create (one or a batch), update, delete, and restore.
 import type { Request } from 'express';
 import { create, createMany, deleteRecord, find, findById, restoreRecord, update } from '../operations';
+import { type FieldView, callerView } from '../operations/field-view';
 import type { CollectionRuntime, Runtime } from '../operations/runtime';
 import { parseListQuery, parseRecordQuery } from '../query';
 import { rejectQuery } from '../query/reject';
@@ -43,6 +44,13 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
   // A cursor names one position: parsed every time, never kept.
   const readListQuery = memo.reader(`${slug}.list`, (search) => parseListQuery(parseQueryString(search), descriptor, registry, queryOptions), (q) => !q.cursor);
   const readRecordQuery = memo.reader(`${slug}.get`, (search) => parseRecordQuery(parseQueryString(search), descriptor, registry, queryOptions));
+  // With field read rules, a query is read in the caller's view (a field it may not read is unknown to it),
+  // and remembered per view.
+  const viewed = runtime.fieldReadRules.length > 0;
+  const listQueryIn = (view: FieldView, search: string) =>
+    memo.get(`${slug}.list|${view.key}`, search, () => parseListQuery(parseQueryString(search), view.of(collection).descriptor, view.registry, queryOptions), (q) => !q.cursor);
+  const recordQueryIn = (view: FieldView, search: string) =>
+    memo.get(`${slug}.get|${view.key}`, search, () => parseRecordQuery(parseQueryString(search), view.of(collection).descriptor, view.registry, queryOptions));
 
   const routes: RouteDef[] = [
     {
@@ -55,11 +63,13 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
       query: 'list',
       responses: { 200: { description: 'A page of records', shape: { kind: 'list', slug } }, ...READ_ERRORS },
       async handler(req, res) {
-        const query = readListQuery(querySearch(req));
-        const user = await requestUser(runtime, req);
+        const user = viewed ? await requestUser(runtime, req) : undefined;
+        const query = viewed ? listQueryIn(await callerView({ runtime, user: user!, req }), querySearch(req)) : readListQuery(querySearch(req));
+        // Without field rules the query is read first: a malformed one costs no credential check.
+        const caller = user !== undefined ? user : await requestUser(runtime, req);
         const headers = cacheHeaders();
-        const result = await find({ runtime, collection, req, user, query, cacheable: headers?.observe });
-        if (headers?.answerNotModified(req, res, user === null)) return;
+        const result = await find({ runtime, collection, req, user: caller, query, cacheable: headers?.observe });
+        if (headers?.answerNotModified(req, res, caller === null)) return;
         res.json(toListEnvelope(result, query.envelope));
       },
     },
@@ -73,10 +83,12 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
       query: 'record',
       responses: { 200: { description: 'The record', shape: { kind: 'record', slug } }, ...READ_ERRORS, 404: { description: 'No such record' } },
       async handler(req, res) {
-        const query = readRecordQuery(querySearch(req));
+        const search = querySearch(req);
+        const early = viewed ? undefined : readRecordQuery(search);
         // Known at once without a credential to check: the common public get waits for nothing before its read.
         const now = callerAtOnce(runtime, req);
         const user = now !== undefined ? now : await requestUser(runtime, req);
+        const query = early ?? recordQueryIn(await callerView({ runtime, user, req }), search);
         const headers = cacheHeaders();
         const record = await findById({ runtime, collection, req, user, select: query.select, populate: query.populate, includeDeleted: query.includeDeleted, id: String(req.params.id), cacheable: headers?.observe });
         if (headers?.answerNotModified(req, res, user === null)) return;

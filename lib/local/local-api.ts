@@ -1,10 +1,13 @@
 // The local API: the same operations as REST, called from server code. Who acts and whether access rules
 // apply are separate options, as in Payload's local API: `overrideAccess` defaults to true without a user.
+import type { Request } from 'express';
+import type { HookContext } from '../config/hooks';
 import type { AuthUser } from '../config/types';
 import { create, createMany, deleteRecord, find, findById, findGlobal, restoreRecord, update } from '../operations';
 import type { UploadedFile } from '../operations/file-storage';
 import type { FindResult } from '../operations/find-result';
-import { type Runtime, getCollection } from '../operations/runtime';
+import { callerView } from '../operations/field-view';
+import { type HookCaller, type Runtime, getCollection } from '../operations/runtime';
 import { updateGlobal } from '../operations/globals';
 import { NotFoundError } from '../errors';
 import { parseListQuery, parseRecordQuery } from '../query';
@@ -27,6 +30,13 @@ export interface LocalOptions {
    * without a user runs as an anonymous caller. Anything but a boolean is a TypeError.
    */
   overrideAccess?: boolean;
+  /**
+   * The object every hook of the call shares (`args.context`). Default: a new one per call, or the one of
+   * `req` when it is given. Hooks calling `args.api` pass theirs on by themselves.
+   */
+  context?: HookContext;
+  /** The HTTP request the call serves, for access rules and hooks that read it (`args.req`). Default: none. */
+  req?: Request;
 }
 
 /** List options: the same parameters the REST list takes, as values instead of strings. */
@@ -82,7 +92,7 @@ export interface LocalApi {
  * Who is acting, as every operation takes it, from LocalOptions (their rules are documented there);
  * shared with the features' local members (api.local.upload). Throws a TypeError for a call it cannot read.
  */
-export function actor(options: LocalOptions | undefined): { user: AuthUser | null; overrideAccess: boolean; trusted: boolean } {
+export function actor(options: LocalOptions | undefined): { user: AuthUser | null; overrideAccess: boolean; trusted: boolean; context?: HookContext; req?: Request } {
   const override: unknown = options?.overrideAccess;
   if (override !== undefined && typeof override !== 'boolean') {
     const got = override === null ? 'null' : typeof override === 'string' ? JSON.stringify(override) : `a ${typeof override}`;
@@ -98,13 +108,44 @@ export function actor(options: LocalOptions | undefined): { user: AuthUser | nul
   }
   const overrideAccess = override ?? !userGiven;
   // Access overridden also lets server code write hidden fields, as it may read them.
-  return { user: options?.user ?? null, overrideAccess, trusted: overrideAccess };
+  return { user: options?.user ?? null, overrideAccess, trusted: overrideAccess, context: options?.context, req: options?.req };
 }
 
 /** The query parameters among find/findById options: everything but who is acting. */
 function queryOf<T extends LocalOptions>(options: T): Omit<T, keyof LocalOptions> {
-  const { user: _user, overrideAccess: _override, ...query } = options;
+  const { user: _user, overrideAccess: _override, context: _context, req: _req, ...query } = options;
   return query;
+}
+
+/**
+ * The local API as a hook's `api`: every call runs as the hook's caller and shares its context and request,
+ * unless the call says otherwise (`{ overrideAccess: true }`, another `user`).
+ */
+export function bindLocalApi(local: LocalApi, caller: HookCaller): LocalApi {
+  const own = { context: caller.context, req: caller.req };
+  const as = <T extends LocalOptions>(options?: T): T => {
+    const who = options && (Object.hasOwn(options, 'user') || Object.hasOwn(options, 'overrideAccess')) ? {} : { user: caller.user, overrideAccess: caller.overrideAccess };
+    return { ...own, ...who, ...options } as T;
+  };
+  return {
+    find: (slug, options) => local.find(slug, as(options)),
+    findById: (slug, id, options) => local.findById(slug, id, as(options)),
+    create: (slug, data, options) => local.create(slug, data, as(options)),
+    createMany: (slug, data, options) => local.createMany(slug, data, as(options)),
+    update: (slug, id, data, options) => local.update(slug, id, data, as(options)),
+    delete: (slug, id, options) => local.delete(slug, id, as(options)),
+    restore: (slug, id, options) => local.restore(slug, id, as(options)),
+    findGlobal: (slug, options) => local.findGlobal(slug, as(options)),
+    updateGlobal: (slug, data, options) => local.updateGlobal(slug, data, as(options)),
+    upload: (source, options) => local.upload(source, as(options)),
+    deleteUpload: (filename, options) => local.deleteUpload(filename, as(options)),
+  };
+}
+
+declare module '../config/hooks' {
+  // A hook's `api` is the local API (declared here, where the local API is).
+  // eslint-disable-next-line @typescript-eslint/no-empty-interface
+  interface HookApi extends LocalApi {}
 }
 
 async function uploadsNotConfigured(): Promise<never> {
@@ -113,7 +154,6 @@ async function uploadsNotConfigured(): Promise<never> {
 
 /** Binds the operations to this router's runtime. */
 export function createLocalApi(runtime: Runtime): LocalApi {
-  const { registry } = runtime;
   const { query: queryOptions } = runtime.config;
   const globalOf = (slug: string) => {
     const global = runtime.globals.get(slug);
@@ -122,16 +162,19 @@ export function createLocalApi(runtime: Runtime): LocalApi {
   };
   return {
     // Async throughout: a refused option or an unknown slug is a rejection, never a throw at the call.
+    // Queries are read in the caller's view: a field it may not read is unknown to it, as over HTTP.
     async find(slug, options = {}) {
       const who = actor(options);
       const collection = getCollection(runtime, slug);
-      const query = parseListQuery(queryOf(options), collection.descriptor, registry, queryOptions);
+      const view = await callerView({ runtime, ...who });
+      const query = parseListQuery(queryOf(options), view.of(collection).descriptor, view.registry, queryOptions);
       return find({ runtime, collection, query, ...who });
     },
     async findById(slug, id, options = {}) {
       const who = actor(options);
       const collection = getCollection(runtime, slug);
-      const query = parseRecordQuery(queryOf(options), collection.descriptor, registry, queryOptions);
+      const view = await callerView({ runtime, ...who });
+      const query = parseRecordQuery(queryOf(options), view.of(collection).descriptor, view.registry, queryOptions);
       return findById({ runtime, collection, id, ...query, ...who });
     },
     create: async (slug, data, options) => create({ runtime, collection: getCollection(runtime, slug), data, ...actor(options) }),

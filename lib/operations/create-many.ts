@@ -1,13 +1,17 @@
-// Batch create, all or nothing: every item is validated (fields, unique values within the batch and
-// against the database) before any is written; a write that still fails is rolled back by id.
+// Batch create, all or nothing: every item is made ready (field access, before-hooks, validation, unique
+// values within the batch and against the database) before any is written; a write that still fails is
+// rolled back by id. Each record then gets its afterChange and read steps, as a single create.
 import { ConflictError, type ErrorDetail, ValidationError } from '../errors';
 import { assertValidInput } from '../schema/validate-input';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
 import { checkAccess } from './access';
+import { assertUnanswered } from './answered';
 import { assertWithinConstraints } from './constraint-match';
-import { bodyOf, prepareInput } from './prepare-input';
+import { withAfterError } from './hooks';
+import { bodyOf, prepareWrite } from './prepare-input';
 import { findMissingRelations } from './check-relations';
 import { publishWrite, type CollectionRuntime, type WriteArgs } from './runtime';
+import { answerWrite } from './write-answer';
 import { isDuplicateKeyError, rethrowWriteError } from './write-errors';
 
 export interface CreateManyArgs extends WriteArgs {
@@ -45,8 +49,23 @@ async function checkUnique(collection: CollectionRuntime, sets: Record<string, u
   if (conflicts.length) throw new ConflictError(conflicts.sort((a, b) => a.index - b.index));
 }
 
+function hasBeforeHooks(collection: CollectionRuntime): boolean {
+  const { hooks } = collection.descriptor;
+  return hooks.beforeValidate.length > 0 || hooks.beforeChange.length > 0 || collection.fieldBeforeChange.length > 0;
+}
+
+async function inTurn<T, R>(items: readonly T[], work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = [];
+  for (const item of items) results.push(await work(item));
+  return results;
+}
+
 /** Creates every item or none; returns the records in input order. */
-export async function createMany(args: CreateManyArgs): Promise<ApiRecord[]> {
+export function createMany(args: CreateManyArgs): Promise<ApiRecord[]> {
+  return withAfterError(args, 'create', () => createAll(args));
+}
+
+async function createAll(args: CreateManyArgs): Promise<ApiRecord[]> {
   const { runtime, collection } = args;
   const items = args.items;
   const max = collection.descriptor.maxBatchSize;
@@ -62,13 +81,14 @@ export async function createMany(args: CreateManyArgs): Promise<ApiRecord[]> {
     ),
   );
   const errors: ErrorDetail[] = [];
-  const sets = await Promise.all(
-    items.map(async (item, index) => {
-      const input = await prepareInput(args, item, 'create', false);
-      for (const error of input.errors) errors.push({ ...error, index });
-      return input.set;
-    }),
-  );
+  const prepare = (item: unknown) => prepareWrite(args, item, { mode: 'create', operation: 'create', checkRelations: false });
+  // With hooks, one item after another: they share the request's context and see the items in the client's
+  // order. Without, together: a password hash per item runs on the thread pool.
+  const prepared = hasBeforeHooks(collection) ? await inTurn(items, prepare) : await Promise.all(items.map(prepare));
+  prepared.forEach((ready, index) => {
+    for (const error of ready.input.errors) errors.push({ ...error, index });
+  });
+  const sets = prepared.map((ready) => ready.input.set);
   // Sorted so the error list reads in item order although items were transformed concurrently.
   if (errors.length === 0) errors.push(...(await findMissingRelations(args, sets, true)));
   errors.sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
@@ -77,6 +97,7 @@ export async function createMany(args: CreateManyArgs): Promise<ApiRecord[]> {
 
   const docs = sets.map((set) => new collection.model(set));
   await assertWithinConstraints(args, docs.map((doc, index) => ({ doc: doc.toObject() as RawDoc, constraint: constraints[index] })));
+  assertUnanswered(args);
   try {
     await collection.model.insertMany(docs, { ordered: true });
   } catch (error) {
@@ -86,7 +107,8 @@ export async function createMany(args: CreateManyArgs): Promise<ApiRecord[]> {
     rethrowWriteError(error, index);
   }
   const rows = docs.map((doc) => doc.toObject() as RawDoc);
-  const records = rows.map((row) => collection.serialize(row));
-  publishWrite(runtime, collection, 'create', records.map((r) => r.id), undefined, rows);
+  publishWrite(runtime, collection, 'create', rows.map((row) => String(row._id)), undefined, rows);
+  const records: ApiRecord[] = [];
+  for (const [index, row] of rows.entries()) records.push(await answerWrite(args, 'create', { row, data: prepared[index].data }));
   return records;
 }

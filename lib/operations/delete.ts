@@ -1,11 +1,23 @@
 // Delete and restore. On soft-delete collections DELETE stamps deletedAt (permanent=true removes);
 // restore clears it. The access constraint and the id go into one atomic write.
+//
+// Delete: access -> the record, when beforeDelete or afterDelete hooks are told of it -> beforeDelete (a
+// throw vetoes) -> the write -> notify -> afterDelete (its failure is logged; the delete stands).
+// Restore is an update of deletedAt: its beforeChange hooks may add fields, and afterChange and the read
+// steps follow, as on an update.
+import type { DeleteHookArgs } from '../config/hooks';
 import { NotFoundError } from '../errors';
+import { assertValidInput } from '../schema/validate-input';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
 import { checkAccess } from './access';
+import { assertUnanswered } from './answered';
 import { buildFilter, idCondition } from './build-filter';
+import { hookBase, reportAfterWrite, runAll, withAfterError } from './hooks';
+import { prepareWrite } from './prepare-input';
 import { toRecordId } from './record-id';
 import { publishWrite, type OperationArgs } from './runtime';
+import { hooksSeeOriginal } from './update';
+import { answerWrite } from './write-answer';
 
 export interface DeleteArgs extends OperationArgs {
   id: string;
@@ -20,36 +32,62 @@ async function idFilter(args: DeleteArgs, op: 'delete' | 'update', deleted: bool
 }
 
 /** Deletes (or soft-deletes) one record; throws NotFoundError when there is none the caller may delete. */
-export async function deleteRecord(args: DeleteArgs): Promise<{ deleted: true }> {
-  const { collection, runtime } = args;
-  const soft = collection.descriptor.softDelete && !args.permanent;
-  const filter = await idFilter(args, 'delete', soft ? false : true);
-  // One instant for both stamps, published with the event: the change stream's echo of this soft delete
-  // carries them, and that is how it is told from another writer's delete (see echo-filter.ts).
-  const now = new Date();
-  // Both return the row as it was before, so a delete event reaches only readers who could read it then.
-  const before = soft
-    ? await collection.model
-        .findOneAndUpdate(filter, { $set: { deletedAt: now, updatedAt: now } }, { returnDocument: 'before', timestamps: false })
-        .lean<RawDoc>()
-    : await collection.model.findOneAndDelete(filter).lean<RawDoc>();
-  if (!before) throw new NotFoundError('No record with this id.');
-  // The stored id (lower-case hex), not the path's, which may spell it in upper case: events name records as they are.
-  publishWrite(runtime, collection, 'delete', [String(before._id)], undefined, [before], soft ? { updatedAt: now, deletedAt: now } : undefined);
-  return { deleted: true };
+export function deleteRecord(args: DeleteArgs): Promise<{ deleted: true }> {
+  return withAfterError(args, 'delete', async () => {
+    const { collection, runtime } = args;
+    const { beforeDelete, afterDelete } = collection.descriptor.hooks;
+    const soft = collection.descriptor.softDelete && !args.permanent;
+    const filter = await idFilter(args, 'delete', soft ? false : true);
+    let hookArgs: DeleteHookArgs | undefined;
+    if (beforeDelete.length || afterDelete.length) {
+      const stored = await collection.model.findOne(filter).lean<RawDoc>();
+      if (!stored) throw new NotFoundError('No record with this id.');
+      hookArgs = { ...hookBase(args, 'delete'), operation: 'delete', id: String(stored._id), doc: collection.serializeAll(stored), permanent: !soft };
+      await runAll(collection, 'hooks.beforeDelete', beforeDelete, hookArgs);
+    }
+    assertUnanswered(args);
+    // One instant for both stamps, published with the event: the change stream's echo of this soft delete
+    // carries them, and that is how it is told from another writer's delete (see echo-filter.ts).
+    const now = new Date();
+    // Both return the row as it was before, so a delete event reaches only readers who could read it then.
+    const before = soft
+      ? await collection.model
+          .findOneAndUpdate(filter, { $set: { deletedAt: now, updatedAt: now } }, { returnDocument: 'before', timestamps: false })
+          .lean<RawDoc>()
+      : await collection.model.findOneAndDelete(filter).lean<RawDoc>();
+    if (!before) throw new NotFoundError('No record with this id.');
+    // The stored id (lower-case hex), not the path's, which may spell it in upper case: events name records as they are.
+    publishWrite(runtime, collection, 'delete', [String(before._id)], undefined, [before], soft ? { updatedAt: now, deletedAt: now } : undefined);
+    if (hookArgs && afterDelete.length) {
+      try {
+        await runAll(collection, 'hooks.afterDelete', afterDelete, { ...hookArgs, doc: collection.serializeAll(before) });
+      } catch (error) {
+        await reportAfterWrite(args, 'delete', error);
+      }
+    }
+    return { deleted: true };
+  });
 }
 
 /** Restores a soft-deleted record (update access); throws NotFoundError unless it is deleted and updatable. */
-export async function restoreRecord(args: Omit<DeleteArgs, 'permanent'>): Promise<ApiRecord> {
-  const { collection, runtime } = args;
-  if (!collection.descriptor.softDelete) throw new NotFoundError('This collection has no soft delete.');
-  const filter = await idFilter(args, 'update', 'only');
-  const row = await collection.model
-    // The whole row (see update.ts): serialize() drops the hidden fields from the answer.
-    .findOneAndUpdate(filter, { $set: { deletedAt: null } }, { returnDocument: 'after' })
-    .lean<RawDoc>();
-  if (!row) throw new NotFoundError('No deleted record with this id.');
-  const record = collection.serialize(row);
-  publishWrite(runtime, collection, 'update', [record.id], ['deletedAt'], [row]);
-  return record;
+export function restoreRecord(args: Omit<DeleteArgs, 'permanent'>): Promise<ApiRecord> {
+  return withAfterError(args, 'restore', async () => {
+    const { collection, runtime } = args;
+    if (!collection.descriptor.softDelete) throw new NotFoundError('This collection has no soft delete.');
+    const filter = await idFilter(args, 'update', 'only');
+    const original = hooksSeeOriginal(collection) ? await collection.model.findOne(filter).lean<RawDoc>() : undefined;
+    if (original === null) throw new NotFoundError('No deleted record with this id.');
+    const previousDoc = original && collection.serializeAll(original);
+    // The client sends no body: what beforeChange hooks add is written with the restore.
+    const { input, data } = await prepareWrite({ ...args, trusted: true }, {}, { mode: 'update', operation: 'restore', originalDoc: previousDoc, id: args.id });
+    assertValidInput(input.errors, 'The restore is not valid.');
+    const change: Record<string, unknown> = { $set: { ...input.set, deletedAt: null } };
+    if (input.unset.length) change.$unset = Object.fromEntries(input.unset.map((name) => [name, 1]));
+    assertUnanswered(args);
+    // The whole row (see update.ts): the read steps drop the hidden fields from the answer.
+    const row = await collection.model.findOneAndUpdate(filter, change, { returnDocument: 'after' }).lean<RawDoc>();
+    if (!row) throw new NotFoundError('No deleted record with this id.');
+    publishWrite(runtime, collection, 'update', [String(row._id)], ['deletedAt', ...Object.keys(input.set), ...input.unset], [row]);
+    return answerWrite(args, 'restore', { row, data, previousDoc });
+  });
 }

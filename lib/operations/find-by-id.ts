@@ -2,15 +2,17 @@
 // constraint all answer 404, so ids cannot be probed.
 //
 // Steps: check the id -> ask the read rule -> resolve access and the soft-delete scope -> (cache hook) ->
-// one filter -> read the row -> populate -> serialize. A read the rule allows outright, with no read hook,
-// nothing to populate and no deleted records asked for, goes from the rule straight to the row: the
-// common public get, kept short because each step it skips is a measured share of its cost.
+// one filter -> read the row -> populate -> present (read hooks, field access). A read the rule allows
+// outright, with no read-through or read hook, no field read rule, nothing to populate and no deleted
+// records asked for, goes from the rule straight to the row: the common public get, kept short because
+// each step it skips is a measured share of its cost.
 import { NotFoundError } from '../errors';
 import type { RecordQuery } from '../query/types';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
 import { type RuleAnswer, askRule } from './access';
 import { buildFilter, idCondition, liveRecordFilter } from './build-filter';
 import { finishRows } from './finish-rows';
+import { withAfterError } from './hooks';
 import { readThrough, resolveRead } from './read-access';
 import { checkRecordId, toRecordId } from './record-id';
 import { type CollectionRuntime, type ReadObserver, type OperationArgs, operationArgs } from './runtime';
@@ -27,8 +29,9 @@ export function findById(args: FindByIdArgs): Promise<ApiRecord> {
     checkRecordId(args.id);
     const base = operationArgs(args);
     const answer = askRule({ ...base, op: 'read', id: args.id });
-    const open = answer.result === true && !args.includeDeleted && !hasPopulate(args) && base.runtime.hooks.readThrough.length === 0;
-    return open ? readOpenRecord(base, args) : readRecord(base, args, answer);
+    const open = answer.result === true && !args.includeDeleted && !hasPopulate(args) && base.runtime.hooks.readThrough.length === 0 && !base.collection.readShaped;
+    if (open) return readOpenRecord(base, args);
+    return withAfterError(base, 'read', () => readRecord(base, args, answer));
   } catch (error) {
     return Promise.reject(error);
   }

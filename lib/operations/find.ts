@@ -1,5 +1,5 @@
 // The list operation: resolve access -> (cache hook) -> merge the access constraint into one filter ->
-// page read with its total (count-total.ts) or keyset-cursor read -> populate -> serialize. Shared by the
+// page read with its total (count-total.ts) or keyset-cursor read -> populate -> present (read hooks, field access). Shared by the
 // REST list route, the local API and custom endpoints.
 import type { ListQuery } from '../query/types';
 import { buildFilter } from './build-filter';
@@ -7,6 +7,7 @@ import { countTotal } from './count-total';
 import { findCursor } from './find-cursor';
 import { findPage } from './find-page';
 import type { FindResult } from './find-result';
+import { withAfterError } from './hooks';
 import { readThrough, resolveRead } from './read-access';
 import { type ReadObserver, type OperationArgs, operationArgs } from './runtime';
 
@@ -17,9 +18,12 @@ export interface FindArgs extends OperationArgs {
 }
 
 /** Lists records of a collection. */
-export async function find(args: FindArgs): Promise<FindResult> {
-  const { query, cacheable } = args;
+export function find(args: FindArgs): Promise<FindResult> {
   const base = operationArgs(args);
+  return withAfterError(base, 'read', () => list(base, args));
+}
+
+async function list(base: OperationArgs, { query, cacheable }: FindArgs): Promise<FindResult> {
   const read = await resolveRead(base, { kind: 'list', query, cacheable });
   return readThrough(read, async () => {
     const filter = await buildFilter({ ...base, nodes: [query.where, read.constraint, read.deleted.node], deleted: read.deleted.deleted });

@@ -1,26 +1,19 @@
-// The last step of every read: populate the requested relations, then serialize rows into API records
-// (hidden fields gone, only the selected fields kept).
+// The last step of every read: populate the requested relations, then present the rows to the caller
+// (read hooks, field access, hidden fields gone, only the selected fields kept: present-records.ts).
 import type { PopulateTree } from '../query/types';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
 import type { OperationArgs } from './runtime';
 import { populateRows } from './populate';
+import { presentFor } from './present-records';
 
-/** Populates `tree` on the rows in place and returns them serialized. */
+/** Populates `tree` on the rows in place and returns them as the caller receives them. */
 export async function finishRows(args: OperationArgs, rows: RawDoc[], tree: PopulateTree, select: readonly string[] | undefined): Promise<ApiRecord[]> {
   if (rows.length > 0 && !isEmptyTree(tree)) await populateRows({ ...args, rows, tree });
-  return serializeRows(args, rows, select);
+  return presentFor(args, rows, select);
 }
 
 /** True when a populate tree asks for nothing. */
 function isEmptyTree(tree: PopulateTree): boolean {
   for (const _ in tree) return false;
   return true;
-}
-
-function serializeRows(args: OperationArgs, rows: RawDoc[], select: readonly string[] | undefined): ApiRecord[] {
-  const fields = select ? new Set(select) : undefined;
-  const { serialize } = args.collection;
-  const records = new Array<ApiRecord>(rows.length);
-  for (let i = 0; i < rows.length; i++) records[i] = serialize(rows[i], fields);
-  return records;
 }

@@ -1,14 +1,21 @@
-// Singleton globals: read (defaults before the first write) and upserting partial update.
+// Singleton globals: read (defaults before the first write) and upserting partial update. Their hooks
+// (beforeChange, afterChange, afterRead, and fields') and field access run as a collection's do.
 import type { Request } from 'express';
+import type { HookContext } from '../config/hooks';
 import type { AuthUser } from '../config/types';
 import { NotFoundError } from '../errors';
 import type { WhereNode } from '../query/types';
 import { assertValidInput } from '../schema/validate-input';
 import type { RawDoc } from '../schema/to-record';
 import { checkAccess } from './access';
-import { bodyOf, prepareInput } from './prepare-input';
+import { assertUnanswered } from './answered';
+import { bodyOf, prepareWrite } from './prepare-input';
 import { buildFilter } from './build-filter';
-import { publishWrite, type CollectionRuntime, type Runtime } from './runtime';
+import { withAfterError } from './hooks';
+import { presentFor } from './present-records';
+import { publishWrite, type CollectionRuntime, type OperationArgs, type Runtime } from './runtime';
+import { hooksSeeOriginal } from './update';
+import { answerWrite } from './write-answer';
 import { rethrowWriteError } from './write-errors';
 
 export interface GlobalArgs {
@@ -18,12 +25,24 @@ export interface GlobalArgs {
   req?: Request;
   overrideAccess?: boolean;
   trusted?: boolean;
+  context?: HookContext;
+}
+
+/** A global's args as every operation takes them: the global is the collection. */
+function asOperation(args: GlobalArgs): OperationArgs & { trusted?: boolean } {
+  return { runtime: args.runtime, collection: args.global, user: args.user, req: args.req, overrideAccess: args.overrideAccess, trusted: args.trusted, context: args.context };
 }
 
 /** A global reads as its fields plus timestamps; it has no id of its own beyond its slug. */
-function toGlobalRecord(global: CollectionRuntime, row: RawDoc): Record<string, unknown> {
-  const { id: _slug, ...fields } = global.serialize(row);
+function withoutId(record: Record<string, unknown>): Record<string, unknown> {
+  const { id: _slug, ...fields } = record;
   return fields;
+}
+
+/** The stored (or default) document as this caller receives it: afterRead hooks and field access applied. */
+async function toGlobalRecord(args: GlobalArgs, row: RawDoc): Promise<Record<string, unknown>> {
+  const [record] = await presentFor(asOperation(args), [row]);
+  return withoutId(record);
 }
 
 /**
@@ -43,29 +62,40 @@ function notFound(global: CollectionRuntime): NotFoundError {
 }
 
 /** Returns the global document, or its defaults (no timestamps) before anything was written. */
-export async function findGlobal(args: GlobalArgs): Promise<Record<string, unknown>> {
-  const { global } = args;
-  const constraint = await checkAccess({ ...args, collection: global, op: 'read' });
-  const row = await global.model.findOne(await globalFilter(args, constraint), global.projection).lean<RawDoc>();
-  if (row) return toGlobalRecord(global, row);
-  if (constraint) throw notFound(global);
-  const defaults = new global.model({ _id: global.descriptor.slug }).toObject() as RawDoc;
-  return toGlobalRecord(global, defaults);
+export function findGlobal(args: GlobalArgs): Promise<Record<string, unknown>> {
+  return withAfterError(asOperation(args), 'read', async () => {
+    const { global } = args;
+    const constraint = await checkAccess({ ...args, collection: global, op: 'read' });
+    const row = await global.model.findOne(await globalFilter(args, constraint), global.projection).lean<RawDoc>();
+    if (row) return toGlobalRecord(args, row);
+    if (constraint) throw notFound(global);
+    const defaults = new global.model({ _id: global.descriptor.slug }).toObject() as RawDoc;
+    return toGlobalRecord(args, defaults);
+  });
 }
 
 /** Creates or partially updates the global document. */
-export async function updateGlobal(args: GlobalArgs & { data: unknown }): Promise<Record<string, unknown>> {
+export function updateGlobal(args: GlobalArgs & { data: unknown }): Promise<Record<string, unknown>> {
+  return withAfterError(asOperation(args), 'update', () => writeGlobal(args));
+}
+
+async function writeGlobal(args: GlobalArgs & { data: unknown }): Promise<Record<string, unknown>> {
   const { global, runtime } = args;
+  const operation = asOperation(args);
   const constraint = await checkAccess({ ...args, collection: global, op: 'update', data: bodyOf(args.data) });
-  const input = await prepareInput({ ...args, collection: global }, args.data, 'update');
+  const filter = await globalFilter(args, constraint);
+  const original = hooksSeeOriginal(global) ? await global.model.findOne(filter).lean<RawDoc>() : undefined;
+  const previousDoc = original ? withoutId(global.serializeAll(original)) : undefined;
+  const { input, data } = await prepareWrite(operation, args.data, { mode: 'update', operation: 'update', originalDoc: previousDoc });
   assertValidInput(input.errors, 'The global is not valid.');
   const change: Record<string, unknown> = { $set: input.set };
   if (input.unset.length) change.$unset = Object.fromEntries(input.unset.map((name) => [name, 1]));
+  assertUnanswered(args);
   let row: RawDoc | null;
   try {
     row = await global.model
       // Under a constraint only a stored document that matches it is updated (never upserted past it).
-      .findOneAndUpdate(await globalFilter(args, constraint), change, {
+      .findOneAndUpdate(filter, change, {
         upsert: !constraint,
         returnDocument: 'after',
         runValidators: true,
@@ -77,5 +107,5 @@ export async function updateGlobal(args: GlobalArgs & { data: unknown }): Promis
   }
   if (!row) throw notFound(global);
   publishWrite(runtime, global, 'update', [global.descriptor.slug], [...Object.keys(input.set), ...input.unset], [row]);
-  return toGlobalRecord(global, row);
+  return withoutId(await answerWrite(operation, 'update', { row, data, previousDoc }));
 }

@@ -7,6 +7,7 @@ import { Types } from 'mongoose';
 import type { PopulateTree } from '../query/types';
 import type { RawDoc } from '../schema/to-record';
 import { findReadable } from './find-readable';
+import { presentFor } from './present-records';
 import type { OperationArgs } from './runtime';
 import { isObjectId } from '../util/object-id';
 
@@ -58,7 +59,9 @@ async function populateField(args: PopulateArgs, fieldName: string, subtree: Pop
   const relatedRows = await findReadable(args, related, ids, related.projection);
   if (relatedRows.length === 0) return;
   if (Object.keys(subtree).length) await populateRows({ ...args, collection: related, rows: relatedRows, tree: subtree });
-  replaceField(args.rows, fieldName, new Map(relatedRows.map((row) => [String(row._id), related.serialize(row)])));
+  // Each related record as its own collection presents it to this caller: its read hooks, its field access.
+  const records = await presentFor({ ...args, collection: related }, relatedRows);
+  replaceField(args.rows, fieldName, new Map(relatedRows.map((row, index) => [String(row._id), records[index]])));
 }
 
 /** Populates every field of the tree on the rows (fields of one level in parallel). */

@@ -1,22 +1,177 @@
-// What every write does with a body before touching the database: work out which fields this caller
-// may not set, validate, check that relationships name records, then let features rewrite it (auth
-// checks and hashes passwords here).
+// What every write does with a body before touching the database, in order:
+//   1. which fields this caller may not set (features' read-only fields, field `create`/`update` rules): a 403;
+//   2. beforeValidate hooks (after a check of the field names the client sent, when there are any);
+//   3. validation: the client's mistakes, every one at once (400);
+//   4. relationships must name readable records; features rewrite the body (auth checks and hashes passwords);
+//   5. beforeChange hooks, the collection's then the fields'; what each hook produces is checked as
+//      steps 3-4 check a body, and a failure there is the host's bug: a 500 naming the hook.
+// Errors of steps 1-4 are returned (the caller asserts them, and may index them: batch create); hooks throw.
+import type { Request } from 'express';
+import { isDeepStrictEqual } from 'node:util';
+import type { BeforeChangeArgs, HookRecord } from '../config/hooks';
+import type { AuthUser } from '../config/types';
+import type { ErrorDetail } from '../errors';
 import { type ValidatedInput, validateInput } from '../schema/validate-input';
-import { readOnlyFieldsOf, type WriteArgs } from './runtime';
+import { isRecord } from '../util/is-record';
 import { findMissingRelations } from './check-relations';
+import { HookError, callHook, hookBase, hookLabel, runReplacing } from './hooks';
+import { readOnlyFieldsOf, type WriteArgs } from './runtime';
+
+/** How a body is written: its validation mode, and what hooks are told. */
+export interface WriteIntent {
+  mode: 'create' | 'update';
+  operation: 'create' | 'update' | 'restore';
+  /** Updates and restores: the record before the change, as hooks see it (when they are configured). */
+  originalDoc?: HookRecord;
+  id?: string;
+  /** False leaves the relationship check to a caller that batches it (batch create). */
+  checkRelations?: boolean;
+}
+
+/** A body made ready to write: storage-ready input, and the body as the hooks left it (afterChange gets it). */
+export interface PreparedWrite {
+  input: ValidatedInput;
+  data: Record<string, unknown>;
+}
+
+/** Names of validation errors about which fields a body names, not their values: checked before beforeValidate. */
+const NAME_ERRORS = new Set(['unknown_field', 'read_only', 'forbidden_field', 'invalid_body']);
+
+/** Validates, transforms and runs the before-hooks on a create or update body; see the file's head for the steps. */
+export async function prepareWrite(args: WriteArgs, body: unknown, intent: WriteIntent): Promise<PreparedWrite> {
+  const { collection } = args;
+  const { hooks } = collection.descriptor;
+  const readOnly = await writeDenied(args, body, intent.mode);
+  const clientOptions = { mode: intent.mode, allowHidden: args.trusted, readOnly };
+  let data = isRecord(body) ? body : {};
+  let input: ValidatedInput;
+  if (hooks.beforeValidate.length === 0 || !isRecord(body)) {
+    input = validateInput(body, collection.descriptor, clientOptions);
+  } else {
+    const named = validateInput(body, collection.descriptor, clientOptions).errors.filter((e) => NAME_ERRORS.has(e.code ?? ''));
+    if (named.length) return { input: { set: {}, unset: [], errors: named }, data };
+    const base = hookBase(args, intent.operation);
+    data = await runReplacing<BeforeChangeArgs>(collection, 'hooks.beforeValidate', hooks.beforeValidate, { ...base, operation: intent.operation, originalDoc: intent.originalDoc, id: intent.id }, 'data', { ...body });
+    // What the client sent was checked above; what beforeValidate added is the application's own (hidden fields too).
+    input = validateInput(data, collection.descriptor, { mode: intent.mode, allowHidden: true });
+  }
+  if (input.errors.length) return { input, data };
+  if (intent.checkRelations !== false) input.errors.push(...(await findMissingRelations(args, [input.set])));
+  await transform(args, input, intent.mode);
+  if (input.errors.length || (hooks.beforeChange.length === 0 && collection.fieldBeforeChange.length === 0)) return { input, data: withoutUndefined(data) };
+  return { input, data: await runBeforeChange(args, intent, input, withoutUndefined(data)) };
+}
+
+/** Lets every feature rewrite the input (auth: password policy and hash). */
+async function transform(args: WriteArgs, input: ValidatedInput, mode: 'create' | 'update'): Promise<void> {
+  const { runtime, collection } = args;
+  const caller = { user: args.user, req: args.req, overrideAccess: args.overrideAccess };
+  for (const transformer of runtime.hooks.transformInput) await transformer({ collection: collection.descriptor, input, op: mode, ...caller });
+}
+
+/** The collection's beforeChange hooks, then each field's; every hook's output is checked and merged into `input`. */
+async function runBeforeChange(args: WriteArgs, intent: WriteIntent, input: ValidatedInput, body: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const { collection } = args;
+  const base = { ...hookBase(args, intent.operation), operation: intent.operation, originalDoc: intent.originalDoc, id: intent.id };
+  let before = snapshot(body);
+  const check = async (next: Record<string, unknown>, label: string) => {
+    await applyHookOutput(args, intent.mode, input, before, next, label);
+    before = snapshot(next);
+  };
+  let data = await runReplacing<BeforeChangeArgs>(collection, 'hooks.beforeChange', collection.descriptor.hooks.beforeChange, base, 'data', body, check);
+  for (const field of collection.fieldBeforeChange) {
+    const list = field.config.hooks!.beforeChange!;
+    for (let index = 0; index < list.length; index++) {
+      const label = hookLabel(collection, `fields.${field.name}.hooks.beforeChange`, index, list[index]);
+      const value = await callHook(label, list[index], { value: data[field.name], field: field.name, collection: base.collection, operation: base.operation, data, originalDoc: base.originalDoc, user: base.user, req: base.req, context: base.context });
+      if (value === undefined) continue;
+      data = { ...data, [field.name]: value };
+      await check(data, label);
+    }
+  }
+  return data;
+}
+
+/** A deep copy to compare a hook's output against (in-place changes included); null when the body cannot be copied. */
+function snapshot(body: Record<string, unknown>): Record<string, unknown> | null {
+  try {
+    return structuredClone(body);
+  } catch {
+    return null;
+  }
+}
 
 /**
- * Validates and transforms a create or update body; the caller asserts (and may index) its errors.
- * `checkRelations: false` leaves the relationship check to a caller that batches it (batch create).
+ * Checks what a hook changed (values set, cleared with null, or removed) as a body is checked, and merges it
+ * into `input`. Anything that could not be stored is a HookError naming the hook: nothing is written.
  */
-export async function prepareInput(args: WriteArgs, body: unknown, mode: 'create' | 'update', checkRelations = true): Promise<ValidatedInput> {
-  const { runtime, collection } = args;
-  const readOnly = args.readOnly ?? (args.overrideAccess ? undefined : readOnlyFieldsOf(runtime, collection.descriptor, args.user, mode));
-  const input = validateInput(body, collection.descriptor, { mode, allowHidden: args.trusted, readOnly });
-  if (checkRelations && input.errors.length === 0) input.errors.push(...(await findMissingRelations(args, [input.set])));
-  const caller = { user: args.user, req: args.req, overrideAccess: args.overrideAccess };
-  for (const transform of runtime.hooks.transformInput) await transform({ collection: collection.descriptor, input, op: mode, ...caller });
-  return input;
+async function applyHookOutput(args: WriteArgs, mode: 'create' | 'update', input: ValidatedInput, before: Record<string, unknown> | null, after: Record<string, unknown>, label: string): Promise<void> {
+  const keys = new Set([...Object.keys(after), ...Object.keys(before ?? {})]);
+  const changed = [...keys].filter((key) => !before || !isDeepStrictEqual(before[key], after[key]));
+  if (changed.length === 0) return;
+  const given = Object.fromEntries(changed.filter((key) => after[key] !== undefined).map((key) => [key, after[key]]));
+  // Partial, as an update body: a required field a hook leaves out of a create is checked below.
+  const output = validateInput(given, args.collection.descriptor, { mode: 'update', allowHidden: true });
+  if (output.errors.length === 0) output.errors.push(...(await findMissingRelations(args, [output.set])));
+  if (output.errors.length === 0) await transform(args, output, mode);
+  const fields = args.collection.descriptor.fields;
+  for (const key of changed) {
+    if (after[key] !== undefined || mode === 'update') continue;
+    const field = Object.hasOwn(fields, key) ? fields[key] : undefined;
+    if (field?.required && field.config.default === undefined) output.errors.push({ field: key, message: `${key} is required`, code: 'required' });
+  }
+  if (output.errors.length) throw invalidOutput(label, output.errors);
+  for (const key of changed) {
+    delete input.set[key];
+    input.unset = input.unset.filter((name) => name !== key);
+  }
+  Object.assign(input.set, output.set);
+  if (mode === 'update') input.unset.push(...output.unset);
+}
+
+function invalidOutput(label: string, errors: readonly ErrorDetail[]): HookError {
+  const list = errors.map((e) => (e.field ? `${e.field}: ${e.message}` : e.message)).join('; ');
+  return new HookError(`content-router: the ${label} hook produced a record that cannot be stored (${list}); nothing was written`);
+}
+
+function withoutUndefined(body: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(body)) if (value !== undefined) out[key] = value;
+  return out;
+}
+
+/** Field write answers of one request, so a batch asks each rule once. */
+const decided = new WeakMap<Request, { user: AuthUser | null; answers: Map<string, Promise<unknown>> }>();
+
+/**
+ * The fields this caller may not set in `body`: the features' read-only fields, and fields whose `create`
+ * or `update` rule does not answer true (each asked once per request, only for fields the body names).
+ */
+async function writeDenied(args: WriteArgs, body: unknown, mode: 'create' | 'update'): Promise<ReadonlySet<string> | undefined> {
+  if (args.readOnly) return args.readOnly;
+  if (args.overrideAccess) return undefined;
+  const { runtime, collection, user, req } = args;
+  const provided = readOnlyFieldsOf(runtime, collection.descriptor, user, mode);
+  if (!isRecord(body)) return provided;
+  const fields = collection.descriptor.fields;
+  const ruled = Object.keys(body).filter((key) => Object.hasOwn(fields, key) && fields[key].config.access?.[mode] !== undefined);
+  if (ruled.length === 0) return provided;
+  let memo = req && decided.get(req);
+  if (!memo || memo.user !== user) {
+    memo = { user, answers: new Map() };
+    if (req) decided.set(req, memo);
+  }
+  const answers = memo.answers;
+  const denied = new Set(provided);
+  await Promise.all(
+    ruled.map(async (key) => {
+      const id = `${collection.descriptor.isGlobal ? 'global:' : ''}${collection.descriptor.slug}.${key}.${mode}`;
+      let answer = answers.get(id);
+      if (!answer) answers.set(id, (answer = Promise.resolve(fields[key].config.access![mode]!({ user, req }))));
+      if ((await answer) !== true) denied.add(key);
+    }),
+  );
+  return denied;
 }
 
 /** The body as access rules receive it (`data`): any object, else undefined. */

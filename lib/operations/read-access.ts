@@ -3,6 +3,7 @@
 import type { ListQuery, RecordQuery } from '../query/types';
 import { type RuleAnswer, askRule, judgeAnswer } from './access';
 import { deletedScope } from './build-filter';
+import { callerView } from './field-view';
 import type { ReadObserver, ResolvedRead, OperationArgs } from './runtime';
 
 /** What a read asks for, before access is resolved. */
@@ -22,7 +23,8 @@ export async function resolveRead(args: OperationArgs, read: ReadRequest, pathId
   const withId = pathId === undefined ? args : { ...args, id: pathId };
   const constraint = await judgeAnswer(ruleAnswer ?? askRule({ ...withId, op: 'read' }));
   const deleted = await deletedScope(withId, read.query.includeDeleted === true);
-  return { ...read, args, constraint, deleted };
+  const view = args.runtime.fieldReadRules.length === 0 ? '' : (await callerView(args)).key;
+  return { ...read, args, constraint, deleted, view };
 }
 
 /** Runs `load` through a list of wrapping hooks, the first listed outermost. */

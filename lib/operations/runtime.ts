@@ -4,20 +4,35 @@
 import type { Connection, Model, Types } from 'mongoose';
 import type { Request } from 'express';
 import type { ResolvedConfig } from '../config/resolve-config';
+import type { HookApi, HookContext } from '../config/hooks';
 import type { AccessFn, AuthUser } from '../config/types';
 import type { ListQuery, RecordQuery, WhereNode } from '../query/types';
-import type { CollectionDescriptor, SchemaRegistry } from '../schema/descriptors';
+import type { CollectionDescriptor, FieldDescriptor, SchemaRegistry } from '../schema/descriptors';
 import type { ValidatedInput } from '../schema/validate-input';
 import { type RecordSerializer, createRecordSerializer } from '../schema/to-record';
 import type { ChangeBus, WriteStamps } from './change-bus';
+import type { FieldReadRule, FieldView } from './field-view';
 import type { OutageLog } from './outage-log';
 
 export interface CollectionRuntime {
   readonly descriptor: CollectionDescriptor;
   readonly model: Model<Record<string, unknown>>;
   readonly serialize: RecordSerializer;
-  /** Excludes hidden fields at the database, so they never even reach the process on reads. */
+  /**
+   * Excludes hidden fields at the database, so they never even reach the process on reads; none when
+   * beforeRead hooks, which see the stored record whole, are configured.
+   */
   readonly projection: Readonly<Record<string, 0>> | undefined;
+  /** The record with hidden fields too, as hooks see it. */
+  readonly serializeAll: RecordSerializer;
+  /** True when records pass through hooks on their way out (beforeRead, afterRead, a field's afterRead). */
+  readonly readHooks: boolean;
+  /** True when a caller may see less than the serializer shows: read hooks, or a field read rule. */
+  readonly readShaped: boolean;
+  /** Fields with afterRead hooks, in field order. */
+  readonly fieldAfterRead: readonly FieldDescriptor[];
+  /** Fields with beforeChange hooks, in field order. */
+  readonly fieldBeforeChange: readonly FieldDescriptor[];
 }
 
 /** The common part of every operation's single args object: the runtime, the collection, and who is acting. */
@@ -29,6 +44,8 @@ export interface OperationArgs {
   req?: Request;
   /** Skip every access rule (the local API, unless asked otherwise; server-side flows such as registration). */
   overrideAccess?: boolean;
+  /** What hooks share for the request; default: one per `req` (a new one without it). */
+  context?: HookContext;
 }
 
 /**
@@ -36,7 +53,7 @@ export interface OperationArgs {
  * and hooks are handed, so they never see an operation's options as if they were their own.
  */
 export function operationArgs(args: OperationArgs): OperationArgs {
-  return { runtime: args.runtime, collection: args.collection, user: args.user, req: args.req, overrideAccess: args.overrideAccess };
+  return { runtime: args.runtime, collection: args.collection, user: args.user, req: args.req, overrideAccess: args.overrideAccess, context: args.context };
 }
 
 /** Writes also say whether hidden fields may be written and which fields the caller may not set. */
@@ -108,6 +125,8 @@ export interface ResolvedRead {
   constraint: WhereNode | undefined;
   /** What includeDeleted resolved to (the delete rule may narrow which deleted records show). */
   deleted: { deleted: boolean; node?: WhereNode };
+  /** The caller's field view (FieldView.key): callers who may read different fields get different answers. */
+  view: string;
   /** Present when the caller accepts a cached answer. */
   cacheable?: ReadObserver;
 }
@@ -140,6 +159,17 @@ export interface RelationSource {
   load(args: { runtime: Runtime; user: AuthUser | null; req?: Request; overrideAccess?: boolean }, ids: Types.ObjectId[]): Promise<ReadonlyMap<string, unknown>>;
 }
 
+/** Who a hook's `api` runs as: the hook's caller. */
+export interface HookCaller {
+  user: AuthUser | null;
+  req?: Request;
+  overrideAccess: boolean;
+  context: HookContext;
+}
+
+/** Binds the local API to a hook's caller. */
+export type HookApiFactory = (caller: HookCaller) => HookApi;
+
 /** What features plug into the operations: ordered lists, each feature adding its own entries. */
 export interface RuntimeHooks {
   /** The first one the request presents a credential to checks it; with none, the host's req.user counts. */
@@ -156,6 +186,8 @@ export interface RuntimeHooks {
   readonly countThrough: CountThrough[];
   /** Where population looks up a relationTo that is not a collection. */
   readonly relationSources: RelationSource[];
+  /** The first binds hooks' `api` (the local API, added by the router once it is built). */
+  readonly hookApi: HookApiFactory[];
 }
 
 export interface Runtime {
@@ -170,21 +202,34 @@ export interface Runtime {
   /** Where a database outage is logged, once, whichever part of the router meets it. */
   readonly outage: OutageLog;
   readonly hooks: RuntimeHooks;
+  /** Every field read rule of the schema; empty when no field has one (then every caller sees every field). */
+  readonly fieldReadRules: readonly FieldReadRule[];
+  /** The views of the schema callers have had, by key, and the view of a caller who reads every field. */
+  readonly views: { readonly full: FieldView; readonly byKey: Map<string, FieldView> };
 }
 
 /** Empty hook lists for a new runtime. */
 export function createRuntimeHooks(): RuntimeHooks {
-  return { authenticate: [], defaultAccess: [], readOnlyFields: [], transformInput: [], readThrough: [], countThrough: [], relationSources: [] };
+  return { authenticate: [], defaultAccess: [], readOnlyFields: [], transformInput: [], readThrough: [], countThrough: [], relationSources: [], hookApi: [] };
 }
 
 /** Pairs a descriptor with its model and precomputed serializer and projection. */
 export function createCollectionRuntime(descriptor: CollectionDescriptor, model: Model<Record<string, unknown>>): CollectionRuntime {
-  const hidden = Object.values(descriptor.fields).filter((f) => f.hidden).map((f) => f.name);
+  const fields = Object.values(descriptor.fields);
+  const hidden = fields.filter((f) => f.hidden).map((f) => f.name);
+  const { beforeRead, afterRead } = descriptor.hooks;
+  const fieldAfterRead = Object.freeze(fields.filter((f) => f.config.hooks?.afterRead?.length));
+  const readHooks = beforeRead.length > 0 || afterRead.length > 0 || fieldAfterRead.length > 0;
   return Object.freeze({
     descriptor,
     model,
     serialize: createRecordSerializer(descriptor),
-    projection: hidden.length ? Object.freeze(Object.fromEntries(hidden.map((name) => [name, 0 as const]))) : undefined,
+    projection: hidden.length && beforeRead.length === 0 ? Object.freeze(Object.fromEntries(hidden.map((name) => [name, 0 as const]))) : undefined,
+    serializeAll: createRecordSerializer(descriptor, true),
+    readHooks,
+    readShaped: readHooks || fields.some((f) => f.config.access?.read !== undefined),
+    fieldAfterRead,
+    fieldBeforeChange: Object.freeze(fields.filter((f) => f.config.hooks?.beforeChange?.length)),
   });
 }
 

@@ -1,16 +1,22 @@
-// The update operation (PATCH semantics). Without an access constraint: one atomic findOneAndUpdate.
-// With one, the rule must hold before AND after the change: the record is read, the change applied in
-// memory and checked, then written only if nobody changed it meanwhile, so no reader ever sees it outside.
+// The update operation (PATCH semantics): access -> the stored record, when hooks are told of it -> the
+// body made ready (prepare-input.ts) -> the write -> notify -> afterChange and the read steps.
+// Without an access constraint the write is one atomic findOneAndUpdate. With one, the rule must hold
+// before AND after the change: the record is read, the change applied in memory and checked, then written
+// only if nobody changed it meanwhile, so no reader ever sees it outside.
 import { NotFoundError, WriteConflictError } from '../errors';
 import type { WhereNode } from '../query/types';
 import { assertValidInput } from '../schema/validate-input';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
 import { checkAccess } from './access';
+import { assertUnanswered } from './answered';
 import { buildFilter, idCondition } from './build-filter';
 import { assertWithinConstraints } from './constraint-match';
+import { withAfterError } from './hooks';
 import { toRecordId } from './record-id';
-import { bodyOf, prepareInput } from './prepare-input';
-import { publishWrite, type WriteArgs } from './runtime';
+import { bodyOf, prepareWrite } from './prepare-input';
+import { presentFor } from './present-records';
+import { type CollectionRuntime, publishWrite, type WriteArgs } from './runtime';
+import { answerWrite } from './write-answer';
 import { rethrowWriteError } from './write-errors';
 
 export interface UpdateArgs extends WriteArgs {
@@ -54,26 +60,37 @@ async function writeWithin(args: UpdateArgs, filter: Record<string, unknown>, ch
   throw new WriteConflictError();
 }
 
+/** True when a hook of a write is told of the record before the change (`originalDoc`, `previousDoc`). */
+export function hooksSeeOriginal(collection: CollectionRuntime): boolean {
+  const { hooks } = collection.descriptor;
+  return hooks.beforeValidate.length > 0 || hooks.beforeChange.length > 0 || hooks.afterChange.length > 0 || collection.fieldBeforeChange.length > 0;
+}
+
 /** Applies a partial update; null clears a non-required field. An empty change writes nothing. */
-export async function update(args: UpdateArgs): Promise<ApiRecord> {
-  const { runtime, collection } = args;
-  const _id = toRecordId(args.id);
-  const constraint = await checkAccess({ ...args, op: 'update', data: bodyOf(args.data) });
-  const input = await prepareInput(args, args.data, 'update');
-  assertValidInput(input.errors, 'The update is not valid.');
-  const filter = await buildFilter({ ...args, nodes: [idCondition(collection, [_id]), constraint], deleted: false });
-  const fields = [...Object.keys(input.set), ...input.unset];
-  if (fields.length === 0) {
-    // Nothing to change: not even updatedAt moves, and nobody is told of a change.
-    const row = await collection.model.findOne(filter, collection.projection).lean<RawDoc>();
+export function update(args: UpdateArgs): Promise<ApiRecord> {
+  return withAfterError(args, 'update', async () => {
+    const { runtime, collection } = args;
+    const _id = toRecordId(args.id);
+    const constraint = await checkAccess({ ...args, op: 'update', data: bodyOf(args.data) });
+    const filter = await buildFilter({ ...args, nodes: [idCondition(collection, [_id]), constraint], deleted: false });
+    const original = hooksSeeOriginal(collection) ? await collection.model.findOne(filter).lean<RawDoc>() : undefined;
+    if (original === null) throw new NotFoundError('No record with this id.');
+    const previousDoc = original && collection.serializeAll(original);
+    const { input, data } = await prepareWrite(args, args.data, { mode: 'update', operation: 'update', originalDoc: previousDoc, id: args.id });
+    assertValidInput(input.errors, 'The update is not valid.');
+    const fields = [...Object.keys(input.set), ...input.unset];
+    if (fields.length === 0) {
+      // Nothing to change: not even updatedAt moves, nobody is told of a change, and no afterChange runs.
+      const row = await collection.model.findOne(filter, collection.projection).lean<RawDoc>();
+      if (!row) throw new NotFoundError('No record with this id.');
+      return (await presentFor(args, [row], undefined, 'update'))[0];
+    }
+    const change: Record<string, unknown> = { $set: input.set };
+    if (input.unset.length) change.$unset = Object.fromEntries(input.unset.map((name) => [name, 1]));
+    assertUnanswered(args);
+    const row = constraint ? await writeWithin(args, filter, change, constraint, input) : await write(args, filter, change);
     if (!row) throw new NotFoundError('No record with this id.');
-    return collection.serialize(row);
-  }
-  const change: Record<string, unknown> = { $set: input.set };
-  if (input.unset.length) change.$unset = Object.fromEntries(input.unset.map((name) => [name, 1]));
-  const row = constraint ? await writeWithin(args, filter, change, constraint, input) : await write(args, filter, change);
-  if (!row) throw new NotFoundError('No record with this id.');
-  const record = collection.serialize(row);
-  publishWrite(runtime, collection, 'update', [record.id], fields, [row]);
-  return record;
+    publishWrite(runtime, collection, 'update', [String(row._id)], fields, [row]);
+    return answerWrite(args, 'update', { row, data, previousDoc });
+  });
 }

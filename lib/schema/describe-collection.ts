@@ -8,6 +8,7 @@ import {
   type FieldDescriptor,
   type SchemaRegistry,
   describeField,
+  resolveHooks,
   systemFields,
 } from './descriptors';
 
@@ -44,12 +45,14 @@ export function describeCollection(config: CollectionConfig): CollectionDescript
     access: config.access ?? {},
     sortable: config.sortable ? Object.freeze([...config.sortable]) : undefined,
     indexes: Object.freeze((config.indexes ?? []).map((index) => indexKeys(index.fields))),
+    hooks: resolveHooks(config.hooks),
   });
 }
 
 /** Describes a global: its fields plus createdAt/updatedAt (no list, no soft delete). */
 export function describeGlobal(config: GlobalConfig): CollectionDescriptor {
-  const described = describeCollection({ slug: config.slug, fields: config.fields, access: config.access });
+  // A global's hooks are a subset of a collection's: the lists it cannot take stay empty.
+  const described = describeCollection({ slug: config.slug, fields: config.fields, access: config.access, hooks: config.hooks });
   return Object.freeze({ ...described, isGlobal: true });
 }
 

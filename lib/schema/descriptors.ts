@@ -1,6 +1,7 @@
 // Field and collection descriptors: the normalized view of the schema that the query, validation,
 // serialization and OpenAPI layers read. Built once from the resolved config; plain data, no Mongoose.
 import type { IndexKeys } from '../config/index-keys';
+import type { CollectionHooks } from '../config/hooks';
 import type { ArrayItemType, CollectionAccess, FieldConfig, FieldType } from '../config/types';
 
 /** The canonical type of a field (aliases folded: string -> text, datetime -> date). */
@@ -60,6 +61,28 @@ export interface CollectionDescriptor {
   sortable?: readonly string[];
   /** The compound indexes the collection declares (`indexes`), as key patterns with `_id` appended. */
   indexes: readonly IndexKeys[];
+  /** Every hook list, empty where none is configured (a global's create, delete and read-before lists always are). */
+  hooks: ResolvedHooks;
+}
+
+/** Every collection hook list, present and frozen. */
+export type ResolvedHooks = { readonly [K in keyof CollectionHooks]-?: Readonly<NonNullable<CollectionHooks[K]>> };
+
+const NO_HOOKS: readonly never[] = Object.freeze([]);
+
+/** The hook lists of a config, each present (empty when not configured) and frozen. */
+export function resolveHooks(hooks: CollectionHooks | undefined): ResolvedHooks {
+  const list = <T>(value: T[] | undefined): readonly T[] => (value?.length ? Object.freeze([...value]) : NO_HOOKS);
+  return Object.freeze({
+    beforeValidate: list(hooks?.beforeValidate),
+    beforeChange: list(hooks?.beforeChange),
+    afterChange: list(hooks?.afterChange),
+    beforeRead: list(hooks?.beforeRead),
+    afterRead: list(hooks?.afterRead),
+    beforeDelete: list(hooks?.beforeDelete),
+    afterDelete: list(hooks?.afterDelete),
+    afterError: list(hooks?.afterError),
+  });
 }
 
 /** All collections by slug: relationship paths resolve through this. */

@@ -23,9 +23,12 @@ function convert(field: FieldDescriptor, value: unknown): unknown {
   return toPlainValue(value);
 }
 
-/** Creates the serializer of a collection: only visible fields, in a stable order. */
-export function createRecordSerializer(collection: CollectionDescriptor): RecordSerializer {
-  const visible = Object.values(collection.fields).filter((f) => !f.hidden && f.name !== 'id');
+/**
+ * Creates the serializer of a collection: only visible fields, in a stable order. `includeHidden`: hidden
+ * fields too, for server code (hooks) that sees the stored record whole.
+ */
+export function createRecordSerializer(collection: CollectionDescriptor, includeHidden = false): RecordSerializer {
+  const visible = Object.values(collection.fields).filter((f) => (includeHidden || !f.hidden) && f.name !== 'id');
   // Timestamps go last so records read { id, ...fields, createdAt, updatedAt, deletedAt }.
   const ordered = [...visible.filter((f) => !f.system), ...visible.filter((f) => f.system)];
   return (doc, select) => {

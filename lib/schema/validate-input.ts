@@ -5,7 +5,7 @@ import { ContentError, type ErrorDetail, ValidationError } from '../errors';
 import type { CollectionDescriptor, FieldDescriptor, ValueType } from './descriptors';
 import { isRecord } from '../util/is-record';
 import { castDate, parseIsoDate } from './parse-date';
-import { isObjectIdString } from '../util/object-id';
+import { isObjectId, isObjectIdString } from '../util/object-id';
 import { normalizeEmail } from '../util/normalize-email';
 
 export interface ValidatedInput {
@@ -89,6 +89,8 @@ function castScalar(field: FieldDescriptor, valueType: ValueType, value: unknown
       return { ok: true, value: date };
     }
     case 'objectId':
+      // Server code (a hook) may hand over an ObjectId itself.
+      if (isObjectId(value)) return { ok: true, value };
       if (typeof value !== 'string' || !isObjectIdString(value)) return { ok: false, message: 'must be a record id', code: 'invalid_id' };
       return { ok: true, value: new Types.ObjectId(value) };
     case 'json': {

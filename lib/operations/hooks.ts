@@ -1,0 +1,153 @@
+// Runs the host's hooks for the operations: one args object per call, the request's shared `context`,
+// the local API bound to the caller, and errors that say which hook failed. A ContentError a hook throws
+// is the answer as it is; anything else becomes a HookError naming the hook (a 500 whose log says where).
+import type { Request } from 'express';
+import type { HookApi, HookContext, HookOperation } from '../config/hooks';
+import { ContentError } from '../errors';
+import { isRecord } from '../util/is-record';
+import { toLoggableError } from '../util/loggable-error';
+import type { CollectionRuntime, OperationArgs } from './runtime';
+
+/** A hook failed with an error that is not a ContentError, or produced something that cannot be stored. */
+export class HookError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'HookError';
+  }
+}
+
+/** Contexts of requests, so every operation of one request (nested calls too) shares one object. */
+const requestContexts = new WeakMap<Request, HookContext>();
+
+/** The context the operation's hooks share: the caller's own, the request's, or a new one. */
+export function contextOf(args: Pick<OperationArgs, 'context' | 'req'>): HookContext {
+  if (args.context) return args.context;
+  if (!args.req) return {};
+  let context = requestContexts.get(args.req);
+  if (!context) requestContexts.set(args.req, (context = {}));
+  return context;
+}
+
+/** How a hook is named in errors and logs: `posts hooks.beforeChange[1] (slugify)`. */
+export function hookLabel(collection: CollectionRuntime, list: string, index: number, hook: unknown): string {
+  const name = typeof hook === 'function' && hook.name ? ` (${hook.name})` : '';
+  return `${collection.descriptor.isGlobal ? 'global ' : ''}"${collection.descriptor.slug}" ${list}[${index}]${name}`;
+}
+
+/** Calls one hook: a ContentError passes as it is, anything else (a non-Error value too) becomes a HookError naming it. */
+export async function callHook<A>(label: string, hook: (args: A) => unknown, args: A): Promise<unknown> {
+  try {
+    return await hook(args);
+  } catch (error) {
+    if (error instanceof ContentError) throw error;
+    const message = error instanceof Error ? error.message : `it threw a non-Error value (${typeof error})`;
+    throw new HookError(`content-router: the ${label} hook failed: ${message}`, { cause: error });
+  }
+}
+
+/** What every collection hook of one operation shares: operation, slug, caller, context, and the bound API. */
+export interface HookBase {
+  operation: HookOperation;
+  collection: string;
+  user: OperationArgs['user'];
+  req?: Request;
+  context: HookContext;
+  readonly api: HookApi;
+}
+
+/** The shared part of an operation's hook args; `api` is bound only when a hook reads it. */
+export function hookBase(args: OperationArgs, operation: HookOperation, collection = args.collection): HookBase {
+  const context = contextOf(args);
+  const { runtime, user, req, overrideAccess } = args;
+  let api: HookApi | undefined;
+  return {
+    operation,
+    collection: collection.descriptor.slug,
+    user,
+    req,
+    context,
+    get api() {
+      api ??= runtime.hooks.hookApi[0]?.({ user, req, overrideAccess: overrideAccess === true, context }) ?? {};
+      return api;
+    },
+  };
+}
+
+/**
+ * Runs a list of hooks that may replace `value` (the body or the record): each gets the current one under
+ * `key`; a returned object replaces it, undefined keeps it (changed in place or not at all), and anything
+ * else is a HookError naming the hook. `check` sees every hook's output before the next hook runs.
+ */
+export async function runReplacing<A extends object>(
+  collection: CollectionRuntime,
+  listName: string,
+  hooks: ReadonlyArray<(args: A) => unknown>,
+  args: Omit<A, 'data' | 'doc'>,
+  key: 'data' | 'doc',
+  value: Record<string, unknown>,
+  check?: (next: Record<string, unknown>, label: string) => Promise<void> | void,
+): Promise<Record<string, unknown>> {
+  let current = value;
+  for (let index = 0; index < hooks.length; index++) {
+    const label = hookLabel(collection, listName, index, hooks[index]);
+    const result = await callHook(label, hooks[index], { ...args, [key]: current } as A);
+    if (result !== undefined) {
+      if (!isRecord(result)) throw new HookError(`content-router: the ${label} hook returned ${describe(result)}, not an object; nothing was written`);
+      current = result;
+    }
+    await check?.(current, label);
+  }
+  return current;
+}
+
+/** Runs hooks whose return value does not matter (afterDelete, afterError). */
+export async function runAll<A>(collection: CollectionRuntime, listName: string, hooks: ReadonlyArray<(args: A) => unknown>, args: A): Promise<void> {
+  for (let index = 0; index < hooks.length; index++) await callHook(hookLabel(collection, listName, index, hooks[index]), hooks[index], args);
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return `a ${typeof value}`;
+}
+
+/**
+ * Gives an operation's unexpected failure (not a ContentError) to the collection's afterError hooks. A hook
+ * that fails there is logged and the others still run: the original error is what the caller gets.
+ */
+export async function reportError(args: OperationArgs, operation: HookOperation, error: unknown): Promise<void> {
+  const { collection } = args;
+  const hooks = collection.descriptor.hooks.afterError;
+  if (hooks.length === 0 || error instanceof ContentError) return;
+  const base = hookBase(args, operation);
+  for (let index = 0; index < hooks.length; index++) {
+    try {
+      await hooks[index]({ ...base, error });
+    } catch (failure) {
+      args.runtime.config.logger.error(`content-router: the ${hookLabel(collection, 'hooks.afterError', index, hooks[index])} hook failed:`, toLoggableError(failure));
+    }
+  }
+}
+
+/**
+ * Runs `work` as one operation of the collection: a failure that is not a ContentError also goes to the
+ * afterError hooks before it is rethrown (and answered, and logged, where it is caught).
+ */
+export async function withAfterError<T>(args: OperationArgs, operation: HookOperation, work: () => Promise<T>): Promise<T> {
+  if (args.collection.descriptor.hooks.afterError.length === 0) return work();
+  try {
+    return await work();
+  } catch (error) {
+    await reportError(args, operation, error);
+    throw error;
+  }
+}
+
+/**
+ * A hook that failed after the write stood (afterChange, afterDelete): the write is not undone and the
+ * caller still succeeds, so the failure is logged and given to afterError here.
+ */
+export async function reportAfterWrite(args: OperationArgs, operation: HookOperation, error: unknown): Promise<void> {
+  args.runtime.config.logger.error('content-router: a hook failed after the write was stored (the write stands):', toLoggableError(error));
+  await reportError(args, operation, error instanceof ContentError ? new HookError(error.message, { cause: error }) : error);
+}

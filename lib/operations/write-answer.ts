@@ -1,0 +1,36 @@
+// What a write answers with: the stored row through afterChange (which may replace what the caller
+// receives but cannot undo the write: its failure is logged and given to afterError), then through the
+// read steps every record takes on its way to a caller (present-records.ts).
+import type { AfterChangeArgs, HookRecord } from '../config/hooks';
+import type { ApiRecord, RawDoc } from '../schema/to-record';
+import { callerView } from './field-view';
+import { hookBase, reportAfterWrite, runReplacing } from './hooks';
+import { presentRecord } from './present-records';
+import type { OperationArgs } from './runtime';
+
+export interface WrittenRecord {
+  /** The row as the write left it (hidden fields included). */
+  row: RawDoc;
+  /** The body as written, after the before-hooks. */
+  data: Record<string, unknown>;
+  /** Updates and restores: the record before the change, when hooks read it. */
+  previousDoc?: HookRecord;
+}
+
+/** The record the caller receives for a stored write. */
+export async function answerWrite(args: OperationArgs, operation: AfterChangeArgs['operation'], written: WrittenRecord): Promise<ApiRecord> {
+  const { collection } = args;
+  const hooks = collection.descriptor.hooks.afterChange;
+  if (hooks.length === 0 && !collection.readShaped) return collection.serialize(written.row);
+  const whole = collection.serializeAll(written.row);
+  let doc: HookRecord = whole;
+  if (hooks.length) {
+    const base = { ...hookBase(args, operation), operation, previousDoc: written.previousDoc, data: written.data, id: String(written.row._id) };
+    try {
+      doc = await runReplacing<AfterChangeArgs>(collection, 'hooks.afterChange', hooks, base, 'doc', whole);
+    } catch (error) {
+      await reportAfterWrite(args, operation, error);
+    }
+  }
+  return presentRecord({ ...args, viewed: (await callerView(args)).of(collection), operation }, doc);
+}
