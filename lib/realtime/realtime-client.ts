@@ -12,6 +12,7 @@ import type { EventHub, HubListener, HubSubscription } from './event-hub';
 import { type ReadMatcher, createReadMatcher } from './read-matcher';
 import type { HubEntry } from './realtime-event';
 import type { ResolvedRealtimeOptions } from './realtime-options';
+import { toLoggableError } from '../util/loggable-error';
 
 /** What a transport does for its client. */
 export interface ClientTransport {
@@ -68,6 +69,8 @@ class Client implements RealtimeClient, HubListener<HubEntry> {
   private isClosed = false;
   private checking: Promise<void> | undefined = undefined;
   private again = false;
+  /** Events still being personalized (read hooks run asynchronously): later ones wait, so order holds. */
+  private pending: Promise<void> | undefined = undefined;
 
   constructor(
     private readonly ctx: ClientContext,
@@ -88,10 +91,27 @@ class Client implements RealtimeClient, HubListener<HubEntry> {
     return new Set(this.subscription.collections.keys());
   }
 
-  /** The hub's delivery: the event goes out when this reader may read its row. */
+  /** The hub's delivery: the event goes out when this reader may read its row, as this reader's copy where it has one. */
   deliver(entry: HubEntry): void {
     const matcher = this.subscription.collections.get(entry.event.collection);
-    if (matcher && (entry.row ? matcher.test(entry.row) : matcher.open)) this.transport.send(entry);
+    if (!matcher || !(entry.row ? matcher.test(entry.row) : matcher.open)) return;
+    if (!matcher.personalize && !this.pending) return this.transport.send(entry);
+    const copy = matcher.personalize ? () => matcher.personalize!(entry) : () => entry;
+    const next: Promise<void> = (this.pending ?? Promise.resolve())
+      .then(copy)
+      .then(
+        (own) => {
+          if (!this.isClosed) this.transport.send(own);
+        },
+        (error: unknown) => {
+          // A read hook that fails drops this event for this reader only; the stream goes on.
+          this.ctx.runtime.config.logger.error(`content-router: a realtime ${entry.event.collection} event was not sent to a client: a read hook failed:`, toLoggableError(error));
+        },
+      )
+      .finally(() => {
+        if (this.pending === next) this.pending = undefined;
+      });
+    this.pending = next;
   }
 
   /** The hub's subscription closed: let the transport go. */
