@@ -8,34 +8,10 @@
 import type { Request } from 'express';
 import type { AuthUser } from '../config/types';
 import type { CollectionDescriptor, FieldDescriptor, SchemaRegistry } from '../schema/descriptors';
-import { type RecordSerializer, createRecordSerializer } from '../schema/to-record';
-import type { CollectionRuntime, Runtime } from './runtime';
+import { createRecordSerializer } from '../schema/to-record';
+import type { FieldReadRule, FieldView, Runtime, ViewedCollection } from './runtime';
 
-/** One collection (or global) as a caller sees it. */
-export interface ViewedCollection {
-  /** Fields the caller may not read are hidden here. */
-  readonly descriptor: CollectionDescriptor;
-  readonly serialize: RecordSerializer;
-  /** The fields the caller may not read (empty when it reads them all). */
-  readonly unreadable: ReadonlySet<string>;
-}
-
-export interface FieldView {
-  /** Identifies the view: '' when the caller reads every field; callers with equal keys see the same fields. */
-  readonly key: string;
-  /** The collections as the caller sees them: queries are parsed against this. */
-  readonly registry: SchemaRegistry;
-  /** A collection or global as the caller sees it. */
-  of(collection: CollectionRuntime): ViewedCollection;
-}
-
-/** One field's read rule, where it is declared. */
-export interface FieldReadRule {
-  readonly slug: string;
-  readonly field: string;
-  readonly isGlobal: boolean;
-  readonly rule: NonNullable<NonNullable<FieldDescriptor['config']['access']>['read']>;
-}
+export type { FieldReadRule, FieldView, ViewedCollection } from './runtime';
 
 /** Most distinct views kept; past it a view is built per request (rules producing endless variety are rare). */
 const MAX_VIEWS = 256;
