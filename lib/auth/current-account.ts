@@ -3,6 +3,7 @@
 import type { AuthUser } from '../config/types';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '../errors';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
+import { accountRecord } from './account-record';
 import type { AuthCollection } from './auth-collection';
 import { isObjectIdString } from '../util/object-id';
 
@@ -24,5 +25,5 @@ export async function currentAccount(args: CurrentAccountArgs): Promise<ApiRecor
   if (elsewhere || !isObjectIdString(user.id)) throw new NotFoundError(`You are not a user of ${auth.slug}.`);
   const row = await auth.collection.model.findOne(auth.active({ _id: user.id }), auth.collection.projection).lean<RawDoc>();
   if (!row) throw new NotFoundError(`You are not a user of ${auth.slug}.`);
-  return auth.collection.serialize(row);
+  return accountRecord(auth, row, user);
 }

@@ -3,6 +3,7 @@
 import { Types } from 'mongoose';
 import { AccountLockedError, ForbiddenError, UnauthorizedError } from '../errors';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
+import { accountRecord } from './account-record';
 import type { AuthCollection } from './auth-collection';
 import { normalizeEmail } from '../util/normalize-email';
 import { hashPassword, needsRehash, verifyPassword } from './password-hash';
@@ -41,5 +42,5 @@ export async function login(args: { auth: AuthCollection; email: string; passwor
     await auth.collection.model.updateOne({ _id: new Types.ObjectId(userId) }, { $set: { password } }, { timestamps: false });
   }
   const session = await startSession(auth, userId);
-  return { user: auth.collection.serialize(row), ...session, token: session.accessToken };
+  return { user: await accountRecord(auth, row), ...session, token: session.accessToken };
 }
