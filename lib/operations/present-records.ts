@@ -7,7 +7,7 @@
 import type { HookOperation, HookRecord } from '../config/hooks';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
 import { type ViewedCollection, callerView } from './field-view';
-import { callHook, hookBase, hookLabel, runReplacing } from './hooks';
+import { type HookBase, callHook, hookBase, hookLabel, runReplacing } from './hooks';
 import type { CollectionRuntime, OperationArgs } from './runtime';
 
 export interface PresentArgs extends OperationArgs {
@@ -39,7 +39,9 @@ export async function presentRows(args: PresentArgs, rows: readonly RawDoc[], se
     for (let i = 0; i < rows.length; i++) records[i] = viewed.serialize(rows[i], fields);
     return records;
   }
-  for (let i = 0; i < rows.length; i++) records[i] = await presentRecord(args, collection.serializeAll(rows[i]), fields);
+  // One args base for every row's hooks: they share the request's context and the bound API.
+  const base = hookBase(args, args.operation ?? 'read');
+  for (let i = 0; i < rows.length; i++) records[i] = await presentRecord(args, collection.serializeAll(rows[i]), fields, base);
   return records;
 }
 
@@ -47,10 +49,9 @@ export async function presentRows(args: PresentArgs, rows: readonly RawDoc[], se
  * A whole record (every field, hidden ones included: as `serializeAll` gives it or as afterChange returned
  * it) to the record this caller receives.
  */
-export async function presentRecord(args: PresentArgs, whole: HookRecord, fields?: ReadonlySet<string>): Promise<ApiRecord> {
+export async function presentRecord(args: PresentArgs, whole: HookRecord, fields?: ReadonlySet<string>, base: HookBase = hookBase(args, args.operation ?? 'read')): Promise<ApiRecord> {
   const { collection, viewed } = args;
   const hooks = collection.descriptor.hooks;
-  const base = hookBase(args, args.operation ?? 'read');
   const before = hooks.beforeRead.length ? await runReplacing(collection, 'hooks.beforeRead', hooks.beforeRead, base, 'doc', whole) : whole;
   let record = strip(collection, viewed, before, fields);
   for (const field of collection.fieldAfterRead) {
