@@ -37,7 +37,10 @@ let afterChangePlug: ((args: AfterChangeArgs) => unknown) | undefined;
 
 const copy = <T>(value: T): T => (value === undefined ? value : structuredClone(value));
 
-function note(hook: string, args: Partial<BeforeChangeArgs & AfterChangeArgs & ReadHookArgs & FieldHookArgs>, stored?: number): void {
+/** What any hook is given (collection, field, before or after), loosely: each hook has some of it. */
+type AnyHookArgs = Partial<Omit<BeforeChangeArgs & AfterChangeArgs, 'operation'> & Pick<FieldHookArgs, 'value'>> & Pick<ReadHookArgs, 'operation' | 'context'>;
+
+function note(hook: string, args: AnyHookArgs, stored?: number): void {
   calls.push({
     hook,
     operation: args.operation,
