@@ -368,3 +368,42 @@ describe('globals', () => {
     expect(await t.api.local.findGlobal('settings')).toMatchObject({ tagline: 'LOCAL', greeting: 'Welcome to Site 2' });
   });
 });
+
+describe('registration', () => {
+  const contexts: Array<[string, HookContext]> = [];
+  let auth: TestApp;
+  beforeAll(async () => {
+    auth = await createTestApp({
+      auth: { jwtSecret: 'test-secret-0123456789-abcdefghijklmnopq', passwordHash: { cost: 1024, blockSize: 8, parallelization: 1 } },
+      email: { send: () => undefined },
+      collections: [
+        {
+          slug: 'users',
+          auth: true,
+          fields: { name: { type: 'text' } },
+          hooks: {
+            beforeChange: [({ context }) => void contexts.push(['beforeChange', context])],
+            afterChange: [({ context }) => void contexts.push(['afterChange', context])],
+            afterRead: [({ context }) => void contexts.push(['afterRead', context])],
+          },
+        },
+      ],
+    });
+  });
+  afterAll(() => auth.close());
+  beforeEach(() => {
+    contexts.length = 0;
+  });
+
+  it('runs the auth collection\'s hooks with one context, over HTTP and through api.auth', async () => {
+    const res = await request(auth.app).post('/api/users/register').send({ email: 'hooked@example.com', password: 'Corr3ct-Horse!' });
+    expect(res.status).toBe(201);
+    expect(contexts.map(([hook]) => hook)).toEqual(['beforeChange', 'afterChange', 'afterRead']);
+    for (const [, context] of contexts) expect(context).toBe(contexts[0][1]);
+
+    contexts.length = 0;
+    await auth.api.auth.register('local-hooked@example.com', 'Corr3ct-Horse!');
+    expect(contexts.map(([hook]) => hook)).toEqual(['beforeChange', 'afterChange', 'afterRead']);
+    for (const [, context] of contexts) expect(context).toBe(contexts[0][1]);
+  });
+});
