@@ -145,7 +145,7 @@ describe('a ContentError from a hook', () => {
     const global = await request(t.app).patch('/api/globals/settings').set(...editor).send({ siteName: 'x' });
     expect(global.status).toBe(409);
     expect(global.body).toMatchObject({ code: 'locked' });
-    expect(await t.connection.db!.collection('globals_settings').countDocuments()).toBe(0);
+    expect(await t.connection.db!.collection<{ _id: string }>('globals').countDocuments({ _id: 'settings' })).toBe(0);
     expect(afterErrors).toEqual([]);
   });
 
@@ -363,6 +363,29 @@ describe('what a hook produces', () => {
     expect(logText()).toContain('hook produced a record that cannot be stored (count: ');
   });
 
+  it('a bad output for item 2 of a batch is a 500, and nothing of the batch is written', async () => {
+    plug.beforeChange = ({ data }) => (data.title === 'second' ? { ...data, count: 'NaN' } : undefined);
+    const stored = await items().countDocuments();
+    const res = await request(t.app).post('/api/items').set(...editor).send({ data: [{ title: 'first' }, { title: 'second' }, { title: 'third' }] });
+    expect(res.status).toBe(500);
+    expect(await items().countDocuments()).toBe(stored);
+    expect(logText()).toContain('hooks.beforeChange[0] (pluggedBeforeChange) hook produced a record that cannot be stored (count: ');
+  });
+
+  it('afterChange may replace the record the client receives; hidden fields still stay out', async () => {
+    plug.afterChange = ({ doc }) => ({ ...doc, receipt: `stored ${String(doc.title)}`, secret: 'leaked?' });
+    const res = await request(t.app).post('/api/items').set(...editor).send({ title: 'replaced' });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ title: 'replaced', receipt: 'stored replaced' });
+    expect(res.body).not.toHaveProperty('secret');
+    // A replacement that is not an object is the hook's failure after the write: logged, the stored record answers.
+    plug.afterChange = () => 'nope';
+    const second = await request(t.app).post('/api/items').set(...editor).send({ title: 'kept answer' });
+    expect(second.status).toBe(201);
+    expect(second.body).toMatchObject({ title: 'kept answer' });
+    expect(logText()).toContain('hooks.afterChange[0] (pluggedAfterChange) hook returned a string');
+  });
+
   it('hooks may write hidden fields the client may not', async () => {
     plug.beforeChange = ({ data }) => ({ ...data, secret: 'from a hook' });
     const res = await request(t.app).post('/api/items').set(...editor).send({ title: 'with secret' });
@@ -463,7 +486,7 @@ describe('a hook that never settles', () => {
     hold();
     plug.settings = stalled;
     expect((await cutByDeadline(() => request(d.app).patch('/api/globals/settings').set(...editor).send({ siteName: 'late' }))).status).toBe(503);
-    expect(await d.connection.db!.collection('globals_settings').countDocuments()).toBe(0);
+    expect(await d.connection.db!.collection<{ _id: string }>('globals').countDocuments({ _id: 'settings' })).toBe(0);
   });
 
   it('in beforeDelete: the record is not deleted when the hook settles later', async () => {

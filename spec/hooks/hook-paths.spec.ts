@@ -348,7 +348,7 @@ describe('globals', () => {
     // The field's afterRead upper-cases; the global's afterRead computes; the hidden field stays out.
     expect(first.body).toMatchObject({ siteName: 'Site', tagline: 'HELLO', greeting: 'Welcome to Site' });
     expect(first.body).not.toHaveProperty('editedBy');
-    expect(await t.connection.db!.collection('globals_settings').findOne({})).toBeDefined();
+    expect(await t.connection.db!.collection<{ _id: string }>('globals').findOne({ _id: 'settings' })).toMatchObject({ siteName: 'Site', tagline: 'hello', editedBy: editor.id });
 
     calls.length = 0;
     const second = await request(t.app).patch('/api/globals/settings').set(...asUser(editor)).send({ siteName: 'Site 2' });
