@@ -257,6 +257,8 @@ describe('batch create', () => {
     ]);
     expect(calls.filter((c) => c.hook === 'posts.afterChange').map((c) => c.stored)).toEqual([stored + 3, stored + 3, stored + 3]);
     expect(res.body.data.map((p: { computed: string }) => p.computed)).toEqual(['create:b1', 'create:b2', 'create:b3']);
+    // One request, one context: every item's hooks share it.
+    for (const call of calls) expect(call.context).toBe(calls[0].context);
   });
 
   it('writes nothing of the batch when a hook refuses item 3 with a ContentError, which is the answer', async () => {
@@ -291,6 +293,7 @@ describe('batch create', () => {
     const each = ['posts.afterChange', 'posts.beforeRead', 'posts.afterRead'];
     expect(hooks()).toEqual(['posts.beforeValidate', 'posts.beforeChange', 'posts.beforeValidate', 'posts.beforeChange', ...each, ...each]);
     expect(records.map((r) => r.computed)).toEqual(['create:l1', 'create:l2']);
+    for (const call of calls) expect(call.context).toBe(calls[0].context);
   });
 });
 
