@@ -2,6 +2,7 @@
 // hashing, unique e-mail -> 409), sends the verification mail, and starts a session.
 import type { Request } from 'express';
 import { create } from '../operations/create';
+import { contextOf } from '../operations/hooks';
 import type { AuthCollection } from './auth-collection';
 import { REGISTER_READ_ONLY } from './auth-access';
 import { verifyEmailEmail } from './auth-emails';
@@ -33,6 +34,8 @@ export async function register(args: RegisterArgs): Promise<RegisterResult> {
     data: args.data,
     user: null,
     req: args.req,
+    // One for the whole registration: without a request (api.auth.register) each hook step would make its own.
+    context: contextOf({ req: args.req }),
     overrideAccess: true,
     readOnly: REGISTER_READ_ONLY,
   });

@@ -7,6 +7,7 @@ import { create, createMany, deleteRecord, find, findById, findGlobal, restoreRe
 import type { UploadedFile } from '../operations/file-storage';
 import type { FindResult } from '../operations/find-result';
 import { callerView } from '../operations/field-view';
+import { contextOf } from '../operations/hooks';
 import { type HookCaller, type Runtime, getCollection } from '../operations/runtime';
 import { updateGlobal } from '../operations/globals';
 import { NotFoundError } from '../errors';
@@ -92,7 +93,7 @@ export interface LocalApi {
  * Who is acting, as every operation takes it, from LocalOptions (their rules are documented there);
  * shared with the features' local members (api.local.upload). Throws a TypeError for a call it cannot read.
  */
-export function actor(options: LocalOptions | undefined): { user: AuthUser | null; overrideAccess: boolean; trusted: boolean; context?: HookContext; req?: Request } {
+export function actor(options: LocalOptions | undefined): { user: AuthUser | null; overrideAccess: boolean; trusted: boolean; context: HookContext; req?: Request } {
   const override: unknown = options?.overrideAccess;
   if (override !== undefined && typeof override !== 'boolean') {
     const got = override === null ? 'null' : typeof override === 'string' ? JSON.stringify(override) : `a ${typeof override}`;
@@ -107,8 +108,11 @@ export function actor(options: LocalOptions | undefined): { user: AuthUser | nul
     );
   }
   const overrideAccess = override ?? !userGiven;
+  // Decided here, once per call: the operation's steps each ask for the context, and without a request
+  // to key it on, each would otherwise get a new one.
+  const context = contextOf({ context: options?.context, req: options?.req });
   // Access overridden also lets server code write hidden fields, as it may read them.
-  return { user: options?.user ?? null, overrideAccess, trusted: overrideAccess, context: options?.context, req: options?.req };
+  return { user: options?.user ?? null, overrideAccess, trusted: overrideAccess, context, req: options?.req };
 }
 
 /** The query parameters among find/findById options: everything but who is acting. */

@@ -34,12 +34,18 @@ export function hookLabel(collection: CollectionRuntime, list: string, index: nu
   return `${collection.descriptor.isGlobal ? 'global ' : ''}"${collection.descriptor.slug}" ${list}[${index}]${name}`;
 }
 
+/** The hook each ContentError that passed through callHook came from, for a log that must name it (reportAfterWrite). */
+const thrownBy = new WeakMap<ContentError, string>();
+
 /** Calls one hook: a ContentError passes as it is, anything else (a non-Error value too) becomes a HookError naming it. */
 export async function callHook<A>(label: string, hook: (args: A) => unknown, args: A): Promise<unknown> {
   try {
     return await hook(args);
   } catch (error) {
-    if (error instanceof ContentError) throw error;
+    if (error instanceof ContentError) {
+      if (!thrownBy.has(error)) thrownBy.set(error, label);
+      throw error;
+    }
     const message = error instanceof Error ? error.message : `it threw a non-Error value (${typeof error})`;
     throw new HookError(`content-router: the ${label} hook failed: ${message}`, { cause: error });
   }
@@ -148,6 +154,8 @@ export async function withAfterError<T>(args: OperationArgs, operation: HookOper
  * caller still succeeds, so the failure is logged and given to afterError here.
  */
 export async function reportAfterWrite(args: OperationArgs, operation: HookOperation, error: unknown): Promise<void> {
-  args.runtime.config.logger.error('content-router: a hook failed after the write was stored (the write stands):', toLoggableError(error));
-  await reportError(args, operation, error instanceof ContentError ? new HookError(error.message, { cause: error }) : error);
+  // A ContentError cannot refuse a write that stands: here it is a failure of the hook that threw it, named.
+  const failure = error instanceof ContentError ? new HookError(`content-router: the ${thrownBy.get(error) ?? 'after-write'} hook failed: ${error.message}`, { cause: error }) : error;
+  args.runtime.config.logger.error('content-router: a hook failed after the write was stored (the write stands):', toLoggableError(failure));
+  await reportError(args, operation, failure);
 }
