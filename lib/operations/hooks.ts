@@ -46,6 +46,8 @@ export async function callHook<A>(label: string, hook: (args: A) => unknown, arg
       if (!thrownBy.has(error)) thrownBy.set(error, label);
       throw error;
     }
+    // A nested call's hook failed (through `api`): it is named already, and stays one error.
+    if (error instanceof HookError) throw error;
     const message = error instanceof Error ? error.message : `it threw a non-Error value (${typeof error})`;
     throw new HookError(`content-router: the ${label} hook failed: ${message}`, { cause: error });
   }
@@ -117,6 +119,9 @@ function describe(value: unknown): string {
   return `a ${typeof value}`;
 }
 
+/** The collections whose afterError hooks were told of an error already. */
+const reported = new WeakMap<object, Set<string>>();
+
 /**
  * Gives an operation's unexpected failure (not a ContentError) to the collection's afterError hooks. A hook
  * that fails there is logged and the others still run: the original error is what the caller gets.
@@ -125,6 +130,13 @@ export async function reportError(args: OperationArgs, operation: HookOperation,
   const { collection } = args;
   const hooks = collection.descriptor.hooks.afterError;
   if (hooks.length === 0 || error instanceof ContentError) return;
+  // A failure inside a nested call (a hook's `api`) passes through the outer operation too: each
+  // collection's afterError hears of it once.
+  if (typeof error === 'object' && error !== null) {
+    const told = reported.get(error) ?? new Set<string>();
+    if (told.has(collection.descriptor.slug)) return;
+    reported.set(error, told.add(collection.descriptor.slug));
+  }
   const base = hookBase(args, operation);
   for (let index = 0; index < hooks.length; index++) {
     try {

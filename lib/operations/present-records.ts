@@ -63,7 +63,7 @@ export async function presentRecord(args: PresentArgs, whole: HookRecord, fields
       if (value !== undefined) record[field.name] = value;
     }
   }
-  if (hooks.afterRead.length) record = strip(collection, viewed, await runReplacing(collection, 'hooks.afterRead', hooks.afterRead, base, 'doc', record));
+  if (hooks.afterRead.length) record = strip(collection, viewed, await runReplacing(collection, 'hooks.afterRead', hooks.afterRead, base, 'doc', record), fields);
   return record as ApiRecord;
 }
 

@@ -17,6 +17,13 @@ export interface WrittenRecord {
   previousDoc?: HookRecord;
 }
 
+/** The body without write-only fields (a password as sent): once stored, no hook needs it, and an audit hook logging `data` must not log it. */
+function withoutWriteOnly({ collection }: OperationArgs, data: Record<string, unknown>): Record<string, unknown> {
+  const fields = collection.descriptor.fields;
+  if (!Object.keys(data).some((key) => Object.hasOwn(fields, key) && fields[key].writeOnly)) return data;
+  return Object.fromEntries(Object.entries(data).filter(([key]) => !(Object.hasOwn(fields, key) && fields[key].writeOnly)));
+}
+
 /** The record the caller receives for a stored write. */
 export async function answerWrite(args: OperationArgs, operation: AfterChangeArgs['operation'], written: WrittenRecord): Promise<ApiRecord> {
   const { collection } = args;
@@ -25,7 +32,7 @@ export async function answerWrite(args: OperationArgs, operation: AfterChangeArg
   const whole = collection.serializeAll(written.row);
   let doc: HookRecord = whole;
   if (hooks.length) {
-    const base = { ...hookBase(args, operation), operation, previousDoc: written.previousDoc, data: written.data, id: String(written.row._id) };
+    const base = { ...hookBase(args, operation), operation, previousDoc: written.previousDoc, data: withoutWriteOnly(args, written.data), id: String(written.row._id) };
     try {
       doc = await runReplacing<AfterChangeArgs>(collection, 'hooks.afterChange', hooks, base, 'doc', whole);
     } catch (error) {

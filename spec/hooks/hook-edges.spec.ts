@@ -1,0 +1,70 @@
+// Edges found reviewing the hooks: afterChange's `data` carries no write-only field (a password as sent),
+// a failure inside a nested call reaches each collection's afterError once, and a field the client left
+// out with `fields=` stays out even when afterRead puts it back.
+import request from 'supertest';
+import type { AfterChangeArgs, AfterErrorArgs } from '../../lib/config/hooks';
+import { type TestApp, createTestApp } from '../helpers/create-test-app';
+
+const everyone = { read: () => true, create: () => true, update: () => true, delete: () => true };
+const seenData: Array<Record<string, unknown>> = [];
+const afterErrors: Array<{ collection: string; error: unknown }> = [];
+
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await createTestApp({
+    auth: { jwtSecret: 'edges-secret-0123456789-abcdefghijklmnop', passwordHash: { cost: 1024, blockSize: 8, parallelization: 1 } },
+    collections: [
+      {
+        slug: 'accounts',
+        auth: true,
+        fields: { nickname: { type: 'text' } },
+        access: everyone,
+        hooks: { afterChange: [({ data }: AfterChangeArgs) => void seenData.push({ ...data })] },
+      },
+      {
+        slug: 'parents',
+        fields: { title: { type: 'text' } },
+        access: everyone,
+        hooks: {
+          // Creates a child whose own hook fails with a plain Error.
+          beforeChange: [async ({ api, data }) => void (data.title === 'nest' && (await (api as { create: (s: string, d: object) => Promise<unknown> }).create('parents', { title: 'boom' })))],
+          beforeValidate: [({ data }) => {
+            if (data.title === 'boom') throw new Error('the nested hook failed');
+          }],
+          afterError: [({ collection, error }: AfterErrorArgs) => void afterErrors.push({ collection, error })],
+        },
+      },
+      {
+        slug: 'cards',
+        fields: { title: { type: 'text' }, body: { type: 'text' } },
+        access: everyone,
+        hooks: { afterRead: [({ doc }) => ({ ...doc, body: 'put back', extra: 'computed' })] },
+      },
+    ],
+  });
+});
+afterAll(() => t.close());
+
+it('afterChange data has no write-only field (the password as sent)', async () => {
+  seenData.length = 0;
+  await t.api.local.create('accounts', { email: 'edge@example.com', password: 'Corr3ct-Horse!', nickname: 'e' });
+  expect(seenData).toHaveLength(1);
+  expect(seenData[0]).toMatchObject({ email: 'edge@example.com', nickname: 'e' });
+  expect(seenData[0]).not.toHaveProperty('password');
+});
+
+it('a failure inside a nested call reaches the collection\'s afterError once', async () => {
+  afterErrors.length = 0;
+  const res = await request(t.app).post('/api/parents').send({ title: 'nest' });
+  expect(res.status).toBe(500);
+  expect(afterErrors).toHaveLength(1);
+  expect(String((afterErrors[0].error as Error).message)).toContain('nested hook failed');
+});
+
+it('a field left out with fields= stays out when afterRead puts it back; computed fields stay', async () => {
+  const { id } = await t.api.local.create('cards', { title: 't', body: 'b' });
+  const res = await request(t.app).get(`/api/cards/${id}?fields=title`);
+  expect(res.status).toBe(200);
+  expect(res.body).toEqual({ id, title: 't', extra: 'computed' });
+});
