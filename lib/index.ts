@@ -34,6 +34,32 @@ export type {
   WarningOptions,
   Where,
 } from './config/types';
+/** Hooks and field access: what hooks receive and return, and field rules (docs/hooks.md). */
+export type {
+  AfterChangeArgs,
+  AfterChangeHook,
+  AfterErrorArgs,
+  AfterErrorHook,
+  BeforeChangeArgs,
+  BeforeChangeHook,
+  CollectionHooks,
+  DeleteHook,
+  DeleteHookArgs,
+  FieldAccess,
+  FieldAccessArgs,
+  FieldAccessFn,
+  FieldHook,
+  FieldHookArgs,
+  FieldHooks,
+  GlobalHooks,
+  HookApi,
+  HookArgs,
+  HookContext,
+  HookOperation,
+  HookRecord,
+  ReadHook,
+  ReadHookArgs,
+} from './config/hooks';
 /** Auth options and the local auth API (docs/auth.md). */
 export type { AuthOptions, CollectionAuthOptions, EmailMessage, PasswordHashOptions, PasswordPolicy } from './config/types';
 /** Rate limiting options (docs/rate-limit.md). */

@@ -33,16 +33,25 @@ import {
   type AccessArgs,
   type AccessFn,
   type AccessResult,
+  type AfterChangeArgs,
+  type AfterChangeHook,
+  type AfterErrorArgs,
+  type AfterErrorHook,
   type ApiRecord,
   type ArrayItemType,
   type AuthOptions,
   type AuthUser,
+  type BeforeChangeArgs,
+  type BeforeChangeHook,
   type CacheOptions,
   type CollectionAccess,
   type CollectionAuthOptions,
   type CollectionConfig,
+  type CollectionHooks,
   type ContentConfig,
   type ContentRouter,
+  type DeleteHook,
+  type DeleteHookArgs,
   type DocsOptions,
   type EmailMessage,
   type EndpointBodyProperty,
@@ -56,12 +65,24 @@ import {
   type EndpointSchema,
   type EndpointSetupContext,
   type ErrorDetail,
+  type FieldAccess,
+  type FieldAccessArgs,
+  type FieldAccessFn,
   type FieldConfig,
+  type FieldHook,
+  type FieldHookArgs,
+  type FieldHooks,
   type FieldType,
   type Fields,
   type FindResult,
   type GenerateTypesOptions,
   type GlobalConfig,
+  type GlobalHooks,
+  type HookApi,
+  type HookArgs,
+  type HookContext,
+  type HookOperation,
+  type HookRecord,
   type LocalApi,
   type LocalAuthApi,
   type LocalFindOptions,
@@ -73,6 +94,8 @@ import {
   type PasswordPolicy,
   type RateLimitAuthOptions,
   type RateLimitOptions,
+  type ReadHook,
+  type ReadHookArgs,
   type RealtimeApi,
   type RealtimeEvent,
   type RealtimeOptions,
@@ -104,9 +127,53 @@ const fields: Fields = {
   meta: { type: 'json' },
 };
 const memberAuth: CollectionAuthOptions = { requireVerification: false, password: { minLength: 12 } satisfies PasswordPolicy };
-const posts: CollectionConfig = { slug: 'posts', fields, access, cache, softDelete: true, search: ['title'], sortable: ['title'] };
+// Hooks and field access (docs/hooks.md): every args type, and `api` typed as the local API.
+const operation: HookOperation = 'restore';
+const shared: HookContext = { skipAudit: false };
+const stored: HookRecord = { id: '65a1b2c3d4e5f60718293a4b', title: 'Hello' };
+const editors: FieldAccessFn = ({ user }: FieldAccessArgs) => user?.role === 'editor';
+const notesAccess: FieldAccess = { read: editors, create: editors, update: async () => false };
+const trim: FieldHook = ({ value }: FieldHookArgs) => (typeof value === 'string' ? value.trim() : undefined);
+const notesHooks: FieldHooks = { beforeChange: [trim], afterRead: [({ value, doc }: FieldHookArgs) => value ?? doc?.title] };
+const slugFromTitle: BeforeChangeHook = ({ data, originalDoc }: BeforeChangeArgs) =>
+  data.slug === undefined && typeof data.title === 'string' && !originalDoc ? { ...data, slug: data.title.toLowerCase() } : undefined;
+const audit: AfterChangeHook = async ({ api, context, doc, operation: done, user }: AfterChangeArgs) => {
+  if (context.skipAudit) return;
+  const bound: HookApi = api;
+  const local: LocalApi = api;
+  const entry: ApiRecord = await bound.create('audit', { action: done, record: doc.id, by: user?.id ?? null }, { overrideAccess: true, context });
+  // @ts-expect-error the local API's create takes the collection's slug first
+  await local.create({ action: done });
+  context.lastAudit = entry.id;
+};
+const readingTime: ReadHook = ({ doc }: ReadHookArgs) => ({ ...doc, readingTime: String(doc.body ?? '').split(/\s+/).length });
+const keepPublished: DeleteHook = ({ doc, permanent }: DeleteHookArgs) => {
+  if (doc.status === 'published' && !permanent) throw new ContentError(409, 'published', 'Conflict', 'Unpublish it first.');
+};
+const reportFailure: AfterErrorHook = ({ error, collection, req }: AfterErrorArgs) => console.error(collection, req?.path, error);
+const seen: Array<(args: HookArgs) => unknown> = [({ operation: op, user }) => `${op} by ${user?.id ?? 'anyone'}`];
+const postHooks: CollectionHooks = {
+  beforeValidate: [slugFromTitle],
+  afterChange: [audit],
+  afterRead: [readingTime],
+  beforeDelete: [keepPublished],
+  afterDelete: [...seen],
+  afterError: [reportFailure],
+};
+const siteHooks: GlobalHooks = { beforeChange: [({ data }) => ({ ...data, title: String(data.title ?? '').trim() })] };
+
+const posts: CollectionConfig = {
+  slug: 'posts',
+  fields: { ...fields, slug: { type: 'text', unique: true }, notes: { type: 'textarea', access: notesAccess, hooks: notesHooks } },
+  access,
+  cache,
+  softDelete: true,
+  search: ['title'],
+  sortable: ['title'],
+  hooks: postHooks,
+};
 const users: CollectionConfig = { slug: 'users', auth: memberAuth, fields: { bio: { type: 'text' } } };
-const site: GlobalConfig = { slug: 'site', fields: { title: { type: 'text' } } };
+const site: GlobalConfig = { slug: 'site', fields: { title: { type: 'text' } }, hooks: siteHooks };
 const passwordHash: PasswordHashOptions = { cost: 16384 };
 const auth: AuthOptions = { jwtSecret: process.env.JWT_SECRET ?? 'x'.repeat(40), passwordHash, fromRequest: (req: Request): AuthUser | null => (req.header('x-user') ? { id: '65a1b2c3d4e5f60718293a4b' } : null) };
 const rateLimit: RateLimitOptions = { windowMs: 60_000, max: 600, auth: { max: 10 } satisfies RateLimitAuthOptions };
@@ -189,7 +256,7 @@ export async function main(): Promise<void> {
     UnsupportedMediaTypeError, UpgradeRequiredError, WriteConflictError, TypeNameConflictError,
   ];
   console.log(routes.length, found.docs.length, file.url, registered.user.email, tokens.accessToken, monitor?.stats().sse, event.type);
-  console.log(declarations.length, errors.map((e) => e.status), classes.length, scopes);
+  console.log(declarations.length, errors.map((e) => e.status), classes.length, scopes, operation, shared, stored.id);
   await api.close();
   server.close();
 }
