@@ -51,7 +51,16 @@ export async function prepareWrite(args: WriteArgs, body: unknown, intent: Write
     const named = validateInput(body, collection.descriptor, clientOptions).errors.filter((e) => NAME_ERRORS.has(e.code ?? ''));
     if (named.length) return { input: { set: {}, unset: [], errors: named }, data };
     const base = hookBase(args, intent.operation);
-    data = await runReplacing<BeforeChangeArgs>(collection, 'hooks.beforeValidate', hooks.beforeValidate, { ...base, operation: intent.operation, originalDoc: intent.originalDoc, id: intent.id }, 'data', { ...body });
+    // Each hook's own values are checked as it returns them (a bad one is the hook's bug: a 500 naming it);
+    // the client's values, and what nobody filled in, are validated after them (the client's mistakes: a 400).
+    let before = snapshot(body);
+    const check = (next: Record<string, unknown>, label: string) => {
+      const changed = changedKeys(before, next).filter((key) => next[key] !== undefined);
+      const output = validateInput(Object.fromEntries(changed.map((key) => [key, next[key]])), collection.descriptor, { mode: 'update', allowHidden: true });
+      if (output.errors.length) throw invalidOutput(label, output.errors);
+      before = snapshot(next);
+    };
+    data = await runReplacing<BeforeChangeArgs>(collection, 'hooks.beforeValidate', hooks.beforeValidate, { ...base, operation: intent.operation, originalDoc: intent.originalDoc, id: intent.id }, 'data', { ...body }, check);
     // What the client sent was checked above; what beforeValidate added is the application's own (hidden fields too).
     input = validateInput(data, collection.descriptor, { mode: intent.mode, allowHidden: true });
   }
@@ -106,8 +115,7 @@ function snapshot(body: Record<string, unknown>): Record<string, unknown> | null
  * into `input`. Anything that could not be stored is a HookError naming the hook: nothing is written.
  */
 async function applyHookOutput(args: WriteArgs, mode: 'create' | 'update', input: ValidatedInput, before: Record<string, unknown> | null, after: Record<string, unknown>, label: string): Promise<void> {
-  const keys = new Set([...Object.keys(after), ...Object.keys(before ?? {})]);
-  const changed = [...keys].filter((key) => !before || !isDeepStrictEqual(before[key], after[key]));
+  const changed = changedKeys(before, after);
   if (changed.length === 0) return;
   const given = Object.fromEntries(changed.filter((key) => after[key] !== undefined).map((key) => [key, after[key]]));
   // Partial, as an update body: a required field a hook leaves out of a create is checked below.
@@ -127,6 +135,12 @@ async function applyHookOutput(args: WriteArgs, mode: 'create' | 'update', input
   }
   Object.assign(input.set, output.set);
   if (mode === 'update') input.unset.push(...output.unset);
+}
+
+/** The keys a hook set, changed (in place too) or removed; all of them when the body could not be copied. */
+function changedKeys(before: Record<string, unknown> | null, after: Record<string, unknown>): string[] {
+  const keys = new Set([...Object.keys(after), ...Object.keys(before ?? {})]);
+  return [...keys].filter((key) => !before || !isDeepStrictEqual(before[key], after[key]));
 }
 
 function invalidOutput(label: string, errors: readonly ErrorDetail[]): HookError {
