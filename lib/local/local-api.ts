@@ -107,8 +107,10 @@ export function actor(options: LocalOptions | undefined): { user: AuthUser | nul
     );
   }
   const overrideAccess = override ?? !userGiven;
-  // Access overridden also lets server code write hidden fields, as it may read them.
-  return { user: options?.user ?? null, overrideAccess, trusted: overrideAccess, context: options?.context, req: options?.req };
+  // Access overridden also lets server code write hidden fields, as it may read them. Without a context or a
+  // request the call gets a context of its own: its hooks share it, and its field rules are asked once.
+  const context = options?.context ?? (options?.req ? undefined : {});
+  return { user: options?.user ?? null, overrideAccess, trusted: overrideAccess, context, req: options?.req };
 }
 
 /** The query parameters among find/findById options: everything but who is acting. */
