@@ -648,4 +648,9 @@ describe('config errors name the path', () => {
   it('a global field is checked alike', () => {
     expect(refused({ globals: [{ slug: 'site', fields: { note: { type: 'text', access: { read: 'editors' as never } } } }] })).toContain('globals[0].fields.note.access.read: must be a function');
   });
+
+  it('a global field takes no create rule: a global is never created, its writes are updates', () => {
+    const message = refused({ globals: [{ slug: 'site', fields: { note: { type: 'text', access: { create: () => true } } } }] });
+    expect(message).toContain('globals[0].fields.note.access.create: unknown field access operation (expected read, update)');
+  });
 });
