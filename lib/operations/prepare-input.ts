@@ -147,10 +147,11 @@ const decided = new WeakMap<HookContext, { user: AuthUser | null; answers: Map<s
  * or `update` rule does not answer true (each asked once per request, only for fields the body names).
  */
 async function writeDenied(args: WriteArgs, body: unknown, mode: 'create' | 'update'): Promise<ReadonlySet<string> | undefined> {
-  if (args.readOnly) return args.readOnly;
-  if (args.overrideAccess) return undefined;
+  // A flow that names its read-only fields itself (registration) overrides the collection's rules only: the
+  // body is still a client's, so the fields' own rules are asked for its caller.
+  if (args.overrideAccess && !args.readOnly) return undefined;
   const { runtime, collection, user, req } = args;
-  const provided = readOnlyFieldsOf(runtime, collection.descriptor, user, mode);
+  const provided = args.readOnly ?? readOnlyFieldsOf(runtime, collection.descriptor, user, mode);
   if (!isRecord(body)) return provided;
   const fields = collection.descriptor.fields;
   const ruled = Object.keys(body).filter((key) => Object.hasOwn(fields, key) && fields[key].config.access?.[mode] !== undefined);

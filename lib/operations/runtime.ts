@@ -60,7 +60,10 @@ export function operationArgs(args: OperationArgs): OperationArgs {
 export interface WriteArgs extends OperationArgs {
   /** Server-side callers may write hidden fields. */
   trusted?: boolean;
-  /** Fields this caller may not set (403); default: the read-only-fields hooks unless access is overridden. */
+  /**
+   * Fields this caller may not set (403); default: the read-only-fields hooks unless access is overridden.
+   * When given, the fields' own create/update rules are asked too, even with access overridden.
+   */
   readOnly?: ReadonlySet<string>;
 }
 
