@@ -4,6 +4,7 @@ import { Types } from 'mongoose';
 import { NotFoundError, ValidationError } from '../errors';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
 import type { AuthCollection } from './auth-collection';
+import { presentAccount } from './current-account';
 import { verifyEmailEmail } from './auth-emails';
 import { publishWrite } from '../operations/runtime';
 import { createRandomToken, hashToken } from '../util/random-token';
@@ -66,8 +67,8 @@ export async function verifyEmail(args: { auth: AuthCollection; token: string })
       { field: 'token', message: 'token is invalid, used or expired', code: 'invalid_token' },
     ]);
   }
-  const record = auth.collection.serialize(row);
   // With the stored record, so the stream's echo of this write is known as ours.
-  publishWrite(auth.runtime, auth.collection, 'update', [record.id], ['verified'], [row]);
-  return record;
+  publishWrite(auth.runtime, auth.collection, 'update', [String(row._id)], ['verified'], [row]);
+  // The token proves its holder is the account's user: the record as that user reads it.
+  return presentAccount(auth, row);
 }
