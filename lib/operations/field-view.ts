@@ -3,41 +3,19 @@
 // (`where`, `filter`, `sort`, `search`, `fields`, `include` and dotted relation paths naming it are a 400
 // like an unknown field) and the serializer leaves it out, so a view is all reads need: no oracle.
 //
-// Decided once per request or local API call (the rules see only the caller); views are built once per distinct set of
-// denied fields and shared by every caller with that set.
+// Decided once per request or local API call (the rules see only the caller); views are built once per
+// distinct set of denied fields and shared by every caller with that set.
 import type { Request } from 'express';
 import type { HookContext } from '../config/hooks';
 import type { AuthUser } from '../config/types';
 import type { CollectionDescriptor, FieldDescriptor, SchemaRegistry } from '../schema/descriptors';
-import { type RecordSerializer, createRecordSerializer } from '../schema/to-record';
+import { createRecordSerializer } from '../schema/to-record';
 import { requestScope } from './hooks';
-import type { CollectionRuntime, Runtime } from './runtime';
+import type { FieldReadRule, FieldView, Runtime, ViewedCollection } from './runtime';
 
-/** One collection (or global) as a caller sees it. */
-export interface ViewedCollection {
-  /** Fields the caller may not read are hidden here. */
-  readonly descriptor: CollectionDescriptor;
-  readonly serialize: RecordSerializer;
-  /** The fields the caller may not read (empty when it reads them all). */
-  readonly unreadable: ReadonlySet<string>;
-}
-
-export interface FieldView {
-  /** Identifies the view: '' when the caller reads every field; callers with equal keys see the same fields. */
-  readonly key: string;
-  /** The collections as the caller sees them: queries are parsed against this. */
-  readonly registry: SchemaRegistry;
-  /** A collection or global as the caller sees it. */
-  of(collection: CollectionRuntime): ViewedCollection;
-}
-
-/** One field's read rule, where it is declared. */
-export interface FieldReadRule {
-  readonly slug: string;
-  readonly field: string;
-  readonly isGlobal: boolean;
-  readonly rule: NonNullable<NonNullable<FieldDescriptor['config']['access']>['read']>;
-}
+// The view types live with the runtime, which holds the views: declared here they would tie the two
+// modules into an import circle.
+export type { FieldReadRule, FieldView, ViewedCollection };
 
 /** Most distinct views kept; past it a view is built per request (rules producing endless variety are rare). */
 const MAX_VIEWS = 256;

@@ -11,7 +11,6 @@ import type { CollectionDescriptor, FieldDescriptor, SchemaRegistry } from '../s
 import type { ValidatedInput } from '../schema/validate-input';
 import { type RecordSerializer, createRecordSerializer } from '../schema/to-record';
 import type { ChangeBus, WriteStamps } from './change-bus';
-import type { FieldReadRule, FieldView } from './field-view';
 import type { OutageLog } from './outage-log';
 
 export interface CollectionRuntime {
@@ -33,6 +32,33 @@ export interface CollectionRuntime {
   readonly fieldAfterRead: readonly FieldDescriptor[];
   /** Fields with beforeChange hooks, in field order. */
   readonly fieldBeforeChange: readonly FieldDescriptor[];
+}
+
+/** One collection (or global) as a caller sees it (field-view.ts builds them). */
+export interface ViewedCollection {
+  /** Fields the caller may not read are hidden here. */
+  readonly descriptor: CollectionDescriptor;
+  readonly serialize: RecordSerializer;
+  /** The fields the caller may not read (empty when it reads them all). */
+  readonly unreadable: ReadonlySet<string>;
+}
+
+/** What one caller may see of the schema: its field read rules' answer (field-view.ts). */
+export interface FieldView {
+  /** Identifies the view: '' when the caller reads every field; callers with equal keys see the same fields. */
+  readonly key: string;
+  /** The collections as the caller sees them: queries are parsed against this. */
+  readonly registry: SchemaRegistry;
+  /** A collection or global as the caller sees it. */
+  of(collection: CollectionRuntime): ViewedCollection;
+}
+
+/** One field's read rule, where it is declared. */
+export interface FieldReadRule {
+  readonly slug: string;
+  readonly field: string;
+  readonly isGlobal: boolean;
+  readonly rule: NonNullable<NonNullable<FieldDescriptor['config']['access']>['read']>;
 }
 
 /** The common part of every operation's single args object: the runtime, the collection, and who is acting. */
