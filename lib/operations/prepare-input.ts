@@ -54,8 +54,8 @@ export async function prepareWrite(args: WriteArgs, body: unknown, intent: Write
     // What the client sent was checked above; what beforeValidate added is the application's own (hidden fields too).
     input = validateInput(data, collection.descriptor, { mode: intent.mode, allowHidden: true });
   }
-  if (input.errors.length) return { input, data };
-  if (intent.checkRelations !== false) input.errors.push(...(await findMissingRelations(args, [input.set])));
+  if (intent.checkRelations !== false && input.errors.length === 0) input.errors.push(...(await findMissingRelations(args, [input.set])));
+  // Features check a body with mistakes too (the password policy): the client hears of every one at once.
   await transform(args, input, intent.mode);
   if (input.errors.length || (hooks.beforeChange.length === 0 && collection.fieldBeforeChange.length === 0)) return { input, data: withoutUndefined(data) };
   return { input, data: await runBeforeChange(args, intent, input, withoutUndefined(data)) };
