@@ -66,6 +66,24 @@ function buildConfig(withAccess: boolean): TestConfig {
         },
       },
       {
+        // Hooks meet field access: an afterRead that puts an unreadable field back, a field afterRead on one,
+        // and a beforeValidate before which the client's body is checked for fields it may not set.
+        slug: 'hooked',
+        access: open,
+        hooks: {
+          beforeValidate: [({ data }) => ({ ...data, title: String(data.title ?? 'untitled').trim() })],
+          afterRead: [({ doc }) => ({ ...doc, editorNote: 'SECRET-from-afterRead', computed: 'yes' })],
+        },
+        fields: {
+          title: { type: 'text' },
+          editorNote: {
+            type: 'text',
+            ...access({ read: editorOnly('hooked.editorNote.read'), create: editorOnly('hooked.editorNote.create') }),
+            hooks: { afterRead: [({ value }) => { fieldHookValues.push(value); return value; }] },
+          },
+        },
+      },
+      {
         slug: 'cached',
         cache: { ttl: 60 },
         access: open,
@@ -74,6 +92,12 @@ function buildConfig(withAccess: boolean): TestConfig {
           editorNote: { type: 'text', ...access({ read: editorOnly('cached.editorNote.read') }) },
           author: { type: 'relationship', relationTo: 'authors' },
         },
+      },
+    ],
+    endpoints: [
+      (router) => {
+        // A custom endpoint reads through req.context: the caller's field access applies.
+        router.get('/endpoint/posts', async (req, res) => res.json(await req.context!.find('posts', { limit: 20, depth: 1 })));
       },
     ],
     globals: [
@@ -91,7 +115,10 @@ function buildConfig(withAccess: boolean): TestConfig {
 }
 
 /** Every read rule of the schema: a request asks each of them exactly once. */
-const READ_RULES = ['authors.secretNote.read', 'posts.editorNote.read', 'posts.score.read', 'posts.reviewer.read', 'ranked.score.read', 'ranked.editorNote.read', 'cached.editorNote.read', 'settings.internalNote.read'];
+const READ_RULES = ['authors.secretNote.read', 'posts.editorNote.read', 'posts.score.read', 'posts.reviewer.read', 'ranked.score.read', 'ranked.editorNote.read', 'hooked.editorNote.read', 'cached.editorNote.read', 'settings.internalNote.read'];
+
+/** What the `hooked` collection's field afterRead hook was given. */
+const fieldHookValues: unknown[] = [];
 
 let t: TestApp;
 let local: LocalApi;
@@ -159,6 +186,7 @@ beforeAll(async () => {
   ]);
   ids.k1 = cached[0].id;
   ids.k2 = cached[1].id;
+  ids.hooked = (await local.create('hooked', { title: 'H', editorNote: 'SECRET-hooked' })).id;
   await local.updateGlobal('settings', { siteName: 'Site', internalNote: 'SECRET-internal', maintenance: false });
 });
 
@@ -284,6 +312,58 @@ describe('read false: the field is absent from every answer', () => {
     expect(editor.body).toEqual(expect.objectContaining({ internalNote: 'SECRET-internal' }));
     const editorWrite = await patch('/api/globals/settings', { siteName: 'Site' }, 'editor');
     expect(editorWrite.body).toEqual(expect.objectContaining({ internalNote: 'SECRET-internal' }));
+  });
+});
+
+describe('hooks and custom endpoints meet field access', () => {
+  beforeEach(() => {
+    fieldHookValues.length = 0;
+  });
+
+  it('an unreadable field afterRead puts back is removed; its field afterRead hook does not run for that caller', async () => {
+    for (const caller of ['anonymous', 'reader'] as const) {
+      const one = await get(`/api/hooked/${ids.hooked}`, caller);
+      expect(one.status).toBe(200);
+      expect(one.body).toEqual(expect.objectContaining({ title: 'H', computed: 'yes' }));
+      expect(one.body).not.toHaveProperty('editorNote');
+      const list = await get('/api/hooked', caller);
+      expect(recordsOf(list)[0]).not.toHaveProperty('editorNote');
+    }
+    expect(fieldHookValues).toEqual([]);
+    const editor = await get(`/api/hooked/${ids.hooked}`, 'editor');
+    expect(editor.body).toEqual(expect.objectContaining({ editorNote: 'SECRET-from-afterRead', computed: 'yes' }));
+    expect(fieldHookValues).toEqual(['SECRET-hooked']);
+  });
+
+  it("a body setting a field the caller may not create is a 403 before beforeValidate runs; the hook's own output is not the client's", async () => {
+    const before = await countStored('hooked', {});
+    const denied = await post('/api/hooked', { title: ' T ', editorNote: 'x' }, 'reader');
+    expect(denied.status).toBe(403);
+    expect(denied.body.errors).toEqual([{ field: 'editorNote', message: expect.any(String), code: 'forbidden_field' }]);
+    expect(await countStored('hooked', {})).toBe(before);
+    const allowed = await post('/api/hooked', { title: ' T ' }, 'reader');
+    expect(allowed.status).toBe(201);
+    expect(allowed.body).toEqual(expect.objectContaining({ title: 'T', computed: 'yes' }));
+    expect(allowed.body).not.toHaveProperty('editorNote');
+    await t.connection.db!.collection('hooked').deleteMany({ title: 'T' });
+  });
+
+  it("a custom endpoint's req.context reads in the caller's view", async () => {
+    const anon = await get('/api/endpoint/posts');
+    expect(anon.status).toBe(200);
+    expect(anon.body.docs).toHaveLength(20);
+    for (const item of anon.body.docs) {
+      expectWithout(item, POST_UNREADABLE);
+      expect(item.author).not.toHaveProperty('secretNote');
+    }
+    const editor = await get('/api/endpoint/posts', 'editor');
+    expect(editor.body.docs[0]).toEqual(expect.objectContaining({ editorNote: expect.any(String), reviewer: expect.objectContaining({ secretNote: 'SECRET-bob' }) }));
+  });
+
+  it("a custom endpoint asks each read rule once for its request", async () => {
+    calls.clear();
+    expect((await get('/api/endpoint/posts', 'reader')).status).toBe(200);
+    expectEachOnce(READ_RULES);
   });
 });
 
@@ -538,6 +618,11 @@ describe('the local API', () => {
     expect((await local.update('posts', created.id, { featured: true })).featured).toBe(true);
     expect(await local.findGlobal('settings')).toEqual(expect.objectContaining({ internalNote: 'SECRET-internal' }));
     await local.delete('posts', created.id, { permanent: true });
+    // A user with access overridden: run as that user, every field readable and writable.
+    const overridden = await local.create('posts', { title: 'Local override', rating: 1 }, { user: READER, overrideAccess: true });
+    expect(overridden).toEqual(expect.objectContaining({ rating: 1 }));
+    expect(await local.findById('posts', ids.alpha, { user: READER, overrideAccess: true })).toEqual(expect.objectContaining({ editorNote: 'SECRET-needle' }));
+    await local.delete('posts', overridden.id, { permanent: true });
   });
 
   it('with a user applies it: unreadable fields absent and unknown to queries, denied writes a 403 with nothing written', async () => {
