@@ -688,6 +688,64 @@ describe('the local API', () => {
   });
 });
 
+describe('what a rule answers', () => {
+  let app: TestApp;
+  const logged: unknown[] = [];
+
+  beforeAll(async () => {
+    app = await createTestApp({
+      logger: { error: (...args: unknown[]) => void logged.push(args), warn: () => undefined, info: () => undefined },
+      collections: [
+        {
+          slug: 'answers',
+          access: { read: () => true },
+          fields: {
+            title: { type: 'text' },
+            // Only true allows: a truthy value that is not true denies.
+            truthy: { type: 'text', access: { read: (() => 'yes') as unknown as FieldAccessFn, create: (() => 1) as unknown as FieldAccessFn } },
+            failing: {
+              type: 'text',
+              access: {
+                read: ({ req }) => {
+                  if (req?.get('x-fail') === 'error') throw new Error('SECRET-rule-failure');
+                  if (req?.get('x-fail') === 'value') throw 'SECRET-thrown-string';
+                  return true;
+                },
+              },
+            },
+          },
+        },
+      ],
+    });
+    await app.api.local.create('answers', { title: 'a', truthy: 'SECRET-truthy', failing: 'shown' });
+  });
+
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('a rule answering a truthy value that is not true denies: the field is unreadable, a body setting it a 403', async () => {
+    const list = await request(app.app).get('/api/answers');
+    expect(list.status).toBe(200);
+    expect(recordsOf(list)[0]).toEqual(expect.objectContaining({ title: 'a', failing: 'shown' }));
+    expect(list.text).not.toContain('SECRET');
+    expectQueryError(await request(app.app).get(`/api/answers?${qs(['where[truthy]', 'x'])}`), 'where.truthy', 'unknown_field');
+    const write = await request(app.app).post('/api/answers').set(...asUser(EDITOR)).send({ title: 'b', truthy: 'x' });
+    expect(write.status).toBe(403);
+    expect(write.body.errors).toEqual([expect.objectContaining({ field: 'truthy', code: 'forbidden_field' })]);
+  });
+
+  it.each(['error', 'value'])('a rule that throws (%s) is a 500 without detail, logged; nothing of it reaches the client', async (kind) => {
+    logged.length = 0;
+    const res = await request(app.app).get('/api/answers').set('x-fail', kind);
+    expect(res.status).toBe(500);
+    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(res.text).not.toContain('SECRET');
+    expect(logged).not.toEqual([]);
+    expect(app.hostErrors).toEqual([]);
+  });
+});
+
 describe('the schema documents are unchanged in shape by field access', () => {
   it('the OpenAPI document of the same config with and without field access is the same', async () => {
     const plain = await createTestApp(buildConfig(false));
