@@ -9,7 +9,7 @@ import { createApiKey, deleteApiKey, listApiKeys } from './api-keys';
 import { REGISTER_READ_ONLY } from './auth-access';
 import type { AuthCollection } from './auth-collection';
 import { InputErrors, readBody } from './auth-input';
-import { currentAccount } from './current-account';
+import { accountRow, currentAccount, presentAccount } from './current-account';
 import { VERIFICATION_REQUESTED, requestVerification, sendVerification, verifyEmail } from './email-verification';
 import { login } from './login';
 import { RESET_REQUESTED, requestPasswordReset, resetPassword } from './password-reset';
@@ -163,9 +163,11 @@ export function authRoutes(auth: AuthCollection): RouteDef[] {
       res.json({ message: 'Your e-mail address is verified.', user: verified });
     }, { body: json(object({ token: str }, ['token'])), responses: { 200: { description: 'Verified', shape: answer({ message: text, user }) }, 400: ERRORS[400] } }),
     route('get', 'me', 'me', 'The current user', async (req, res) => {
-      const me = await account(req);
-      requireScope(await requestUser(auth.runtime, req), 'read');
-      res.json(me);
+      const caller = await requestUser(auth.runtime, req);
+      const row = await accountRow({ auth, user: caller });
+      requireScope(caller, 'read');
+      // accountRow has refused a missing caller (401).
+      res.json(await presentAccount(auth, row, caller!, req));
     }, { auth: 'required', responses: { 200: { description: 'The current user', shape: user }, 401: ERRORS[401] } }),
     route('post', 'api-keys', 'createApiKey', 'Create an API key (the key is shown only here)', async (req, res) => {
       const me = await account(req, true);

@@ -3,8 +3,8 @@
 import { Types } from 'mongoose';
 import { NotFoundError, ValidationError } from '../errors';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
-import { accountRecord } from './account-record';
 import type { AuthCollection } from './auth-collection';
+import { presentAccount } from './current-account';
 import { verifyEmailEmail } from './auth-emails';
 import { publishWrite } from '../operations/runtime';
 import { createRandomToken, hashToken } from '../util/random-token';
@@ -69,5 +69,6 @@ export async function verifyEmail(args: { auth: AuthCollection; token: string })
   }
   // With the stored record, so the stream's echo of this write is known as ours.
   publishWrite(auth.runtime, auth.collection, 'update', [String(row._id)], ['verified'], [row]);
-  return accountRecord(auth, row);
+  // The token proves its holder is the account's user: the record as that user reads it.
+  return presentAccount(auth, row);
 }

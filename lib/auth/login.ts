@@ -3,8 +3,8 @@
 import { Types } from 'mongoose';
 import { AccountLockedError, ForbiddenError, UnauthorizedError } from '../errors';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
-import { accountRecord } from './account-record';
 import type { AuthCollection } from './auth-collection';
+import { presentAccount } from './current-account';
 import { normalizeEmail } from '../util/normalize-email';
 import { hashPassword, needsRehash, verifyPassword } from './password-hash';
 import { type SessionTokens, startSession } from './session-tokens';
@@ -42,5 +42,6 @@ export async function login(args: { auth: AuthCollection; email: string; passwor
     await auth.collection.model.updateOne({ _id: new Types.ObjectId(userId) }, { $set: { password } }, { timestamps: false });
   }
   const session = await startSession(auth, userId);
-  return { user: await accountRecord(auth, row), ...session, token: session.accessToken };
+  // The record as the user now logged in reads it (its field read rules and read hooks).
+  return { user: await presentAccount(auth, row), ...session, token: session.accessToken };
 }

@@ -4,6 +4,7 @@ import type { AuthUser } from '../config/types';
 import type { ChangeBus } from '../operations/change-bus';
 import { isObjectIdString } from '../util/object-id';
 import type { AuthCollection } from './auth-collection';
+import { accountUser } from './current-account';
 import { createUserCache } from './user-cache';
 
 export interface UserResolver {
@@ -25,7 +26,7 @@ export function createUserResolver(collections: ReadonlyMap<string, AuthCollecti
     if (!user) {
       const row = await auth.collection.model.findOne(auth.active({ _id: id }), auth.collection.projection).lean<Record<string, unknown>>();
       if (!row) return null;
-      user = { ...auth.collection.serialize(row), collection: slug };
+      user = accountUser(auth, row);
       users.set(slug, id, { ...user });
     }
     if (scopes) user.scopes = scopes;

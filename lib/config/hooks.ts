@@ -164,6 +164,7 @@ export type FieldAccessFn = (args: FieldAccessArgs) => boolean | Promise<boolean
  */
 export interface FieldAccess {
   read?: FieldAccessFn;
+  /** Collections only: a global is never created (its first write is an update), so a global's field takes `read` and `update`. */
   create?: FieldAccessFn;
   update?: FieldAccessFn;
 }

@@ -1,7 +1,7 @@
 // Checks a ContentConfig and returns every problem, each named by its path
 // (`collections[2].fields.author.relationTo: unknown collection "peoples"`), so a host fixes them in one go.
 import { withAuthFields } from './auth-fields';
-import { COLLECTION_HOOKS, FIELD_HOOKS, GLOBAL_HOOKS, checkFieldAccess, checkHooks } from './validate-hooks';
+import { COLLECTION_HOOKS, FIELD_ACCESS_OPS, FIELD_HOOKS, GLOBAL_FIELD_ACCESS_OPS, GLOBAL_HOOKS, checkFieldAccess, checkHooks } from './validate-hooks';
 import { checkIndexes, checkSortable } from './validate-indexes';
 import type { CollectionConfig, ContentConfig, FieldConfig, GlobalConfig } from './types';
 import { isRecord } from '../util/is-record';
@@ -88,7 +88,8 @@ function checkRelationLimits(api: NonNullable<NonNullable<ContentConfig['core']>
   }
 }
 
-function checkField(path: string, name: string, field: FieldConfig, slugs: ReadonlySet<string>, problems: Problems): void {
+/** `accessOps`: the field access rules the field's owner runs (a global's fields take no create rule). */
+function checkField(path: string, name: string, field: FieldConfig, slugs: ReadonlySet<string>, problems: Problems, accessOps: readonly string[]): void {
   if (!FIELD_NAME.test(name) || RESERVED_FIELDS.has(name)) {
     problems.push(`${path}: "${name}" is not a valid field name (letters, digits, _; not a system field name)`);
   }
@@ -105,7 +106,7 @@ function checkField(path: string, name: string, field: FieldConfig, slugs: Reado
     if (field[key] !== undefined && typeof field[key] !== 'boolean') problems.push(`${path}.${key}: must be a boolean`);
   }
   checkHooks(`${path}.hooks`, field.hooks, FIELD_HOOKS, problems);
-  checkFieldAccess(`${path}.access`, field.access, problems);
+  checkFieldAccess(`${path}.access`, field.access, problems, accessOps);
   if ('hasMany' in field && field.hasMany !== undefined && typeof field.hasMany !== 'boolean') {
     problems.push(`${path}.hasMany: must be a boolean`);
   }
@@ -141,13 +142,13 @@ function checkField(path: string, name: string, field: FieldConfig, slugs: Reado
   }
 }
 
-function checkFields(path: string, fields: unknown, slugs: ReadonlySet<string>, problems: Problems): void {
+function checkFields(path: string, fields: unknown, slugs: ReadonlySet<string>, problems: Problems, accessOps: readonly string[] = FIELD_ACCESS_OPS): void {
   if (!isRecord(fields)) {
     problems.push(`${path}: must be an object mapping field names to field configs`);
     return;
   }
   for (const [name, field] of Object.entries(fields)) {
-    checkField(`${path}.${name}`, name, field as FieldConfig, slugs, problems);
+    checkField(`${path}.${name}`, name, field as FieldConfig, slugs, problems, accessOps);
   }
 }
 
@@ -214,7 +215,7 @@ function checkCollection(path: string, c: CollectionConfig, slugs: ReadonlySet<s
 
 function checkGlobal(path: string, g: GlobalConfig, slugs: ReadonlySet<string>, problems: Problems): void {
   checkKnownKeys(path, g as unknown as Record<string, unknown>, GLOBAL_KEYS, problems);
-  checkFields(`${path}.fields`, g.fields, slugs, problems);
+  checkFields(`${path}.fields`, g.fields, slugs, problems, GLOBAL_FIELD_ACCESS_OPS);
   checkAccess(`${path}.access`, g.access, ['read', 'update'], problems);
   checkHooks(`${path}.hooks`, g.hooks, GLOBAL_HOOKS, problems);
 }

@@ -10,6 +10,8 @@ export const GLOBAL_HOOKS = ['beforeChange', 'afterChange', 'afterRead'] as cons
 export const FIELD_HOOKS = ['beforeChange', 'afterRead'] as const;
 /** The operations a field access rule decides. */
 export const FIELD_ACCESS_OPS = ['read', 'create', 'update'] as const;
+/** A global's fields: it is never created (its first write is an update), so a create rule would never run. */
+export const GLOBAL_FIELD_ACCESS_OPS = ['read', 'update'] as const;
 
 /** Reports every problem of a `hooks` option at `path`: unknown names, lists that are not arrays of functions. */
 export function checkHooks(path: string, hooks: unknown, known: readonly string[], problems: string[]): void {
@@ -28,14 +30,14 @@ export function checkHooks(path: string, hooks: unknown, known: readonly string[
 }
 
 /** Reports every problem of a field's `access` option: unknown operations, rules that are not functions. */
-export function checkFieldAccess(path: string, access: unknown, problems: string[]): void {
+export function checkFieldAccess(path: string, access: unknown, problems: string[], known: readonly string[] = FIELD_ACCESS_OPS): void {
   if (access === undefined) return;
   if (!isRecord(access)) {
-    problems.push(`${path}: must be an object of access functions (${FIELD_ACCESS_OPS.join(', ')})`);
+    problems.push(`${path}: must be an object of access functions (${known.join(', ')})`);
     return;
   }
   for (const [op, rule] of Object.entries(access)) {
-    if (!(FIELD_ACCESS_OPS as readonly string[]).includes(op)) problems.push(`${path}.${op}: unknown field access operation (expected ${FIELD_ACCESS_OPS.join(', ')})`);
+    if (!known.includes(op)) problems.push(`${path}.${op}: unknown field access operation (expected ${known.join(', ')})`);
     else if (typeof rule !== 'function') problems.push(`${path}.${op}: must be a function`);
   }
 }

@@ -108,10 +108,9 @@ export function actor(options: LocalOptions | undefined): { user: AuthUser | nul
     );
   }
   const overrideAccess = override ?? !userGiven;
-  // Decided here, once per call: the operation's steps each ask for the context, and without a request
-  // to key it on, each would otherwise get a new one.
+  // Access overridden also lets server code write hidden fields, as it may read them. Without a context the
+  // call shares its request's, or gets one of its own: its hooks share it, and its field rules are asked once.
   const context = contextOf({ context: options?.context, req: options?.req });
-  // Access overridden also lets server code write hidden fields, as it may read them.
   return { user: options?.user ?? null, overrideAccess, trusted: overrideAccess, context, req: options?.req };
 }
 

@@ -3,15 +3,19 @@
 // (`where`, `filter`, `sort`, `search`, `fields`, `include` and dotted relation paths naming it are a 400
 // like an unknown field) and the serializer leaves it out, so a view is all reads need: no oracle.
 //
-// Decided once per request (the rules see only the caller); views are built once per distinct set of
-// denied fields and shared by every caller with that set.
+// Decided once per request or local API call (the rules see only the caller); views are built once per
+// distinct set of denied fields and shared by every caller with that set.
 import type { Request } from 'express';
+import type { HookContext } from '../config/hooks';
 import type { AuthUser } from '../config/types';
 import type { CollectionDescriptor, FieldDescriptor, SchemaRegistry } from '../schema/descriptors';
 import { createRecordSerializer } from '../schema/to-record';
+import { requestScope } from './hooks';
 import type { FieldReadRule, FieldView, Runtime, ViewedCollection } from './runtime';
 
-export type { FieldReadRule, FieldView, ViewedCollection } from './runtime';
+// The view types live with the runtime, which holds the views: declared here they would tie the two
+// modules into an import circle.
+export type { FieldReadRule, FieldView, ViewedCollection };
 
 /** Most distinct views kept; past it a view is built per request (rules producing endless variety are rare). */
 const MAX_VIEWS = 256;
@@ -95,19 +99,23 @@ function viewOf(runtime: Runtime, denied: readonly FieldReadRule[]): FieldView {
   return view;
 }
 
-/** Views decided for requests, so every operation of one request (nested calls too) asks the rules once. */
-const decided = new WeakMap<Request, { user: AuthUser | null; view: Promise<FieldView> }>();
+/**
+ * Views decided for requests (by requestScope: a local API call counts as one), so every operation of one
+ * request (nested calls too) asks the rules once.
+ */
+const decided = new WeakMap<HookContext, { user: AuthUser | null; view: Promise<FieldView> }>();
 
 /**
  * The caller's view: every field when access is overridden or no field has a read rule; else the rules'
  * answer for this caller, asked once per request.
  */
-export function callerView(args: { runtime: Runtime; user: AuthUser | null; req?: Request; overrideAccess?: boolean }): Promise<FieldView> {
+export function callerView(args: { runtime: Runtime; user: AuthUser | null; req?: Request; context?: HookContext; overrideAccess?: boolean }): Promise<FieldView> {
   const { runtime, user, req } = args;
   if (args.overrideAccess || runtime.fieldReadRules.length === 0) return Promise.resolve(runtime.views.full);
-  const known = req && decided.get(req);
+  const scope = requestScope(args);
+  const known = scope && decided.get(scope);
   if (known && known.user === user) return known.view;
   const view = deniedFields(runtime, user, req).then((denied) => viewOf(runtime, denied));
-  if (req) decided.set(req, { user, view });
+  if (scope) decided.set(scope, { user, view });
   return view;
 }

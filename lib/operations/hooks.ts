@@ -28,6 +28,14 @@ export function contextOf(args: Pick<OperationArgs, 'context' | 'req'>): HookCon
   return context;
 }
 
+/**
+ * The object one request's decisions are remembered on (field views, field write answers): its hook context,
+ * which a local API call has of its own too. Undefined for a call with neither context nor request.
+ */
+export function requestScope(args: Pick<OperationArgs, 'context' | 'req'>): HookContext | undefined {
+  return args.context ?? (args.req ? contextOf(args) : undefined);
+}
+
 /** How a hook is named in errors and logs: `posts hooks.beforeChange[1] (slugify)`. */
 export function hookLabel(collection: CollectionRuntime, list: string, index: number, hook: unknown): string {
   const name = typeof hook === 'function' && hook.name ? ` (${hook.name})` : '';

@@ -6,15 +6,14 @@
 //   5. beforeChange hooks, the collection's then the fields'; what each hook produces is checked as
 //      steps 3-4 check a body, and a failure there is the host's bug: a 500 naming the hook.
 // Errors of steps 1-4 are returned (the caller asserts them, and may index them: batch create); hooks throw.
-import type { Request } from 'express';
 import { isDeepStrictEqual } from 'node:util';
-import type { BeforeChangeArgs, HookRecord } from '../config/hooks';
+import type { BeforeChangeArgs, HookContext, HookRecord } from '../config/hooks';
 import type { AuthUser } from '../config/types';
 import type { ErrorDetail } from '../errors';
 import { type ValidatedInput, validateInput } from '../schema/validate-input';
 import { isRecord } from '../util/is-record';
 import { findMissingRelations } from './check-relations';
-import { HookError, callHook, hookBase, hookLabel, runReplacing } from './hooks';
+import { HookError, callHook, hookBase, hookLabel, requestScope, runReplacing } from './hooks';
 import { readOnlyFieldsOf, type WriteArgs } from './runtime';
 
 /** How a body is written: its validation mode, and what hooks are told. */
@@ -154,26 +153,28 @@ function withoutUndefined(body: Record<string, unknown>): Record<string, unknown
   return out;
 }
 
-/** Field write answers of one request, so a batch asks each rule once. */
-const decided = new WeakMap<Request, { user: AuthUser | null; answers: Map<string, Promise<unknown>> }>();
+/** Field write answers of one request (by requestScope: a local API call counts as one), so a batch asks each rule once. */
+const decided = new WeakMap<HookContext, { user: AuthUser | null; answers: Map<string, Promise<unknown>> }>();
 
 /**
  * The fields this caller may not set in `body`: the features' read-only fields, and fields whose `create`
  * or `update` rule does not answer true (each asked once per request, only for fields the body names).
  */
 async function writeDenied(args: WriteArgs, body: unknown, mode: 'create' | 'update'): Promise<ReadonlySet<string> | undefined> {
-  if (args.readOnly) return args.readOnly;
-  if (args.overrideAccess) return undefined;
+  // A flow that names its read-only fields itself (registration) overrides the collection's rules only: the
+  // body is still a client's, so the fields' own rules are asked for its caller.
+  if (args.overrideAccess && !args.readOnly) return undefined;
   const { runtime, collection, user, req } = args;
-  const provided = readOnlyFieldsOf(runtime, collection.descriptor, user, mode);
+  const provided = args.readOnly ?? readOnlyFieldsOf(runtime, collection.descriptor, user, mode);
   if (!isRecord(body)) return provided;
   const fields = collection.descriptor.fields;
   const ruled = Object.keys(body).filter((key) => Object.hasOwn(fields, key) && fields[key].config.access?.[mode] !== undefined);
   if (ruled.length === 0) return provided;
-  let memo = req && decided.get(req);
+  const scope = requestScope(args);
+  let memo = scope && decided.get(scope);
   if (!memo || memo.user !== user) {
     memo = { user, answers: new Map() };
-    if (req) decided.set(req, memo);
+    if (scope) decided.set(scope, memo);
   }
   const answers = memo.answers;
   const denied = new Set(provided);

@@ -34,7 +34,7 @@ export interface CollectionRuntime {
   readonly fieldBeforeChange: readonly FieldDescriptor[];
 }
 
-/** One collection (or global) as a caller sees it. */
+/** One collection (or global) as a caller sees it (field-view.ts builds them). */
 export interface ViewedCollection {
   /** Fields the caller may not read are hidden here. */
   readonly descriptor: CollectionDescriptor;
@@ -43,6 +43,7 @@ export interface ViewedCollection {
   readonly unreadable: ReadonlySet<string>;
 }
 
+/** What one caller may see of the schema: its field read rules' answer (field-view.ts). */
 export interface FieldView {
   /** Identifies the view: '' when the caller reads every field; callers with equal keys see the same fields. */
   readonly key: string;
@@ -85,7 +86,10 @@ export function operationArgs(args: OperationArgs): OperationArgs {
 export interface WriteArgs extends OperationArgs {
   /** Server-side callers may write hidden fields. */
   trusted?: boolean;
-  /** Fields this caller may not set (403); default: the read-only-fields hooks unless access is overridden. */
+  /**
+   * Fields this caller may not set (403); default: the read-only-fields hooks unless access is overridden.
+   * When given, the fields' own create/update rules are asked too, even with access overridden.
+   */
   readOnly?: ReadonlySet<string>;
 }
 
