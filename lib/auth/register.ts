@@ -37,6 +37,8 @@ export async function register(args: RegisterArgs): Promise<RegisterResult> {
     // One for the whole registration: without a request (api.auth.register) each hook step would make its own.
     context: contextOf({ req: args.req }),
     overrideAccess: true,
+    // The registrant is anonymous: hooks' `api` runs as an anonymous caller, not with the access skipped above.
+    hookAccess: false,
     readOnly: REGISTER_READ_ONLY,
   });
   const email = String(record.email);

@@ -33,6 +33,10 @@ function createReadThrough(stores: ReadonlyMap<string, CacheStore>): ReadThrough
     // Only callers that said they take shared answers (the REST routes); never a read with access overridden.
     if (!store || !read.cacheable || read.args.overrideAccess) return load();
     const { key, related } = await readKey(read);
+    // Records of another collection shaped by its read hooks may depend on more than the caller's field view
+    // (the caller itself): such an answer is never shared. The read collection's own hooks are the host's
+    // choice, made with `cache` beside them.
+    if (related.some((slug) => read.args.runtime.collections.get(slug)?.readHooks)) return load();
     const tags = [read.kind === 'list' ? LIST_TAG : idTag(read.id!), ...related.map(relatedTag)];
     const served = await serveThrough(store, key, tags, load, (value) => etagOf(read, value));
     read.cacheable({ hit: served.hit, etag: served.etag });

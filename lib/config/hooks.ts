@@ -108,7 +108,7 @@ export interface CollectionHooks {
   beforeDelete?: DeleteHook[];
   /** After a delete; a failure is logged and cannot undo the delete. */
   afterDelete?: DeleteHook[];
-  /** Told of every failure that is not a ContentError (a 500), after it is logged. */
+  /** Told of every failure that is not a ContentError (a 500), before it is answered and logged. */
   afterError?: AfterErrorHook[];
 }
 

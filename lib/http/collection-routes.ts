@@ -2,7 +2,8 @@
 // operation, shape the answer. List, get, create (one or a batch), update, delete, and restore.
 import type { Request } from 'express';
 import { create, createMany, deleteRecord, find, findById, restoreRecord, update } from '../operations';
-import { type FieldView, callerView } from '../operations/field-view';
+import type { FieldView } from '../operations/field-view';
+import { operationView } from '../operations/operation-view';
 import type { CollectionRuntime, Runtime } from '../operations/runtime';
 import { parseListQuery, parseRecordQuery } from '../query';
 import { rejectQuery } from '../query/reject';
@@ -64,7 +65,7 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
       responses: { 200: { description: 'A page of records', shape: { kind: 'list', slug } }, ...READ_ERRORS },
       async handler(req, res) {
         const user = viewed ? await requestUser(runtime, req) : undefined;
-        const query = viewed ? listQueryIn(await callerView({ runtime, user: user!, req }), querySearch(req)) : readListQuery(querySearch(req));
+        const query = viewed ? listQueryIn(await operationView({ runtime, collection, user: user!, req }, 'read'), querySearch(req)) : readListQuery(querySearch(req));
         // Without field rules the query is read first: a malformed one costs no credential check.
         const caller = user !== undefined ? user : await requestUser(runtime, req);
         const headers = cacheHeaders();
@@ -88,7 +89,7 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
         // Known at once without a credential to check: the common public get waits for nothing before its read.
         const now = callerAtOnce(runtime, req);
         const user = now !== undefined ? now : await requestUser(runtime, req);
-        const query = early ?? recordQueryIn(await callerView({ runtime, user, req }), search);
+        const query = early ?? recordQueryIn(await operationView({ runtime, collection, user, req }, 'read'), search);
         const headers = cacheHeaders();
         const record = await findById({ runtime, collection, req, user, select: query.select, populate: query.populate, includeDeleted: query.includeDeleted, id: String(req.params.id), cacheable: headers?.observe });
         if (headers?.answerNotModified(req, res, user === null)) return;

@@ -6,7 +6,7 @@ import type { AuthUser } from '../config/types';
 import { create, createMany, deleteRecord, find, findById, findGlobal, restoreRecord, update } from '../operations';
 import type { UploadedFile } from '../operations/file-storage';
 import type { FindResult } from '../operations/find-result';
-import { callerView } from '../operations/field-view';
+import { operationView } from '../operations/operation-view';
 import { contextOf } from '../operations/hooks';
 import { type HookCaller, type Runtime, getCollection } from '../operations/runtime';
 import { updateGlobal } from '../operations/globals';
@@ -169,14 +169,14 @@ export function createLocalApi(runtime: Runtime): LocalApi {
     async find(slug, options = {}) {
       const who = actor(options);
       const collection = getCollection(runtime, slug);
-      const view = await callerView({ runtime, ...who });
+      const view = await operationView({ runtime, collection, ...who }, 'read');
       const query = parseListQuery(queryOf(options), view.of(collection).descriptor, view.registry, queryOptions);
       return find({ runtime, collection, query, ...who });
     },
     async findById(slug, id, options = {}) {
       const who = actor(options);
       const collection = getCollection(runtime, slug);
-      const view = await callerView({ runtime, ...who });
+      const view = await operationView({ runtime, collection, ...who }, 'read');
       const query = parseRecordQuery(queryOf(options), view.of(collection).descriptor, view.registry, queryOptions);
       return findById({ runtime, collection, id, ...query, ...who });
     },

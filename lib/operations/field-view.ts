@@ -10,7 +10,7 @@ import type { HookContext } from '../config/hooks';
 import type { AuthUser } from '../config/types';
 import type { CollectionDescriptor, FieldDescriptor, SchemaRegistry } from '../schema/descriptors';
 import { createRecordSerializer } from '../schema/to-record';
-import { requestScope } from './hooks';
+import { callHook, requestScope } from './hooks';
 import type { FieldReadRule, FieldView, Runtime, ViewedCollection } from './runtime';
 
 // The view types live with the runtime, which holds the views: declared here they would tie the two
@@ -76,7 +76,9 @@ function buildView(runtime: Runtime, key: string, denied: ReadonlyMap<string, Re
 
 /** Asks every field read rule for this caller; true only allows. */
 async function deniedFields(runtime: Runtime, user: AuthUser | null, req: Request | undefined): Promise<FieldReadRule[]> {
-  const answers = await Promise.all(runtime.fieldReadRules.map((entry) => entry.rule({ user, req })));
+  // A rule that throws fails the request as a hook does: a ContentError is the answer, anything else a 500 naming the rule.
+  const ask = ({ slug, field, isGlobal, rule }: FieldReadRule) => callHook(`${isGlobal ? 'global ' : ''}"${slug}" fields.${field}.access.read`, rule, { user, req });
+  const answers = await Promise.all(runtime.fieldReadRules.map(ask));
   return runtime.fieldReadRules.filter((_, index) => answers[index] !== true);
 }
 

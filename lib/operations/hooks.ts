@@ -74,7 +74,8 @@ export interface HookBase {
 /** The shared part of an operation's hook args; `api` is bound only when a hook reads it. */
 export function hookBase(args: OperationArgs, operation: HookOperation, collection = args.collection): HookBase {
   const context = contextOf(args);
-  const { runtime, user, req, overrideAccess } = args;
+  const { runtime, user, req } = args;
+  const overrideAccess = args.hookAccess ?? args.overrideAccess;
   let api: HookApi | undefined;
   return {
     operation,

@@ -41,7 +41,9 @@ export async function presentRows(args: PresentArgs, rows: readonly RawDoc[], se
   }
   // One args base for every row's hooks: they share the request's context and the bound API.
   const base = hookBase(args, args.operation ?? 'read');
-  for (let i = 0; i < rows.length; i++) records[i] = await presentRecord(args, collection.serializeAll(rows[i]), fields, base);
+  // A copy per record: hooks may change it in place, and json values would otherwise be the stored row's,
+  // shared with every other reader of that row (realtime subscribers, the writer's answer).
+  for (let i = 0; i < rows.length; i++) records[i] = await presentRecord(args, structuredClone(collection.serializeAll(rows[i])), fields, base);
   return records;
 }
 

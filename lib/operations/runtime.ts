@@ -72,6 +72,8 @@ export interface OperationArgs {
   overrideAccess?: boolean;
   /** What hooks share for the request; default: one per `req` (a new one without it). */
   context?: HookContext;
+  /** Whether hooks' `api` skips access; default: `overrideAccess` (false for a flow that skips access for an anonymous caller: registration). */
+  hookAccess?: boolean;
 }
 
 /**
@@ -79,7 +81,7 @@ export interface OperationArgs {
  * and hooks are handed, so they never see an operation's options as if they were their own.
  */
 export function operationArgs(args: OperationArgs): OperationArgs {
-  return { runtime: args.runtime, collection: args.collection, user: args.user, req: args.req, overrideAccess: args.overrideAccess, context: args.context };
+  return { runtime: args.runtime, collection: args.collection, user: args.user, req: args.req, overrideAccess: args.overrideAccess, context: args.context, hookAccess: args.hookAccess };
 }
 
 /** Writes also say whether hidden fields may be written and which fields the caller may not set. */

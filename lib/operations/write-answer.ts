@@ -1,6 +1,7 @@
 // What a write answers with: the stored row through afterChange (which may replace what the caller
 // receives but cannot undo the write: its failure is logged and given to afterError), then through the
-// read steps every record takes on its way to a caller (present-records.ts).
+// read steps every record takes on its way to a caller (present-records.ts). A failure of those steps
+// cannot undo the write either: the caller gets its success status and the record's id alone.
 import type { AfterChangeArgs, HookRecord } from '../config/hooks';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
 import { callerView } from './field-view';
@@ -29,15 +30,25 @@ export async function answerWrite(args: OperationArgs, operation: AfterChangeArg
   const { collection } = args;
   const hooks = collection.descriptor.hooks.afterChange;
   if (hooks.length === 0 && !collection.readShaped) return collection.serialize(written.row);
-  const whole = collection.serializeAll(written.row);
-  let doc: HookRecord = whole;
+  // Copies: hooks may change what they get in place, and the row is also the change event's.
+  let doc: HookRecord = structuredClone(collection.serializeAll(written.row));
   if (hooks.length) {
     const base = { ...hookBase(args, operation), operation, previousDoc: written.previousDoc, data: withoutWriteOnly(args, written.data), id: String(written.row._id) };
     try {
-      doc = await runReplacing<AfterChangeArgs>(collection, 'hooks.afterChange', hooks, base, 'doc', whole);
+      doc = await runReplacing<AfterChangeArgs>(collection, 'hooks.afterChange', hooks, base, 'doc', doc);
     } catch (error) {
       await reportAfterWrite(args, operation, error);
+      // As if no afterChange had run: not the copy a failing hook may have changed before it threw.
+      doc = structuredClone(collection.serializeAll(written.row));
     }
   }
-  return presentRecord({ ...args, viewed: (await callerView(args)).of(collection), operation }, doc);
+  try {
+    return await presentRecord({ ...args, viewed: (await callerView(args)).of(collection), operation }, doc);
+  } catch (error) {
+    // The write is stored and cannot be undone, so the caller hears of its success; but the record could not
+    // be shaped for it (a read hook or a field read rule failed), so it gets only the id, never a record the
+    // failed step was to shape. The failure is logged and given to afterError, as afterChange's is.
+    await reportAfterWrite(args, operation, error);
+    return { id: String(written.row._id) };
+  }
 }

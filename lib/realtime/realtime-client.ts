@@ -71,6 +71,8 @@ class Client implements RealtimeClient, HubListener<HubEntry> {
   private again = false;
   /** Events still being personalized (read hooks run asynchronously): later ones wait, so order holds. */
   private pending: Promise<void> | undefined = undefined;
+  /** How many events wait behind `pending`: past maxBufferedEvents (a read hook that hangs) the client is dropped. */
+  private waiting = 0;
 
   constructor(
     private readonly ctx: ClientContext,
@@ -96,6 +98,10 @@ class Client implements RealtimeClient, HubListener<HubEntry> {
     const matcher = this.subscription.collections.get(entry.event.collection);
     if (!matcher || !(entry.row ? matcher.test(entry.row) : matcher.open)) return;
     if (!matcher.personalize && !this.pending) return this.transport.send(entry);
+    if (++this.waiting > this.ctx.options.maxBufferedEvents) {
+      this.ctx.runtime.config.logger.warn(`content-router: a realtime client was dropped: more than ${this.ctx.options.maxBufferedEvents} events waited for its read hooks`);
+      return this.close();
+    }
     const copy = matcher.personalize ? () => matcher.personalize!(entry) : () => entry;
     const next: Promise<void> = (this.pending ?? Promise.resolve())
       .then(copy)
@@ -109,6 +115,7 @@ class Client implements RealtimeClient, HubListener<HubEntry> {
         },
       )
       .finally(() => {
+        this.waiting -= 1;
         if (this.pending === next) this.pending = undefined;
       });
     this.pending = next;

@@ -112,3 +112,59 @@ describe('values beforeValidate produces', () => {
     expect(res.body.errors.map((e: { field: string }) => e.field)).toContain('title');
   });
 });
+
+describe('the read steps of a stored write fail', () => {
+  let w: TestApp;
+  const told: Array<{ collection: string; error: unknown }> = [];
+  const logged: string[] = [];
+  beforeAll(async () => {
+    w = await createTestApp({
+      logger: { error: (...args: unknown[]) => void logged.push(args.map(String).join(' ')), warn: () => undefined, info: () => undefined },
+      collections: [
+        {
+          slug: 'shaky',
+          fields: {
+            title: { type: 'text' },
+            // The rule throws when the request asks it to: a bug of the host's rule.
+            notes: { type: 'text', access: { read: ({ req }) => { if (req?.get('x-boom')) throw new Error('rule exploded'); return true; } } },
+          },
+          access: everyone,
+          hooks: {
+            afterRead: [({ doc }) => { if (doc.title === 'ar-err') throw new Error('afterRead exploded'); return undefined; }],
+            afterError: [({ collection, error }: AfterErrorArgs) => void told.push({ collection, error })],
+          },
+        },
+      ],
+    });
+  });
+  afterAll(() => w.close());
+
+  it('afterRead failing on the write answer: the write stands, success status, only the id, logged and told', async () => {
+    told.length = 0;
+    const res = await request(w.app).post('/api/shaky').send({ title: 'ar-err', notes: 'n' });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({ id: expect.any(String) });
+    expect(await w.connection.collection('shaky').countDocuments({ title: 'ar-err' })).toBe(1);
+    expect(told).toHaveLength(1);
+    expect(logged.some((line) => line.includes('afterRead exploded'))).toBe(true);
+  });
+
+  it('a field read rule failing on the write answer: the write stands, success status, only the id', async () => {
+    const res = await request(w.app).post('/api/shaky').set('X-Boom', '1').send({ title: 'rule-err' });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({ id: expect.any(String) });
+    expect(await w.connection.collection('shaky').countDocuments({ title: 'rule-err' })).toBe(1);
+  });
+
+  it('a field read rule failing on a read is a 500 logged naming the rule, and afterError hears of it', async () => {
+    told.length = 0;
+    logged.length = 0;
+    for (const path of ['/api/shaky', `/api/shaky/${(await w.api.local.create('shaky', { title: 'x' })).id}`]) {
+      const res = await request(w.app).get(path).set('X-Boom', '1');
+      expect(res.status).toBe(500);
+      expect(JSON.stringify(res.body)).not.toContain('exploded');
+    }
+    expect(told).toHaveLength(2);
+    expect(logged.filter((line) => line.includes('"shaky" fields.notes.access.read'))).toHaveLength(2);
+  });
+});
