@@ -319,13 +319,15 @@ async function seedIfEmpty(api) {
  * Resolves once indexes are built and (unless `seed: false`) demo content exists.
  * Returns `{ app, api, seeded }`.
  */
-async function createExampleApp({ connection, uri, dbName, seed = true } = {}) {
+async function createExampleApp({ connection, uri, dbName, seed = true, hookExamples = false } = {}) {
   let db;
   if (connection) db = { connection };
   else if (uri) db = { uri, options: { dbName: dbName || dbNameInUri(uri) || DEFAULT_DB_NAME, serverSelectionTimeoutMS: 8000 } };
   else throw new TypeError('createExampleApp: pass { connection } (a mongoose connection) or { uri }');
 
-  const api = contentRouter(exampleConfig(db));
+  // `hookExamples: true` (HOOK_EXAMPLES=1 npm start): the worked examples of docs/hooks.md, taken from the page.
+  const config = hookExamples ? require('./hook-examples').loadHookExamples()(exampleConfig(db)) : exampleConfig(db);
+  const api = contentRouter(config);
   const app = express();
   app.disable('x-powered-by');
 

@@ -3,6 +3,7 @@
 //
 //   MONGODB_URI=mongodb://127.0.0.1:27017/?directConnection=true npm start
 //   PORT=4000 npm start
+//   HOOK_EXAMPLES=1 npm start    (with the worked examples of docs/hooks.md)
 //
 // Without MONGODB_URI it starts a throwaway MongoDB with mongodb-memory-server (which downloads
 // mongod the first time). The host owns the mongoose connection here and hands it to the router.
@@ -22,7 +23,7 @@ async function main() {
     process.exit(1);
   }
 
-  const { app, api, seeded } = await createExampleApp({ connection });
+  const { app, api, seeded } = await createExampleApp({ connection, hookExamples: process.env.HOOK_EXAMPLES === '1' });
   const port = Number(process.env.PORT || 3000);
   const server = app.listen(port);
   await new Promise((resolve, reject) => {
