@@ -19,11 +19,16 @@
 // its garbage collection. BENCH_CPU_THREE_WAY=1 measures that way instead (anonymous rows only add the peer),
 // for comparison.
 //
+// The router against itself: list-hooks alternates the same list on two routers that differ only by one
+// trivial afterRead hook on the posts (the ratio is what running hooks costs), list-field-access by one
+// field read rule (bench/router-app.js, createVariantApps). Those routers are built only when these cases run.
+//
 //   MONGODB_URI=... node bench/cpu-per-request.js      (BENCH_CPU_REQUESTS=4000 per side and run: list and get run
-//   anonymous, then with a JWT; create anonymous only. BENCH_CPU_CASES=create picks cases.)
+//   anonymous, then with a JWT; create and list-hooks anonymous only. BENCH_CPU_CASES=create picks cases.)
 //
 // Run by `npm run bench`; writes bench/results-cpu.json.
 
+const assert = require('node:assert/strict');
 const http = require('node:http');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -40,6 +45,11 @@ const WARMUP = 1500;
 const GOAL = 0.95;
 const CREATE_GOAL = 0.8;
 const PEER_GOAL = 2;
+/** The hooks' goal: a list of 20 with one trivial afterRead hook costs at most 10% more CPU than without. */
+const HOOKS_GOAL = 1.1;
+/** Router-against-router cases: the variants of bench/router-app.js each measures, with hook or rule first. */
+const VARIANT_CASES = { 'list-hooks': ['hooked', 'plain'], 'list-field-access': ['fieldAccess', 'plain'] };
+const wanted = (name) => WANTED.length === 0 || WANTED.includes(name);
 
 // ---- the server side (child process) ----
 
@@ -47,7 +57,7 @@ async function serve() {
   const { startMongo, connect } = require('../example-app/mongo');
   const { randomBytes } = require('node:crypto');
   const { seed } = require('./seed');
-  const { createRouterApp } = require('./router-app');
+  const { createRouterApp, createVariantApps } = require('./router-app');
   const { createBaselineApp } = require('./baseline-app');
   const { createPeerApp, PEER_LIST_PATH } = require('./peer-app');
   const { stubReads } = require('./stub-reads');
@@ -59,13 +69,15 @@ async function serve() {
   // The baseline verifies the same tokens: a hand-written app with bearer auth (jsonwebtoken, user by id).
   const baseline = await createBaselineApp(connection, { jwtSecret: router.jwtSecret });
   const peer = await createPeerApp(connection);
+  const variantNames = [...new Set(Object.entries(VARIANT_CASES).filter(([name]) => wanted(name)).flatMap(([, sides]) => sides))];
+  const variants = variantNames.length ? await createVariantApps(connection, router, variantNames) : undefined;
 
   const samples = {};
   let recording = false;
   let previous = null;
   let previousSide = null;
   const servers = {};
-  for (const [side, app] of [['router', router.app], ['baseline', baseline.app], ['peer', peer.app]]) {
+  for (const [side, app] of [['router', router.app], ['baseline', baseline.app], ['peer', peer.app], ...Object.entries(variants?.apps ?? {})]) {
     const server = http.createServer();
     // Registered before the app: the interval since the last request event belongs to that request's side.
     server.on('request', () => {
@@ -84,15 +96,17 @@ async function serve() {
     if (message === 'start') {
       for (const key of Object.keys(samples)) delete samples[key];
       previous = null;
+      if (variants) variants.afterReadCalls.calls = 0;
       recording = true;
       process.send('started');
     } else if (message === 'stop') {
       recording = false;
-      process.send({ samples });
+      process.send({ samples, afterReadCalls: variants?.afterReadCalls.calls ?? 0 });
     } else if (message === 'exit') {
       restore();
       for (const server of Object.values(servers)) server.close();
       await router.close();
+      await variants?.close();
       await connection.dropDatabase().catch(() => undefined);
       await connection.close();
       await mongo.stop();
@@ -124,6 +138,19 @@ function send(agent, port, { method = 'GET', path: pathName, headers, body, expe
   });
 }
 
+/** One GET; resolves with its status and parsed body. */
+function fetchJson(port, pathName, headers) {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, path: pathName, headers }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode, body: JSON.parse(Buffer.concat(chunks).toString()) }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
@@ -148,11 +175,12 @@ async function main() {
     author: info.authorId,
     featured: false,
   });
+  const listPath = '/api/posts?where[status][eq]=published&where[views][gte]=100&sort=-publishedAt&perPage=20';
   const allCases = [
     {
       name: 'list',
       paths: {
-        router: ['/api/posts?where[status][eq]=published&where[views][gte]=100&sort=-publishedAt&perPage=20'],
+        router: [listPath],
         baseline: ['/api/posts?status=published&minViews=100&perPage=20'],
         peer: [info.peerListPath],
       },
@@ -170,6 +198,18 @@ async function main() {
       goal: CREATE_GOAL,
       paths: { router: ['/api/posts'], baseline: ['/api/posts'] },
     },
+    // Router against router: the same list of 20 with and without one trivial afterRead hook (20 calls a request).
+    { name: 'list-hooks', sides: VARIANT_CASES['list-hooks'], auths: ['anonymous'], goal: HOOKS_GOAL, afterReadCalls: 20, paths: { hooked: [listPath], plain: [listPath] } },
+    // With and without a read rule on one field: anonymous callers are denied it (a view with the field hidden:
+    // their records lack its `null`), a JWT's user may read it (the rule asked, every field shown). No goal.
+    {
+      name: 'list-field-access',
+      sides: VARIANT_CASES['list-field-access'],
+      goal: null,
+      afterReadCalls: 0,
+      unreadable: { anonymous: 'editorNote' },
+      paths: { fieldAccess: [listPath], plain: [listPath] },
+    },
   ];
   const unknown = WANTED.filter((name) => !allCases.some((c) => c.name === name));
   if (unknown.length) throw new Error(`BENCH_CPU_CASES: unknown case(s) ${unknown.join(', ')}; known: ${allCases.map((c) => c.name).join(', ')}`);
@@ -186,18 +226,58 @@ async function main() {
       for (let j = 0; j < sides.length; j++) await one(sides[(i + j) % sides.length], i);
     }
     child.send('stop');
-    const { samples } = await next();
+    const { samples, afterReadCalls } = await next();
     for (const agent of Object.values(agents)) agent.destroy();
+    // A hook that did not run on every record would flatter the hooked side.
+    if (c.afterReadCalls !== undefined && afterReadCalls !== c.afterReadCalls * REQUESTS) {
+      throw new Error(`${c.name}: the afterRead hook ran ${afterReadCalls} times, not ${c.afterReadCalls * REQUESTS}`);
+    }
     return Object.fromEntries(sides.map((side) => [side, { mean: mean(samples[side]), median: median(samples[side]) }]));
+  }
+  /**
+   * Before a router-against-router case: both sides answer 200 with the same full page, but for the field
+   * the first side's caller may not read (`unreadable`), which it must leave out.
+   */
+  async function verifySame(c, auth, headers) {
+    const answers = await Promise.all(c.sides.map((side) => fetchJson(info.ports[side], c.paths[side][0], headers)));
+    for (const [index, answer] of answers.entries()) {
+      if (answer.status !== 200 || answer.body.data?.length !== 20) throw new Error(`${c.name} (${c.sides[index]}): HTTP ${answer.status}, ${JSON.stringify(answer.body).slice(0, 200)}`);
+    }
+    const [withIt, without] = answers.map((answer) => answer.body);
+    const field = c.unreadable?.[auth];
+    if (field) {
+      assert.ok(withIt.data.every((record) => !(field in record)), `${c.name}: ${field} shown to a caller who may not read it`);
+      for (const record of without.data) delete record[field];
+    }
+    assert.deepStrictEqual(withIt, without, `${c.name}: ${c.sides.join(' and ')} answer differently`);
   }
   // Cost ratios the way round that reads like speed: above 1 means the router costs less.
   const ratios = (other, router) => ({ ratio: Number((other.mean / router.mean).toFixed(3)), medianRatio: Number((other.median / router.median).toFixed(3)) });
 
   const results = [];
+  const overheads = [];
   try {
     for (const c of cases) {
       for (const auth of c.auths ?? ['anonymous', 'JWT']) {
         const headers = auth === 'JWT' ? jwt : {};
+        if (c.sides) {
+          // Cost ratios the other way round: the side with the hook (or rule) over the side without, at most the goal.
+          await verifySame(c, auth, headers);
+          const [withIt, without] = c.sides;
+          const m = await measure(c, headers, c.sides);
+          overheads.push({
+            case: c.name,
+            auth,
+            with: withIt,
+            without,
+            withMicros: Math.round(m[withIt].mean),
+            withoutMicros: Math.round(m[without].mean),
+            ratio: Number((m[withIt].mean / m[without].mean).toFixed(3)),
+            medianRatio: Number((m[withIt].median / m[without].median).toFixed(3)),
+            goal: c.goal,
+          });
+          continue;
+        }
         // The peer has no bearer auth of its own: it runs in the anonymous rows only.
         const withPeer = auth === 'anonymous' && !c.noPeer;
         let vsBaseline;
@@ -234,7 +314,7 @@ async function main() {
   }
   const how = THREE_WAY ? 'router, baseline and peer alternating together' : 'each ratio from its two sides alternating';
   console.log(`\nServer CPU per request (${REQUESTS} requests per side and run, ${how}; reads stubbed; MongoDB: ${info.mongo})`);
-  console.log('case   auth       router µs  baseline µs  baseline/router (median)  goal            router µs  peer µs  peer/router (median)  goal');
+  if (results.length) console.log('case   auth       router µs  baseline µs  baseline/router (median)  goal            router µs  peer µs  peer/router (median)  goal');
   for (const r of results) {
     const ok = (value, goal) => (value >= goal ? 'ok' : 'BELOW');
     const peer = r.peerRatio === undefined
@@ -244,11 +324,25 @@ async function main() {
       `${r.case.padEnd(6)} ${r.auth.padEnd(10)} ${String(r.routerMicros).padStart(9)}  ${String(r.baselineMicros).padStart(11)}  ${`${r.ratio.toFixed(2)} (${r.medianRatio.toFixed(2)})`.padStart(24)}  >= ${r.goal.toFixed(2)} ${ok(r.ratio, r.goal).padEnd(5)}  ${peer}`,
     );
   }
-  console.log('Ratios are cost ratios (other side / router): above 1, the router costs less. Means, medians in brackets.');
-  if (!THREE_WAY) console.log('The router is measured twice: its first µs column beside the baseline, its second beside the peer (two runs).');
-  console.log('JWT rows: both sides accept the same bearer token (HS256): the baseline verifies it with jsonwebtoken and runs findById on every request;');
-  console.log('the router checks a token\'s signature once per token and reads its user through its user cache (auth.userCacheTtl).');
-  fs.writeFileSync(path.join(__dirname, 'results-cpu.json'), `${JSON.stringify({ at: new Date().toISOString(), requests: REQUESTS, threeWay: THREE_WAY, results }, null, 2)}\n`);
+  if (results.length) {
+    console.log('Ratios are cost ratios (other side / router): above 1, the router costs less. Means, medians in brackets.');
+    if (!THREE_WAY) console.log('The router is measured twice: its first µs column beside the baseline, its second beside the peer (two runs).');
+    console.log('JWT rows: both sides accept the same bearer token (HS256): the baseline verifies it with jsonwebtoken and runs findById on every request;');
+    console.log('the router checks a token\'s signature once per token and reads its user through its user cache (auth.userCacheTtl).');
+  }
+  if (overheads.length) {
+    console.log('\nRouter against router: the list of 20 with one addition to the posts collection vs without it');
+    console.log('case               auth       with         with µs  without µs  with/without (median)  goal');
+    for (const r of overheads) {
+      const goal = r.goal === null ? 'informational' : `<= ${r.goal.toFixed(2)} ${r.ratio <= r.goal ? 'ok' : 'ABOVE'}`;
+      console.log(
+        `${r.case.padEnd(18)} ${r.auth.padEnd(10)} ${r.with.padEnd(11)}  ${String(r.withMicros).padStart(7)}  ${String(r.withoutMicros).padStart(10)}  ${`${r.ratio.toFixed(2)} (${r.medianRatio.toFixed(2)})`.padStart(21)}  ${goal}`,
+      );
+    }
+    console.log('Ratios are cost ratios the other way round (with / without): below 1.10, the hook costs less than 10%.');
+    console.log('hooked: one afterRead hook returning its doc; fieldAccess: a read rule on one field, denying anonymous callers.');
+  }
+  fs.writeFileSync(path.join(__dirname, 'results-cpu.json'), `${JSON.stringify({ at: new Date().toISOString(), requests: REQUESTS, threeWay: THREE_WAY, results, overheads }, null, 2)}\n`);
 }
 
 if (process.argv.includes('--serve')) {

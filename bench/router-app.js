@@ -86,4 +86,58 @@ async function createRouterApp(connection, options = {}) {
   return { app, api, accessToken, jwtSecret: config.auth.jwtSecret, close: () => Promise.all([api.close(), ...limiters.map(([, limited]) => limited.close())]) };
 }
 
-module.exports = { createRouterApp, benchConfig };
+/** A field no seeded post has: the field-access variant guards it with a read rule, the others leave it open. */
+const EDITOR_NOTE = { type: 'textarea' };
+/** The field-access variant's rule: signed-in callers may read the note, anonymous ones may not. */
+const signedIn = ({ user }) => user !== null;
+
+/**
+ * The router-against-router variants of bench/cpu-per-request.js: the bench config with one thing added to
+ * `posts` each. `plain` adds only `editorNote`; `hooked` adds a trivial `afterRead` hook (it counts its calls,
+ * so the bench can check it ran on every record); `fieldAccess` gives `editorNote` a read rule that denies
+ * anonymous callers. No seeded post has an `editorNote`, so all three answer alike, byte for byte.
+ */
+const VARIANTS = {
+  plain: (posts) => posts,
+  hooked: (posts, counter) => ({
+    ...posts,
+    hooks: {
+      afterRead: [
+        function trivialAfterRead({ doc }) {
+          counter.calls += 1;
+          return doc;
+        },
+      ],
+    },
+  }),
+  fieldAccess: (posts) => ({ ...posts, fields: { ...posts.fields, editorNote: { ...EDITOR_NOTE, access: { read: signedIn } } } }),
+};
+
+/**
+ * One router app per variant named in `names` (of VARIANTS), each on an Express app of its own built like
+ * the others, on the same connection and users as `base` (the app of createRouterApp): its JWT is valid on
+ * each. Returns `{ apps: { name: app }, afterReadCalls: { calls }, close }`.
+ */
+async function createVariantApps(connection, base, names) {
+  const logger = { error: console.error, warn: console.warn, info: () => undefined };
+  const counter = { calls: 0 };
+  const apps = {};
+  const routers = [];
+  for (const name of names) {
+    const config = benchConfig(connection);
+    config.auth.jwtSecret = base.jwtSecret;
+    config.collections = config.collections.map((c) =>
+      c.slug === 'posts' ? VARIANTS[name]({ ...c, fields: { ...c.fields, editorNote: EDITOR_NOTE } }, counter) : c,
+    );
+    const api = contentRouter({ ...config, logger });
+    const app = express();
+    app.disable('x-powered-by');
+    app.use('/api', api);
+    apps[name] = app;
+    routers.push(api);
+  }
+  await Promise.all(routers.map((api) => api.ready));
+  return { apps, afterReadCalls: counter, close: () => Promise.all(routers.map((api) => api.close())) };
+}
+
+module.exports = { createRouterApp, createVariantApps, benchConfig };
