@@ -109,7 +109,7 @@ describe('afterRead without beforeRead', () => {
     const res = await list('&fields=title');
     expect(res.body.data[0]).toEqual({ id: expect.any(String), title: 'one', computed: true });
     expect(seen[0]).toEqual({ id: expect.any(String), title: 'one' });
-    const [one] = (await t.api.local.find('notes', { sort: 'title', fields: ['title'] })).docs;
+    const [one] = (await t.api.local.find('notes', { sort: 'title', fields: 'title' })).docs;
     expect(one).toEqual({ id: expect.any(String), title: 'one', computed: true });
   });
 
