@@ -1,7 +1,8 @@
 // The read steps of a collection with afterRead hooks and no beforeRead, where records are serialized in the
 // caller's view and hooks answering at once run without promises: `fields`, hidden and unreadable fields put
 // back by afterRead, the same object returned, a switch from synchronous to asynchronous hooks mid-list, field
-// afterRead before the collection's, and failures thrown at once or rejected later, over HTTP and locally.
+// afterRead before the collection's, failures thrown at once or rejected later, over HTTP and locally, and
+// records that share a populated record or a json value with others each get copies of their own.
 import request from 'supertest';
 import type { FieldHookArgs, ReadHookArgs } from '../../lib/config/hooks';
 import { type TestApp, asUser, createTestApp } from '../helpers/create-test-app';
@@ -21,6 +22,7 @@ beforeAll(async () => {
   t = await createTestApp({
     logger: { error: (...args: unknown[]) => logged.push(args), warn: () => undefined, info: () => undefined },
     collections: [
+      { slug: 'people', access: { read: () => true }, fields: { name: { type: 'text' } } },
       {
         slug: 'notes',
         access: { read: () => true, create: () => true, update: () => true },
@@ -30,6 +32,8 @@ beforeAll(async () => {
           secret: { type: 'text', hidden: true },
           // Editors only: anonymous callers may not read it.
           review: { type: 'text', access: { read: ({ user }) => user?.role === 'editor' } },
+          owner: { type: 'relationship', relationTo: 'people' },
+          meta: { type: 'json' },
           // A field hook runs before the collection's afterRead, on the record in the caller's view.
           shout: {
             type: 'text',
@@ -58,8 +62,9 @@ beforeAll(async () => {
       },
     ],
   });
-  await t.api.local.create('notes', { title: 'one', body: 'b1', secret: 's1', review: 'r1', shout: 'hey' });
-  await t.api.local.create('notes', { title: 'two', body: 'b2', secret: 's2', review: 'r2', shout: 'ho' });
+  const owner = await t.api.local.create('people', { name: 'Ada' });
+  await t.api.local.create('notes', { title: 'one', body: 'b1', secret: 's1', review: 'r1', shout: 'hey', owner: owner.id, meta: { tags: ['a'] } });
+  await t.api.local.create('notes', { title: 'two', body: 'b2', secret: 's2', review: 'r2', shout: 'ho', owner: owner.id, meta: { tags: ['a'] } });
 });
 afterAll(() => t.close());
 beforeEach(() => {
@@ -154,6 +159,24 @@ describe('afterRead without beforeRead', () => {
     expect(text).toContain('"notes" hooks.afterRead[1] (secondAfterRead) hook failed');
     expect(text).toContain(message);
     await expect(t.api.local.find('notes', {})).rejects.toThrow(/hooks\.afterRead\[1\] \(secondAfterRead\)/);
+  });
+
+  it('gives each record its own copy of a populated record and of json values: a change in place stays in its record', async () => {
+    first = ({ doc }) => {
+      if (doc.title === 'one') {
+        (doc.owner as Record<string, unknown>).name = 'changed in place';
+        ((doc.meta as { tags: string[] }).tags).push('changed');
+      }
+    };
+    const res = await list('&depth=1');
+    expect(res.status).toBe(200);
+    const [one, two] = res.body.data;
+    expect(one.owner.name).toBe('changed in place');
+    expect(one.meta.tags).toEqual(['a', 'changed']);
+    expect(two.owner.name).toBe('Ada');
+    expect(two.meta.tags).toEqual(['a']);
+    const stored = await t.connection.db!.collection('notes').findOne({ title: 'one' });
+    expect(stored?.meta).toEqual({ tags: ['a'] });
   });
 
   it('a hook answering at once with something that is not an object is a 500 naming the hook', async () => {
