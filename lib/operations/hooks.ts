@@ -45,20 +45,42 @@ export function hookLabel(collection: CollectionRuntime, list: string, index: nu
 /** The hook each ContentError that passed through callHook came from, for a log that must name it (reportAfterWrite). */
 const thrownBy = new WeakMap<ContentError, string>();
 
-/** Calls one hook: a ContentError passes as it is, anything else (a non-Error value too) becomes a HookError naming it. */
-export async function callHook<A>(label: string, hook: (args: A) => unknown, args: A): Promise<unknown> {
-  try {
-    return await hook(args);
-  } catch (error) {
-    if (error instanceof ContentError) {
-      if (!thrownBy.has(error)) thrownBy.set(error, label);
-      throw error;
-    }
-    // A nested call's hook failed (through `api`): it is named already, and stays one error.
-    if (error instanceof HookError) throw error;
-    const message = error instanceof Error ? error.message : `it threw a non-Error value (${typeof error})`;
-    throw new HookError(`content-router: the ${label} hook failed: ${message}`, { cause: error });
+/** A value, or the promise of it: read hooks that answer at once keep a record's read steps free of promises. */
+export type MaybePromise<T> = T | Promise<T>;
+
+/**
+ * What a hook's failure is thrown as: a ContentError as it is (remembering the hook), a nested call's
+ * HookError as it is (named already: it stays one error), anything else (a non-Error value too) a HookError
+ * naming the hook. `label` may be a function: a hook called once per record is named only when it fails.
+ */
+function hookFailure(label: string | (() => string), error: unknown): unknown {
+  const name = () => (typeof label === 'string' ? label : label());
+  if (error instanceof ContentError) {
+    if (!thrownBy.has(error)) thrownBy.set(error, name());
+    return error;
   }
+  if (error instanceof HookError) return error;
+  const message = error instanceof Error ? error.message : `it threw a non-Error value (${typeof error})`;
+  return new HookError(`content-router: the ${name()} hook failed: ${message}`, { cause: error });
+}
+
+/** Calls one hook and returns its answer as it gave it: a value at once, or a promise; failures as hookFailure says. */
+export function callHookNow<A>(label: string | (() => string), hook: (args: A) => unknown, args: A): unknown {
+  let result: unknown;
+  try {
+    result = hook(args);
+  } catch (error) {
+    throw hookFailure(label, error);
+  }
+  if (typeof (result as { then?: unknown } | null | undefined)?.then !== 'function') return result;
+  return Promise.resolve(result).catch((error: unknown) => {
+    throw hookFailure(label, error);
+  });
+}
+
+/** Calls one hook and waits for its answer; see callHookNow. */
+export async function callHook<A>(label: string | (() => string), hook: (args: A) => unknown, args: A): Promise<unknown> {
+  return callHookNow(label, hook, args);
 }
 
 /** What every collection hook of one operation shares: operation, slug, caller, context, and the bound API. */
@@ -71,31 +93,27 @@ export interface HookBase {
   readonly api: HookApi;
 }
 
-/** The shared part of an operation's hook args; `api` is bound only when a hook reads it. */
+/**
+ * The shared part of an operation's hook args, made once per operation (or batch of records) and copied
+ * into each hook's args. Plain data, `api` bound at once: a copy reads every property anyway, and V8 copies
+ * an object with a getter about fifteen times slower (1 µs against 0.07; read hooks run once per record).
+ */
 export function hookBase(args: OperationArgs, operation: HookOperation, collection = args.collection): HookBase {
   const context = contextOf(args);
   const { runtime, user, req } = args;
   const overrideAccess = args.hookAccess ?? args.overrideAccess;
-  let api: HookApi | undefined;
-  return {
-    operation,
-    collection: collection.descriptor.slug,
-    user,
-    req,
-    context,
-    get api() {
-      api ??= runtime.hooks.hookApi[0]?.({ user, req, overrideAccess: overrideAccess === true, context }) ?? {};
-      return api;
-    },
-  };
+  const api = runtime.hooks.hookApi[0]?.({ user, req, overrideAccess: overrideAccess === true, context }) ?? {};
+  return { operation, collection: collection.descriptor.slug, user, req, context, api };
 }
 
 /**
  * Runs a list of hooks that may replace `value` (the body or the record): each gets the current one under
  * `key`; a returned object replaces it, undefined keeps it (changed in place or not at all), and anything
  * else is a HookError naming the hook. `check` sees every hook's output before the next hook runs.
+ * Synchronous while the hooks answer at once and there is no `check` (a failure then throws at once); a
+ * promise from the first hook that returns one.
  */
-export async function runReplacing<A extends object>(
+export function runReplacing<A extends object>(
   collection: CollectionRuntime,
   listName: string,
   hooks: ReadonlyArray<(args: A) => unknown>,
@@ -103,18 +121,36 @@ export async function runReplacing<A extends object>(
   key: 'data' | 'doc',
   value: Record<string, unknown>,
   check?: (next: Record<string, unknown>, label: string) => Promise<void> | void,
-): Promise<Record<string, unknown>> {
-  let current = value;
-  for (let index = 0; index < hooks.length; index++) {
-    const label = hookLabel(collection, listName, index, hooks[index]);
-    const result = await callHook(label, hooks[index], { ...args, [key]: current } as A);
-    if (result !== undefined) {
-      if (!isRecord(result)) throw new HookError(`content-router: the ${label} hook returned ${describe(result)}, not an object; nothing was written`);
-      current = result;
+): MaybePromise<Record<string, unknown>> {
+  const from = (start: number, value: Record<string, unknown>): MaybePromise<Record<string, unknown>> => {
+    let current = value;
+    for (let index = start; index < hooks.length; index++) {
+      const label = () => hookLabel(collection, listName, index, hooks[index]);
+      // Not `{ ...args, [key]: current }`: V8 copies a spread followed by another property six to eight
+      // times slower than Object.assign does (0.6 µs against 0.1), and read hooks run once per record.
+      const hookArgs = Object.assign({}, args) as Record<string, unknown>;
+      hookArgs[key] = current;
+      const result = callHookNow(label, hooks[index], hookArgs as A);
+      if (check || result instanceof Promise) {
+        const before = current;
+        return (async () => {
+          const next = replacement(label, before, await result);
+          if (check) await check(next, label());
+          return from(index + 1, next);
+        })();
+      }
+      current = replacement(label, current, result);
     }
-    await check?.(current, label);
-  }
-  return current;
+    return current;
+  };
+  return from(0, value);
+}
+
+/** What a replacing hook leaves: its object, or `current` when it returned nothing; anything else is a HookError. */
+function replacement(label: () => string, current: Record<string, unknown>, result: unknown): Record<string, unknown> {
+  if (result === undefined) return current;
+  if (!isRecord(result)) throw new HookError(`content-router: the ${label()} hook returned ${describe(result)}, not an object; nothing was written`);
+  return result;
 }
 
 /** Runs hooks whose return value does not matter (afterDelete, afterError). */

@@ -7,8 +7,9 @@
 import type { HookOperation, HookRecord } from '../config/hooks';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
 import { type ViewedCollection, callerView } from './field-view';
-import { type HookBase, callHook, hookBase, hookLabel, runReplacing } from './hooks';
-import type { CollectionRuntime, OperationArgs } from './runtime';
+import type { CollectionDescriptor } from '../schema/descriptors';
+import { type HookBase, type MaybePromise, callHook, hookBase, hookLabel, runReplacing } from './hooks';
+import type { OperationArgs } from './runtime';
 
 export interface PresentArgs extends OperationArgs {
   /** The collection as the caller sees it (from callerView). */
@@ -41,21 +42,61 @@ export async function presentRows(args: PresentArgs, rows: readonly RawDoc[], se
   }
   // One args base for every row's hooks: they share the request's context and the bound API.
   const base = hookBase(args, args.operation ?? 'read');
-  // A copy per record: hooks may change it in place, and json values would otherwise be the stored row's,
-  // shared with every other reader of that row (realtime subscribers, the writer's answer).
-  for (let i = 0; i < rows.length; i++) records[i] = await presentRecord(args, structuredClone(collection.serializeAll(rows[i])), fields, base);
+  if (collection.descriptor.hooks.beforeRead.length) {
+    for (let i = 0; i < rows.length; i++) records[i] = await presentRecord(args, isolated(collection.descriptor, collection.serializeAll(rows[i])), fields, base);
+    return records;
+  }
+  // Without beforeRead nothing needs the whole record: the view's serializer gives the caller's record in one pass.
+  for (let i = 0; i < rows.length; i++) {
+    const record = afterReadSteps(args, isolated(viewed.descriptor, viewed.serialize(rows[i], fields)), base, fields);
+    records[i] = record instanceof Promise ? await record : record;
+  }
   return records;
+}
+
+/** Per descriptor, the fields whose values may be objects shared with the stored row or other records: json, and relations (populated). */
+const sharedByDescriptor = new WeakMap<CollectionDescriptor, readonly string[]>();
+
+/**
+ * `record` (fresh from a serializer) with a copy of every value it may share with the stored row (json
+ * values) or with other records (populated ones): hooks may change it in place, and no change may reach
+ * another reader of that row (realtime subscribers, the writer's answer). Its other values are its own.
+ */
+function isolated(descriptor: CollectionDescriptor, record: Record<string, unknown>): Record<string, unknown> {
+  let names = sharedByDescriptor.get(descriptor);
+  if (!names) {
+    names = Object.values(descriptor.fields).filter((field) => field.valueType === 'json' || field.valueType === 'objectId').map((field) => field.name);
+    sharedByDescriptor.set(descriptor, names);
+  }
+  for (let i = 0; i < names.length; i++) {
+    const value = record[names[i]];
+    if (typeof value === 'object' && value !== null) record[names[i]] = structuredClone(value);
+  }
+  return record;
 }
 
 /**
  * A whole record (every field, hidden ones included: as `serializeAll` gives it or as afterChange returned
- * it) to the record this caller receives.
+ * it; a copy of its own) to the record this caller receives.
  */
 export async function presentRecord(args: PresentArgs, whole: HookRecord, fields?: ReadonlySet<string>, base: HookBase = hookBase(args, args.operation ?? 'read')): Promise<ApiRecord> {
   const { collection, viewed } = args;
   const hooks = collection.descriptor.hooks;
   const before = hooks.beforeRead.length ? await runReplacing(collection, 'hooks.beforeRead', hooks.beforeRead, base, 'doc', whole) : whole;
-  let record = strip(collection, viewed, before, fields);
+  return afterReadSteps(args, strip(viewed, before, fields), base, fields);
+}
+
+/**
+ * The record in the caller's view (a copy of its own) through the field afterRead hooks, then afterRead:
+ * at once when every hook answers at once (a list of 20 with one such hook costs about 4% less so).
+ */
+function afterReadSteps(args: PresentArgs, viewedRecord: Record<string, unknown>, base: HookBase, fields?: ReadonlySet<string>): MaybePromise<ApiRecord> {
+  if (args.collection.fieldAfterRead.length === 0) return collectionAfterRead(args, viewedRecord, base, fields);
+  return fieldAfterRead(args, viewedRecord, base).then((record) => collectionAfterRead(args, record, base, fields));
+}
+
+async function fieldAfterRead(args: PresentArgs, record: Record<string, unknown>, base: HookBase): Promise<Record<string, unknown>> {
+  const { collection } = args;
   for (const field of collection.fieldAfterRead) {
     if (!Object.hasOwn(record, field.name)) continue;
     const list = field.config.hooks!.afterRead!;
@@ -65,20 +106,48 @@ export async function presentRecord(args: PresentArgs, whole: HookRecord, fields
       if (value !== undefined) record[field.name] = value;
     }
   }
-  if (hooks.afterRead.length) record = strip(collection, viewed, await runReplacing(collection, 'hooks.afterRead', hooks.afterRead, base, 'doc', record), fields);
-  return record as ApiRecord;
+  return record;
+}
+
+function collectionAfterRead(args: PresentArgs, record: Record<string, unknown>, base: HookBase, fields?: ReadonlySet<string>): MaybePromise<ApiRecord> {
+  const { collection, viewed } = args;
+  const { afterRead } = collection.descriptor.hooks;
+  if (afterRead.length === 0) return record as ApiRecord;
+  const replaced = runReplacing(collection, 'hooks.afterRead', afterRead, base, 'doc', record);
+  return replaced instanceof Promise ? replaced.then((doc) => afterAfterRead(viewed, doc, fields)) : afterAfterRead(viewed, replaced, fields);
+}
+
+/** The fields hidden in each view's descriptor (hidden ones and those the caller may not read), found once. */
+const hiddenByDescriptor = new WeakMap<CollectionDescriptor, readonly string[]>();
+
+/**
+ * What afterRead returned, without the fields this caller may not see or did not select: a copy only when
+ * it shows one, so the common record (nothing hidden in it, no `fields`) is not copied again.
+ */
+function afterAfterRead(viewed: ViewedCollection, doc: Record<string, unknown>, fields?: ReadonlySet<string>): ApiRecord {
+  if (fields) return strip(viewed, doc, fields) as ApiRecord;
+  let hidden = hiddenByDescriptor.get(viewed.descriptor);
+  if (!hidden) {
+    hidden = Object.values(viewed.descriptor.fields).filter((field) => field.hidden && field.name !== 'id').map((field) => field.name);
+    hiddenByDescriptor.set(viewed.descriptor, hidden);
+  }
+  for (let i = 0; i < hidden.length; i++) {
+    if (Object.hasOwn(doc, hidden[i])) return strip(viewed, doc) as ApiRecord;
+  }
+  return doc as ApiRecord;
 }
 
 /**
  * A copy of `doc` without the fields this caller may not see (hidden or unreadable), and, with `fields`,
  * without the schema fields it did not select. Keys that are no field (computed by a hook) stay.
  */
-function strip(collection: CollectionRuntime, viewed: ViewedCollection, doc: Record<string, unknown>, fields?: ReadonlySet<string>): Record<string, unknown> {
-  const schema = collection.descriptor.fields;
+function strip(viewed: ViewedCollection, doc: Record<string, unknown>, fields?: ReadonlySet<string>): Record<string, unknown> {
+  // The view's descriptor has the fields this caller may not read marked hidden.
+  const schema = viewed.descriptor.fields;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(doc)) {
     const field = Object.hasOwn(schema, key) ? schema[key] : undefined;
-    if (field && key !== 'id' && (field.hidden || viewed.unreadable.has(key) || (fields && !fields.has(key)))) continue;
+    if (field && key !== 'id' && (field.hidden || (fields && !fields.has(key)))) continue;
     out[key] = value;
   }
   return out;
