@@ -7,7 +7,7 @@ import type { ApiRecord, RawDoc } from '../schema/to-record';
 import { checkAccess } from './access';
 import { assertUnanswered } from './answered';
 import { assertWithinConstraints } from './constraint-match';
-import { withAfterError } from './hooks';
+import { hasBeforeWriteHooks, withAfterError } from './hooks';
 import { bodyOf, prepareWrite } from './prepare-input';
 import { findMissingRelations } from './check-relations';
 import { publishWrite, type CollectionRuntime, type WriteArgs } from './runtime';
@@ -49,11 +49,6 @@ async function checkUnique(collection: CollectionRuntime, sets: Record<string, u
   if (conflicts.length) throw new ConflictError(conflicts.sort((a, b) => a.index - b.index));
 }
 
-function hasBeforeHooks(collection: CollectionRuntime): boolean {
-  const { hooks } = collection.descriptor;
-  return hooks.beforeValidate.length > 0 || hooks.beforeChange.length > 0 || collection.fieldBeforeChange.length > 0;
-}
-
 async function inTurn<T, R>(items: readonly T[], work: (item: T) => Promise<R>): Promise<R[]> {
   const results: R[] = [];
   for (const item of items) results.push(await work(item));
@@ -84,7 +79,7 @@ async function createAll(args: CreateManyArgs): Promise<ApiRecord[]> {
   const prepare = (item: unknown) => prepareWrite(args, item, { mode: 'create', operation: 'create', checkRelations: false });
   // With hooks, one item after another: they share the request's context and see the items in the client's
   // order. Without, together: a password hash per item runs on the thread pool.
-  const prepared = hasBeforeHooks(collection) ? await inTurn(items, prepare) : await Promise.all(items.map(prepare));
+  const prepared = hasBeforeWriteHooks(collection) ? await inTurn(items, prepare) : await Promise.all(items.map(prepare));
   prepared.forEach((ready, index) => {
     for (const error of ready.input.errors) errors.push({ ...error, index });
   });

@@ -12,11 +12,10 @@ import type { ApiRecord, RawDoc } from '../schema/to-record';
 import { checkAccess } from './access';
 import { assertUnanswered } from './answered';
 import { buildFilter, idCondition } from './build-filter';
-import { hookBase, reportAfterWrite, runAll, withAfterError } from './hooks';
+import { hookBase, hooksSeeOriginal, reportAfterWrite, runAll, withAfterError } from './hooks';
 import { prepareWrite } from './prepare-input';
 import { toRecordId } from './record-id';
 import { publishWrite, type OperationArgs } from './runtime';
-import { hooksSeeOriginal } from './update';
 import { answerWrite } from './write-answer';
 
 export interface DeleteArgs extends OperationArgs {

@@ -10,7 +10,7 @@ import type { HookContext } from '../config/hooks';
 import type { AuthUser } from '../config/types';
 import type { CollectionDescriptor, FieldDescriptor, SchemaRegistry } from '../schema/descriptors';
 import { createRecordSerializer } from '../schema/to-record';
-import { callHook, requestScope } from './hooks';
+import { type CallerMemo, callHook, fieldRuleLabel, rememberForCaller } from './hooks';
 import type { FieldReadRule, FieldView, Runtime, ViewedCollection } from './runtime';
 
 // The view types live with the runtime, which holds the views: declared here they would tie the two
@@ -77,7 +77,7 @@ function buildView(runtime: Runtime, key: string, denied: ReadonlyMap<string, Re
 /** Asks every field read rule for this caller; true only allows. */
 async function deniedFields(runtime: Runtime, user: AuthUser | null, req: Request | undefined): Promise<FieldReadRule[]> {
   // A rule that throws fails the request as a hook does: a ContentError is the answer, anything else a 500 naming the rule.
-  const ask = ({ slug, field, isGlobal, rule }: FieldReadRule) => callHook(`${isGlobal ? 'global ' : ''}"${slug}" fields.${field}.access.read`, rule, { user, req });
+  const ask = ({ slug, field, isGlobal, rule }: FieldReadRule) => callHook(fieldRuleLabel({ slug, isGlobal }, field, 'read'), rule, { user, req });
   const answers = await Promise.all(runtime.fieldReadRules.map(ask));
   return runtime.fieldReadRules.filter((_, index) => answers[index] !== true);
 }
@@ -101,11 +101,8 @@ function viewOf(runtime: Runtime, denied: readonly FieldReadRule[]): FieldView {
   return view;
 }
 
-/**
- * Views decided for requests (by requestScope: a local API call counts as one), so every operation of one
- * request (nested calls too) asks the rules once.
- */
-const decided = new WeakMap<HookContext, { user: AuthUser | null; view: Promise<FieldView> }>();
+/** Views decided for requests, so every operation of one request (nested calls too) asks the rules once. */
+const decided: CallerMemo<Promise<FieldView>> = new WeakMap();
 
 /**
  * The caller's view: every field when access is overridden or no field has a read rule; else the rules'
@@ -114,10 +111,5 @@ const decided = new WeakMap<HookContext, { user: AuthUser | null; view: Promise<
 export function callerView(args: { runtime: Runtime; user: AuthUser | null; req?: Request; context?: HookContext; overrideAccess?: boolean }): Promise<FieldView> {
   const { runtime, user, req } = args;
   if (args.overrideAccess || runtime.fieldReadRules.length === 0) return Promise.resolve(runtime.views.full);
-  const scope = requestScope(args);
-  const known = scope && decided.get(scope);
-  if (known && known.user === user) return known.view;
-  const view = deniedFields(runtime, user, req).then((denied) => viewOf(runtime, denied));
-  if (scope) decided.set(scope, { user, view });
-  return view;
+  return rememberForCaller(decided, args, () => deniedFields(runtime, user, req).then((denied) => viewOf(runtime, denied)));
 }

@@ -11,10 +11,9 @@ import { checkAccess } from './access';
 import { assertUnanswered } from './answered';
 import { bodyOf, prepareWrite } from './prepare-input';
 import { buildFilter } from './build-filter';
-import { withAfterError } from './hooks';
+import { hooksSeeOriginal, withAfterError } from './hooks';
 import { presentFor } from './present-records';
 import { publishWrite, type CollectionRuntime, type OperationArgs, type Runtime } from './runtime';
-import { hooksSeeOriginal } from './update';
 import { answerWrite } from './write-answer';
 import { rethrowWriteError } from './write-errors';
 

@@ -2,7 +2,7 @@
 // the local API bound to the caller, and errors that say which hook failed. A ContentError a hook throws
 // is the answer as it is; anything else becomes a HookError naming the hook (a 500 whose log says where).
 import type { Request } from 'express';
-import type { HookApi, HookContext, HookOperation } from '../config/hooks';
+import type { FieldHookArgs, HookApi, HookContext, HookOperation } from '../config/hooks';
 import { ContentError } from '../errors';
 import { isRecord } from '../util/is-record';
 import { toLoggableError } from '../util/loggable-error';
@@ -28,12 +28,36 @@ export function contextOf(args: Pick<OperationArgs, 'context' | 'req'>): HookCon
   return context;
 }
 
+/** What one request decided for one caller, remembered on the request's context (field views, field write answers). */
+export type CallerMemo<T> = WeakMap<HookContext, { user: OperationArgs['user']; value: T }>;
+
 /**
- * The object one request's decisions are remembered on (field views, field write answers): its hook context,
- * which a local API call has of its own too. Undefined for a call with neither context nor request.
+ * `make()`'s value, made once per request (a local API call counts as one: it has a context of its own) and
+ * caller: a nested call as another user makes its own.
  */
-export function requestScope(args: Pick<OperationArgs, 'context' | 'req'>): HookContext | undefined {
-  return args.context ?? (args.req ? contextOf(args) : undefined);
+export function rememberForCaller<T>(memo: CallerMemo<T>, args: Pick<OperationArgs, 'context' | 'req' | 'user'>, make: () => T): T {
+  const context = contextOf(args);
+  const known = memo.get(context);
+  if (known && known.user === args.user) return known.value;
+  const value = make();
+  memo.set(context, { user: args.user, value });
+  return value;
+}
+
+/** True when a write's body passes hooks before it is stored: beforeValidate, beforeChange, a field's beforeChange. */
+export function hasBeforeWriteHooks(collection: CollectionRuntime): boolean {
+  const { hooks } = collection.descriptor;
+  return hooks.beforeValidate.length > 0 || hooks.beforeChange.length > 0 || collection.fieldBeforeChange.length > 0;
+}
+
+/** True when a hook of a write is told of the record before the change (`originalDoc`, `previousDoc`). */
+export function hooksSeeOriginal(collection: CollectionRuntime): boolean {
+  return hasBeforeWriteHooks(collection) || collection.descriptor.hooks.afterChange.length > 0;
+}
+
+/** How a field access rule is named in errors and logs: `posts fields.notes.access.read`. */
+export function fieldRuleLabel(descriptor: { slug: string; isGlobal: boolean }, field: string, op: 'read' | 'create' | 'update'): string {
+  return `${descriptor.isGlobal ? 'global ' : ''}"${descriptor.slug}" fields.${field}.access.${op}`;
 }
 
 /** How a hook is named in errors and logs: `posts hooks.beforeChange[1] (slugify)`. */
@@ -91,6 +115,11 @@ export interface HookBase {
   req?: Request;
   context: HookContext;
   readonly api: HookApi;
+}
+
+/** A field hook's args: the operation's shared part (without `api`, which field hooks do not get) and the field's own. */
+export function fieldHookArgs(base: HookBase, field: string, value: unknown, extra: Pick<FieldHookArgs, 'data' | 'doc' | 'originalDoc'>): FieldHookArgs {
+  return { value, field, collection: base.collection, operation: base.operation, user: base.user, req: base.req, context: base.context, ...extra };
 }
 
 /**

@@ -7,13 +7,12 @@
 //      steps 3-4 check a body, and a failure there is the host's bug: a 500 naming the hook.
 // Errors of steps 1-4 are returned (the caller asserts them, and may index them: batch create); hooks throw.
 import { isDeepStrictEqual } from 'node:util';
-import type { BeforeChangeArgs, HookContext, HookRecord } from '../config/hooks';
-import type { AuthUser } from '../config/types';
+import type { BeforeChangeArgs, HookRecord } from '../config/hooks';
 import type { ErrorDetail } from '../errors';
 import { type ValidatedInput, validateInput } from '../schema/validate-input';
 import { isRecord } from '../util/is-record';
 import { findMissingRelations } from './check-relations';
-import { HookError, callHook, hookBase, hookLabel, requestScope, runReplacing } from './hooks';
+import { type CallerMemo, HookError, callHook, fieldHookArgs, fieldRuleLabel, hookBase, hookLabel, rememberForCaller, runReplacing } from './hooks';
 import { readOnlyFieldsOf, type WriteArgs } from './runtime';
 
 /** How a body is written: its validation mode, and what hooks are told. */
@@ -91,7 +90,7 @@ async function runBeforeChange(args: WriteArgs, intent: WriteIntent, input: Vali
     const list = field.config.hooks!.beforeChange!;
     for (let index = 0; index < list.length; index++) {
       const label = hookLabel(collection, `fields.${field.name}.hooks.beforeChange`, index, list[index]);
-      const value = await callHook(label, list[index], { value: data[field.name], field: field.name, collection: base.collection, operation: base.operation, data, originalDoc: base.originalDoc, user: base.user, req: base.req, context: base.context });
+      const value = await callHook(label, list[index], fieldHookArgs(base, field.name, data[field.name], { data, originalDoc: base.originalDoc }));
       if (value === undefined) continue;
       data = { ...data, [field.name]: value };
       await check(data, label);
@@ -153,8 +152,8 @@ function withoutUndefined(body: Record<string, unknown>): Record<string, unknown
   return out;
 }
 
-/** Field write answers of one request (by requestScope: a local API call counts as one), so a batch asks each rule once. */
-const decided = new WeakMap<HookContext, { user: AuthUser | null; answers: Map<string, Promise<unknown>> }>();
+/** Field write answers of one request, by rule, so a batch asks each rule once. */
+const decided: CallerMemo<Map<string, Promise<unknown>>> = new WeakMap();
 
 /**
  * The fields this caller may not set in `body`: the features' read-only fields, and fields whose `create`
@@ -170,19 +169,14 @@ async function writeDenied(args: WriteArgs, body: unknown, mode: 'create' | 'upd
   const fields = collection.descriptor.fields;
   const ruled = Object.keys(body).filter((key) => Object.hasOwn(fields, key) && fields[key].config.access?.[mode] !== undefined);
   if (ruled.length === 0) return provided;
-  const scope = requestScope(args);
-  let memo = scope && decided.get(scope);
-  if (!memo || memo.user !== user) {
-    memo = { user, answers: new Map() };
-    if (scope) decided.set(scope, memo);
-  }
-  const answers = memo.answers;
+  const answers = rememberForCaller(decided, args, () => new Map<string, Promise<unknown>>());
   const denied = new Set(provided);
   await Promise.all(
     ruled.map(async (key) => {
-      const id = `${collection.descriptor.isGlobal ? 'global:' : ''}${collection.descriptor.slug}.${key}.${mode}`;
-      let answer = answers.get(id);
-      if (!answer) answers.set(id, (answer = Promise.resolve(fields[key].config.access![mode]!({ user, req }))));
+      // A rule that throws is a 500 whose log names it, as a read rule's is.
+      const label = fieldRuleLabel(collection.descriptor, key, mode);
+      let answer = answers.get(label);
+      if (!answer) answers.set(label, (answer = callHook(label, fields[key].config.access![mode]!, { user, req })));
       if ((await answer) !== true) denied.add(key);
     }),
   );

@@ -8,7 +8,7 @@ import type { HookOperation, HookRecord } from '../config/hooks';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
 import { type ViewedCollection, callerView } from './field-view';
 import type { CollectionDescriptor } from '../schema/descriptors';
-import { type HookBase, type MaybePromise, callHook, hookBase, hookLabel, runReplacing } from './hooks';
+import { type HookBase, type MaybePromise, callHook, fieldHookArgs, hookBase, hookLabel, runReplacing } from './hooks';
 import type { OperationArgs } from './runtime';
 
 export interface PresentArgs extends OperationArgs {
@@ -102,7 +102,7 @@ async function fieldAfterRead(args: PresentArgs, record: Record<string, unknown>
     const list = field.config.hooks!.afterRead!;
     for (let index = 0; index < list.length; index++) {
       const label = hookLabel(collection, `fields.${field.name}.hooks.afterRead`, index, list[index]);
-      const value = await callHook(label, list[index], { value: record[field.name], field: field.name, collection: base.collection, operation: base.operation, doc: record, user: base.user, req: base.req, context: base.context });
+      const value = await callHook(label, list[index], fieldHookArgs(base, field.name, record[field.name], { doc: record }));
       if (value !== undefined) record[field.name] = value;
     }
   }

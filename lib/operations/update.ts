@@ -11,11 +11,11 @@ import { checkAccess } from './access';
 import { assertUnanswered } from './answered';
 import { buildFilter, idCondition } from './build-filter';
 import { assertWithinConstraints } from './constraint-match';
-import { withAfterError } from './hooks';
+import { hooksSeeOriginal, withAfterError } from './hooks';
 import { toRecordId } from './record-id';
 import { bodyOf, prepareWrite } from './prepare-input';
 import { presentFor } from './present-records';
-import { type CollectionRuntime, publishWrite, type WriteArgs } from './runtime';
+import { publishWrite, type WriteArgs } from './runtime';
 import { answerWrite } from './write-answer';
 import { rethrowWriteError } from './write-errors';
 
@@ -58,12 +58,6 @@ async function writeWithin(args: UpdateArgs, filter: Record<string, unknown>, ch
     if (row) return row;
   }
   throw new WriteConflictError();
-}
-
-/** True when a hook of a write is told of the record before the change (`originalDoc`, `previousDoc`). */
-export function hooksSeeOriginal(collection: CollectionRuntime): boolean {
-  const { hooks } = collection.descriptor;
-  return hooks.beforeValidate.length > 0 || hooks.beforeChange.length > 0 || hooks.afterChange.length > 0 || collection.fieldBeforeChange.length > 0;
 }
 
 /** Applies a partial update; null clears a non-required field. An empty change writes nothing. */
