@@ -37,8 +37,18 @@ export interface QueryParameter {
   schema: JsonSchema;
 }
 
+/** A request header a route reads (If-Match, Idempotency-Key), for the document. */
+export interface HeaderParameter {
+  name: string;
+  description: string;
+  required?: boolean;
+  schema: JsonSchema;
+}
+
 export interface RouteResponse {
   description: string;
+  /** Headers the answer carries (ETag, Location), by name. */
+  headers?: Record<string, { description: string; schema: JsonSchema }>;
   /** Absent for problem+json errors (their shape is fixed) and empty answers. */
   shape?: BodyShape;
   /** Media type of a non-JSON answer (an HTML page, a script); the body is then described as a string. */
@@ -81,6 +91,8 @@ export interface RouteDef {
   auth: 'none' | 'optional' | 'required';
   /** `list` and `record` stand for the list and single-record query languages. */
   query?: 'list' | 'record' | QueryParameter[];
+  /** Request headers the route reads, beyond credentials and content negotiation. */
+  headers?: HeaderParameter[];
   /**
    * The body the route takes. A JSON body is read by the core's parser in the parse phase; a multipart
    * one by the parse hook of the feature owning the route, or streamed by the handler itself (an upload).
