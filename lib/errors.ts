@@ -115,6 +115,27 @@ export class WriteConflictError extends ContentError {
   }
 }
 
+/** 412: an If-Match that names no current representation of the record; nothing was written. */
+export class PreconditionFailedError extends ContentError {
+  constructor(detail = 'The record has changed since you read it (If-Match does not match its ETag); nothing was written. Read it again and retry.') {
+    super(412, 'precondition_failed', 'Precondition failed', detail);
+  }
+}
+
+/** 428: this write must carry If-Match (the collection's requireIfMatch). */
+export class PreconditionRequiredError extends ContentError {
+  constructor(detail = 'This write needs an If-Match header with the ETag of the record as you read it.') {
+    super(428, 'precondition_required', 'Precondition required', detail);
+  }
+}
+
+/** 400: a request header the route reads is malformed; the detail names it. */
+export class InvalidHeaderError extends ContentError {
+  constructor(header: string, detail: string) {
+    super(400, 'invalid_header', 'Invalid header', `${header}: ${detail}`, { errors: [{ field: header, message: detail, code: 'invalid_header' }] });
+  }
+}
+
 /** 413: body or file larger than allowed. */
 export class PayloadTooLargeError extends ContentError {
   constructor(detail = 'The request body is too large.') {

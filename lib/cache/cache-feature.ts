@@ -3,6 +3,7 @@
 // once, by everyone else's through the change feed.
 import { createHash } from 'node:crypto';
 import type { Feature } from '../http/feature';
+import { representationTag } from '../operations/precondition';
 import type { ReadThrough, ResolvedRead, Runtime } from '../operations/runtime';
 import { resolveCacheOptions, validateCacheOptions } from './cache-options';
 import { type CacheStore, createCacheStore, serveThrough } from './cache-store';
@@ -10,8 +11,12 @@ import { createCountThrough } from './count-cache';
 import { LIST_TAG, idTag, invalidateOnChange, relatedTag } from './invalidation';
 import { readKey } from './read-key';
 
-/** A strong validator of the representation: the answer and, for lists, the envelope it is sent in. */
+/**
+ * A strong validator of the representation: a record's is the one every GET of it carries (If-Match
+ * compares it); a list's covers the answer and the envelope it is sent in.
+ */
 function etagOf(read: ResolvedRead, value: unknown): string {
+  if (read.kind === 'record') return representationTag(value);
   const envelope = 'envelope' in read.query ? read.query.envelope : '';
   const hash = createHash('sha1').update(`${read.kind}:${envelope}:`).update(JSON.stringify(value)).digest('base64url');
   return `"${hash}"`;

@@ -201,6 +201,12 @@ export interface CollectionConfig {
   /** Largest batch create. Default 1000. */
   maxBatchSize?: number;
   /**
+   * A PATCH or DELETE of one record without `If-Match` is a 428 `precondition_required`, so no client can
+   * overwrite a change it has not seen (https://www.rfc-editor.org/rfc/rfc6585#section-3). Bulk writes then
+   * need `If-Match: *`. The local API is not held to it. Default false.
+   */
+  requireIfMatch?: boolean;
+  /**
    * The fields clients may sort on (visible top-level scalar fields, `createdAt`, `updatedAt`, `id`); each
    * gets an index `{ field: 1, _id: 1 }` (and `{ deletedAt: 1, field: 1, _id: 1 }` with softDelete), so the
    * sort is an index walk. A sort on any other field is a 400 `invalid_sort` listing these; `createdAt` (the
@@ -231,6 +237,8 @@ export interface GlobalConfig {
   access?: { read?: AccessFn; update?: AccessFn };
   /** `beforeChange`, `afterChange` and `afterRead` hooks (docs/hooks.md). Default: none. */
   hooks?: GlobalHooks;
+  /** A POST or PATCH without `If-Match` is a 428 `precondition_required`, as on collections. Default false. */
+  requireIfMatch?: boolean;
 }
 
 /** Response caching of one collection. */

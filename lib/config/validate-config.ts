@@ -16,7 +16,7 @@ const FIELD_NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 /** Path segments the router itself answers under, so no collection may take them. */
 const RESERVED_SLUGS = new Set(['globals', 'docs', 'upload', 'uploads', 'ws', 'sse']);
 /** Names that are system fields, Mongo internals, or prototype keys. */
-const RESERVED_FIELDS = new Set(['id', '_id', '__v', 'createdAt', 'updatedAt', 'deletedAt', '__proto__', 'constructor', 'prototype']);
+const RESERVED_FIELDS = new Set(['id', '_id', '__v', '_rev', 'createdAt', 'updatedAt', 'deletedAt', '__proto__', 'constructor', 'prototype']);
 const ACCESS_OPS = ['read', 'create', 'update', 'delete'] as const;
 
 type Problems = string[];
@@ -40,8 +40,8 @@ const FIELD_KEYS: Record<string, readonly string[]> = {
 };
 const TOP_KEYS = ['core', 'db', 'collections', 'globals', 'auth', 'security', 'uploads', 'realtime', 'docs', 'endpoints', 'email', 'logger', 'warnings'];
 const WARNING_KEYS = ['unindexedSorts'];
-const COLLECTION_KEYS = ['slug', 'fields', 'auth', 'softDelete', 'cache', 'access', 'search', 'pagination', 'maxBatchSize', 'sortable', 'indexes', 'hooks'];
-const GLOBAL_KEYS = ['slug', 'fields', 'access', 'hooks'];
+const COLLECTION_KEYS = ['slug', 'fields', 'auth', 'softDelete', 'cache', 'access', 'search', 'pagination', 'maxBatchSize', 'sortable', 'indexes', 'hooks', 'requireIfMatch'];
+const GLOBAL_KEYS = ['slug', 'fields', 'access', 'hooks', 'requireIfMatch'];
 /** A size as Express's body parser reads it (the `bytes` format): `100kb`, `1mb`, `1.5 MB`, `2048`. */
 const SIZE = /^\s*\d+(?:\.\d+)?\s*(?:b|kb|mb|gb|tb|pb)?\s*$/i;
 const API_KEYS = ['prefix', 'listFormat', 'bodyLimit', 'maxDepth', 'overLimit', 'maxRelationConditions', 'maxRelationDepth', 'maxRelationIds'];
@@ -179,6 +179,7 @@ function checkSlug(path: string, slug: unknown, seen: Set<string>, problems: Pro
 function checkCollection(path: string, c: CollectionConfig, slugs: ReadonlySet<string>, problems: Problems): void {
   checkKnownKeys(path, c as unknown as Record<string, unknown>, COLLECTION_KEYS, problems);
   if (c.softDelete !== undefined && typeof c.softDelete !== 'boolean') problems.push(`${path}.softDelete: must be a boolean`);
+  if (c.requireIfMatch !== undefined && typeof c.requireIfMatch !== 'boolean') problems.push(`${path}.requireIfMatch: must be a boolean`);
   checkFields(`${path}.fields`, c.fields, slugs, problems);
   checkAccess(`${path}.access`, c.access, ACCESS_OPS, problems);
   checkHooks(`${path}.hooks`, c.hooks, COLLECTION_HOOKS, problems);
@@ -218,6 +219,7 @@ function checkGlobal(path: string, g: GlobalConfig, slugs: ReadonlySet<string>, 
   checkFields(`${path}.fields`, g.fields, slugs, problems, GLOBAL_FIELD_ACCESS_OPS);
   checkAccess(`${path}.access`, g.access, ['read', 'update'], problems);
   checkHooks(`${path}.hooks`, g.hooks, GLOBAL_HOOKS, problems);
+  if (g.requireIfMatch !== undefined && typeof g.requireIfMatch !== 'boolean') problems.push(`${path}.requireIfMatch: must be a boolean`);
 }
 
 /** A feature's own config check, run after the core ones; returns problems named by path. */

@@ -9,6 +9,7 @@ import { parseListQuery, parseRecordQuery } from '../query';
 import { rejectQuery } from '../query/reject';
 import { createCachedReadHeaders } from './cache-headers';
 import { toListEnvelope } from './list-envelope';
+import { ETAG_HEADER, ifMatchHeader, ifMatchOf, preconditionResponses, sendRead, sendWritten } from './preconditions';
 import type { QueryMemo } from './query-memo';
 import { parseQueryString, querySearch, readQuery } from './read-query';
 import { callerAtOnce, requestUser } from './request-user';
@@ -40,6 +41,7 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
   // Cache headers only with a cache; read per request: features add their hooks after these routes are built.
   const cacheHeaders = () => (runtime.hooks.readThrough.length > 0 ? createCachedReadHeaders() : undefined);
   const tags = [slug];
+  const required = descriptor.requireIfMatch;
   // A collection with a field of its own called `data` has no batch form (see isBatch).
   const batchable = !('data' in descriptor.fields);
   // A cursor names one position: parsed every time, never kept.
@@ -82,7 +84,7 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
       tags,
       auth: 'optional',
       query: 'record',
-      responses: { 200: { description: 'The record', shape: { kind: 'record', slug } }, ...READ_ERRORS, 404: { description: 'No such record' } },
+      responses: { 200: { description: 'The record', shape: { kind: 'record', slug }, headers: ETAG_HEADER }, ...READ_ERRORS, 404: { description: 'No such record' } },
       async handler(req, res) {
         const search = querySearch(req);
         const early = viewed ? undefined : readRecordQuery(search);
@@ -93,7 +95,7 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
         const headers = cacheHeaders();
         const record = await findById({ runtime, collection, req, user, select: query.select, populate: query.populate, includeDeleted: query.includeDeleted, id: String(req.params.id), cacheable: headers?.observe });
         if (headers?.answerNotModified(req, res, user === null)) return;
-        res.json(record);
+        sendRead(res, record);
       },
     },
     {
@@ -115,7 +117,7 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
           return;
         }
         const record = await create({ ...args, data: req.body });
-        res.status(201).location(`${req.baseUrl}/${slug}/${record.id}`).json(record);
+        sendWritten(res.status(201).location(`${req.baseUrl}/${slug}/${record.id}`), record);
       },
     },
     {
@@ -125,10 +127,12 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
       summary: `Update one of ${slug}`,
       tags,
       auth: 'optional',
+      headers: [ifMatchHeader(required)],
       body: { type: 'json', shape: { kind: 'record-input', slug, mode: 'update' }, required: true },
-      responses: { 200: { description: 'The updated record', shape: { kind: 'record', slug } }, ...WRITE_ERRORS, 404: { description: 'No such record' } },
+      responses: { 200: { description: 'The updated record', shape: { kind: 'record', slug }, headers: ETAG_HEADER }, ...WRITE_ERRORS, 404: { description: 'No such record' }, ...preconditionResponses(required) },
       async handler(req, res) {
-        res.json(await update({ ...(await base(req)), id: String(req.params.id), data: req.body }));
+        const ifMatch = ifMatchOf(req, descriptor);
+        sendWritten(res, await update({ ...(await base(req)), id: String(req.params.id), data: req.body, ifMatch }));
       },
     },
     {
@@ -139,10 +143,12 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
       tags,
       auth: 'optional',
       query: descriptor.softDelete ? [{ name: 'permanent', description: 'Remove the record instead of marking it deleted.', schema: { type: 'boolean' } }] : undefined,
-      responses: { 200: { description: '{ deleted: true }', shape: { kind: 'schema', schema: DELETED } }, ...READ_ERRORS, 404: { description: 'No such record' } },
+      headers: [ifMatchHeader(required)],
+      responses: { 200: { description: '{ deleted: true }', shape: { kind: 'schema', schema: DELETED } }, ...READ_ERRORS, 404: { description: 'No such record' }, ...preconditionResponses(required) },
       async handler(req, res) {
         const permanent = readBoolean(readQuery(req).permanent, 'permanent');
-        res.json(await deleteRecord({ ...(await base(req)), id: String(req.params.id), permanent }));
+        const ifMatch = ifMatchOf(req, descriptor);
+        res.json(await deleteRecord({ ...(await base(req)), id: String(req.params.id), permanent, ifMatch }));
       },
     },
   ];
@@ -154,9 +160,12 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
       summary: `Restore a soft-deleted one of ${slug}`,
       tags,
       auth: 'optional',
-      responses: { 200: { description: 'The restored record', shape: { kind: 'record', slug } }, ...READ_ERRORS, 404: { description: 'No such deleted record' } },
+      headers: [ifMatchHeader(false)],
+      responses: { 200: { description: 'The restored record', shape: { kind: 'record', slug }, headers: ETAG_HEADER }, ...READ_ERRORS, 404: { description: 'No such deleted record' }, ...preconditionResponses(false) },
       async handler(req, res) {
-        res.json(await restoreRecord({ ...(await base(req)), id: String(req.params.id) }));
+        // The tag of the deleted record, as GET ?includeDeleted=true gave it; never required (a restore loses no change).
+        const ifMatch = ifMatchOf(req, { requireIfMatch: false });
+        sendWritten(res, await restoreRecord({ ...(await base(req)), id: String(req.params.id), ifMatch }));
       },
     });
   }

@@ -3,6 +3,7 @@
 import type { RouteDef } from './route-table';
 import { findGlobal, updateGlobal } from '../operations';
 import type { CollectionRuntime, Runtime } from '../operations/runtime';
+import { ETAG_HEADER, ifMatchHeader, ifMatchOf, preconditionResponses, sendRead, sendWritten } from './preconditions';
 import { requestUser } from './request-user';
 
 const ERRORS = { 400: { description: 'Invalid body' }, 401: { description: 'Invalid credentials' }, 403: { description: 'Not allowed' } };
@@ -19,10 +20,19 @@ export function globalRoutes(runtime: Runtime, global: CollectionRuntime): Route
     summary: `Update the ${slug} global`,
     tags,
     auth: 'optional',
+    headers: [ifMatchHeader(global.descriptor.requireIfMatch)],
     body: { type: 'json', shape: { kind: 'global-input', slug }, required: true },
-    responses: { 200: { description: 'The global', shape: { kind: 'global', slug } }, ...ERRORS, 404: { description: 'Not visible to the caller' }, 413: { description: 'Body too large' }, 415: { description: 'Not JSON' } },
+    responses: {
+      200: { description: 'The global', shape: { kind: 'global', slug }, headers: ETAG_HEADER },
+      ...ERRORS,
+      404: { description: 'Not visible to the caller' },
+      413: { description: 'Body too large' },
+      415: { description: 'Not JSON' },
+      ...preconditionResponses(global.descriptor.requireIfMatch),
+    },
     async handler(req, res) {
-      res.json(await updateGlobal({ runtime, global, req, data: req.body, user: await requestUser(runtime, req) }));
+      const ifMatch = ifMatchOf(req, global.descriptor);
+      sendWritten(res, await updateGlobal({ runtime, global, req, data: req.body, ifMatch, user: await requestUser(runtime, req) }));
     },
   });
   return [
@@ -33,9 +43,9 @@ export function globalRoutes(runtime: Runtime, global: CollectionRuntime): Route
       summary: `Get the ${slug} global`,
       tags,
       auth: 'optional',
-      responses: { 200: { description: 'The global', shape: { kind: 'global', slug } }, ...ERRORS, 404: { description: 'Not visible to the caller' } },
+      responses: { 200: { description: 'The global', shape: { kind: 'global', slug }, headers: ETAG_HEADER }, ...ERRORS, 404: { description: 'Not visible to the caller' } },
       async handler(req, res) {
-        res.json(await findGlobal({ runtime, global, req, user: await requestUser(runtime, req) }));
+        sendRead(res, await findGlobal({ runtime, global, req, user: await requestUser(runtime, req) }));
       },
     },
     write('post'),

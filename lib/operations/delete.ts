@@ -1,8 +1,9 @@
 // Delete and restore. On soft-delete collections DELETE stamps deletedAt (permanent=true removes);
 // restore clears it. The access constraint and the id go into one atomic write.
 //
-// Delete: access -> the record, when beforeDelete or afterDelete hooks are told of it -> beforeDelete (a
-// throw vetoes) -> the write -> notify -> afterDelete (its failure is logged; the delete stands).
+// Delete: access -> the record, when hooks are told of it or If-Match names tags -> If-Match compared (412)
+// -> beforeDelete (a throw vetoes) -> the write (at the revision compared) -> notify -> afterDelete (its
+// failure is logged; the delete stands).
 // Restore is an update of deletedAt: its beforeChange hooks may add fields, and afterChange and the read
 // steps follow, as on an update.
 import type { DeleteHookArgs } from '../config/hooks';
@@ -13,7 +14,10 @@ import { checkAccess } from './access';
 import { assertUnanswered } from './answered';
 import { buildFilter, idCondition } from './build-filter';
 import { hookBase, hooksSeeOriginal, reportAfterWrite, runAll, withAfterError } from './hooks';
+import { type IfMatch, assertTagMatches, conditionalMiss, tagsToMatch } from './precondition';
 import { prepareWrite } from './prepare-input';
+import { presentFor } from './present-records';
+import { atRevision } from '../schema/revision';
 import { toRecordId } from './record-id';
 import { publishWrite, type OperationArgs } from './runtime';
 import { answerWrite } from './write-answer';
@@ -22,6 +26,18 @@ export interface DeleteArgs extends OperationArgs {
   id: string;
   /** Soft-delete collections: remove the record for good instead of stamping deletedAt. */
   permanent?: boolean;
+  /** Write only if the record as this caller reads it has one of these ETags (412 otherwise); `*`: any. */
+  ifMatch?: IfMatch;
+}
+
+/**
+ * The filter a write goes through: with If-Match tags, the stored record is compared first (412) and the
+ * write then holds only at the revision compared. Without tags, `filter` as it is.
+ */
+async function preconditioned(args: DeleteArgs, filter: Record<string, unknown>, stored: RawDoc | undefined, tags: readonly string[] | undefined): Promise<Record<string, unknown>> {
+  if (!tags || !stored) return filter;
+  assertTagMatches(tags, (await presentFor(args, [stored]))[0]);
+  return { $and: [filter, atRevision(stored._rev)] };
 }
 
 async function idFilter(args: DeleteArgs, op: 'delete' | 'update', deleted: boolean | 'only'): Promise<Record<string, unknown>> {
@@ -37,10 +53,13 @@ export function deleteRecord(args: DeleteArgs): Promise<{ deleted: true }> {
     const { beforeDelete, afterDelete } = collection.descriptor.hooks;
     const soft = collection.descriptor.softDelete && !args.permanent;
     const filter = await idFilter(args, 'delete', soft ? false : true);
+    const tags = tagsToMatch(args.ifMatch);
+    const hooked = beforeDelete.length > 0 || afterDelete.length > 0;
+    const stored = hooked || tags ? await collection.model.findOne(filter).lean<RawDoc>() : undefined;
+    if (stored === null) throw new NotFoundError('No record with this id.');
+    const writeFilter = await preconditioned(args, filter, stored, tags);
     let hookArgs: DeleteHookArgs | undefined;
-    if (beforeDelete.length || afterDelete.length) {
-      const stored = await collection.model.findOne(filter).lean<RawDoc>();
-      if (!stored) throw new NotFoundError('No record with this id.');
+    if (stored && hooked) {
       hookArgs = { ...hookBase(args, 'delete'), operation: 'delete', id: String(stored._id), doc: collection.serializeAll(stored), permanent: !soft };
       await runAll(collection, 'hooks.beforeDelete', beforeDelete, hookArgs);
     }
@@ -51,10 +70,10 @@ export function deleteRecord(args: DeleteArgs): Promise<{ deleted: true }> {
     // Both return the row as it was before, so a delete event reaches only readers who could read it then.
     const before = soft
       ? await collection.model
-          .findOneAndUpdate(filter, { $set: { deletedAt: now, updatedAt: now } }, { returnDocument: 'before', timestamps: false })
+          .findOneAndUpdate(writeFilter, { $set: { deletedAt: now, updatedAt: now } }, { returnDocument: 'before', timestamps: false })
           .lean<RawDoc>()
-      : await collection.model.findOneAndDelete(filter).lean<RawDoc>();
-    if (!before) throw new NotFoundError('No record with this id.');
+      : await collection.model.findOneAndDelete(writeFilter).lean<RawDoc>();
+    if (!before) return conditionalMiss(tags ? collection.model.exists(filter) : Promise.resolve(false), new NotFoundError('No record with this id.'));
     // The stored id (lower-case hex), not the path's, which may spell it in upper case: events name records as they are.
     publishWrite(runtime, collection, 'delete', [String(before._id)], undefined, [before], soft ? { updatedAt: now, deletedAt: now } : undefined);
     if (hookArgs && afterDelete.length) {
@@ -74,8 +93,11 @@ export function restoreRecord(args: Omit<DeleteArgs, 'permanent'>): Promise<ApiR
     const { collection, runtime } = args;
     if (!collection.descriptor.softDelete) throw new NotFoundError('This collection has no soft delete.');
     const filter = await idFilter(args, 'update', 'only');
-    const original = hooksSeeOriginal(collection) ? await collection.model.findOne(filter).lean<RawDoc>() : undefined;
+    const tags = tagsToMatch(args.ifMatch);
+    const original = hooksSeeOriginal(collection) || tags ? await collection.model.findOne(filter).lean<RawDoc>() : undefined;
     if (original === null) throw new NotFoundError('No deleted record with this id.');
+    // The deleted record as GET ?includeDeleted=true shows it is what the tag names.
+    const writeFilter = await preconditioned(args, filter, original, tags);
     const previousDoc = original && collection.serializeAll(original);
     // The client sends no body: what beforeChange hooks add is written with the restore.
     const { input, data } = await prepareWrite({ ...args, trusted: true }, {}, { mode: 'update', operation: 'restore', originalDoc: previousDoc, id: args.id });
@@ -84,8 +106,8 @@ export function restoreRecord(args: Omit<DeleteArgs, 'permanent'>): Promise<ApiR
     if (input.unset.length) change.$unset = Object.fromEntries(input.unset.map((name) => [name, 1]));
     assertUnanswered(args);
     // The whole row (see update.ts): the read steps drop the hidden fields from the answer.
-    const row = await collection.model.findOneAndUpdate(filter, change, { returnDocument: 'after' }).lean<RawDoc>();
-    if (!row) throw new NotFoundError('No deleted record with this id.');
+    const row = await collection.model.findOneAndUpdate(writeFilter, change, { returnDocument: 'after' }).lean<RawDoc>();
+    if (!row) return conditionalMiss(tags ? collection.model.exists(filter) : Promise.resolve(false), new NotFoundError('No deleted record with this id.'));
     publishWrite(runtime, collection, 'update', [String(row._id)], ['deletedAt', ...Object.keys(input.set), ...input.unset], [row]);
     return answerWrite(args, 'restore', { row, data, previousDoc });
   });

@@ -15,7 +15,10 @@ import { hooksSeeOriginal, withAfterError } from './hooks';
 import { presentFor } from './present-records';
 import { publishWrite, type CollectionRuntime, type OperationArgs, type Runtime } from './runtime';
 import { answerWrite } from './write-answer';
-import { rethrowWriteError } from './write-errors';
+import { isDuplicateKeyError, rethrowWriteError } from './write-errors';
+import { type IfMatch, assertTagMatches, conditionalMiss, tagsToMatch } from './precondition';
+import { PreconditionFailedError } from '../errors';
+import { atRevision } from '../schema/revision';
 
 export interface GlobalArgs {
   runtime: Runtime;
@@ -25,6 +28,8 @@ export interface GlobalArgs {
   overrideAccess?: boolean;
   trusted?: boolean;
   context?: HookContext;
+  /** Updates: write only if the global as this caller reads it has one of these ETags (412 otherwise). */
+  ifMatch?: IfMatch;
 }
 
 /** A global's args as every operation takes them: the global is the collection. */
@@ -66,11 +71,15 @@ export function findGlobal(args: GlobalArgs): Promise<Record<string, unknown>> {
     const { global } = args;
     const constraint = await checkAccess({ ...args, collection: global, op: 'read' });
     const row = await global.model.findOne(await globalFilter(args, constraint), global.projection).lean<RawDoc>();
-    if (row) return toGlobalRecord(args, row);
-    if (constraint) throw notFound(global);
-    const defaults = new global.model({ _id: global.descriptor.slug }).toObject() as RawDoc;
-    return toGlobalRecord(args, defaults);
+    return toGlobalRecord(args, storedOrDefaults(args, row, constraint));
   });
+}
+
+/** The stored document, or before the first write its defaults (unless a constraint hides the global). */
+function storedOrDefaults(args: GlobalArgs, row: RawDoc | null, constraint: WhereNode | undefined): RawDoc {
+  if (row) return row;
+  if (constraint) throw notFound(args.global);
+  return new args.global.model({ _id: args.global.descriptor.slug }).toObject() as RawDoc;
 }
 
 /** Creates or partially updates the global document. */
@@ -83,7 +92,10 @@ async function writeGlobal(args: GlobalArgs & { data: unknown }): Promise<Record
   const operation = asOperation(args);
   const constraint = await checkAccess({ ...args, collection: global, op: 'update', data: bodyOf(args.data) });
   const filter = await globalFilter(args, constraint);
-  const original = hooksSeeOriginal(global) ? await global.model.findOne(filter).lean<RawDoc>() : undefined;
+  const tags = tagsToMatch(args.ifMatch);
+  const original = hooksSeeOriginal(global) || tags ? await global.model.findOne(filter).lean<RawDoc>() : undefined;
+  // The global as GET shows it (its defaults before the first write) is what the tag names.
+  if (tags) assertTagMatches(tags, await toGlobalRecord(args, storedOrDefaults(args, original ?? null, constraint)));
   const previousDoc = original ? withoutId(global.serializeAll(original)) : undefined;
   const { input, data } = await prepareWrite(operation, args.data, { mode: 'update', operation: 'update', originalDoc: previousDoc });
   assertValidInput(input.errors, 'The global is not valid.');
@@ -91,10 +103,12 @@ async function writeGlobal(args: GlobalArgs & { data: unknown }): Promise<Record
   if (input.unset.length) change.$unset = Object.fromEntries(input.unset.map((name) => [name, 1]));
   assertUnanswered(args);
   let row: RawDoc | null;
+  // With If-Match, only at the revision compared (none yet: only if nobody created the document meanwhile).
+  const writeFilter = tags ? { $and: [filter, atRevision(original?._rev)] } : filter;
   try {
     row = await global.model
       // Under a constraint only a stored document that matches it is updated (never upserted past it).
-      .findOneAndUpdate(filter, change, {
+      .findOneAndUpdate(writeFilter, change, {
         upsert: !constraint,
         returnDocument: 'after',
         runValidators: true,
@@ -102,9 +116,11 @@ async function writeGlobal(args: GlobalArgs & { data: unknown }): Promise<Record
       })
       .lean<RawDoc>();
   } catch (error) {
+    // The upsert met a document created since the compare: its _id is taken.
+    if (tags && isDuplicateKeyError(error)) throw new PreconditionFailedError();
     rethrowWriteError(error);
   }
-  if (!row) throw notFound(global);
+  if (!row) return conditionalMiss(tags ? global.model.exists(filter) : Promise.resolve(false), notFound(global));
   publishWrite(runtime, global, 'update', [global.descriptor.slug], [...Object.keys(input.set), ...input.unset], [row]);
-  return withoutId(await answerWrite(operation, 'update', { row, data, previousDoc }));
+  return answerWrite(operation, 'update', { row, data, previousDoc }, withoutId);
 }

@@ -1,8 +1,10 @@
-// The update operation (PATCH semantics): access -> the stored record, when hooks are told of it -> the
-// body made ready (prepare-input.ts) -> the write -> notify -> afterChange and the read steps.
-// Without an access constraint the write is one atomic findOneAndUpdate. With one, the rule must hold
-// before AND after the change: the record is read, the change applied in memory and checked, then written
-// only if nobody changed it meanwhile, so no reader ever sees it outside.
+// The update operation (PATCH semantics): access -> the stored record, when hooks, the access rule or
+// If-Match need it -> If-Match compared (412) -> the body made ready (prepare-input.ts) -> the write ->
+// notify -> afterChange and the read steps.
+// Without a constraint or If-Match the write is one atomic findOneAndUpdate. With an access constraint the
+// rule must hold before AND after the change: the change is applied in memory and checked, then written
+// only where the record's revision is still the one checked, so no reader ever sees it outside. With
+// If-Match the write is conditioned on the revision compared, so of racing writers with one tag one wins.
 import { NotFoundError, WriteConflictError } from '../errors';
 import type { WhereNode } from '../query/types';
 import { assertValidInput } from '../schema/validate-input';
@@ -12,6 +14,8 @@ import { assertUnanswered } from './answered';
 import { buildFilter, idCondition } from './build-filter';
 import { assertWithinConstraints } from './constraint-match';
 import { hooksSeeOriginal, withAfterError } from './hooks';
+import { type IfMatch, assertTagMatches, conditionalMiss, tagsToMatch } from './precondition';
+import { atRevision } from '../schema/revision';
 import { toRecordId } from './record-id';
 import { bodyOf, prepareWrite } from './prepare-input';
 import { presentFor } from './present-records';
@@ -22,6 +26,8 @@ import { rethrowWriteError } from './write-errors';
 export interface UpdateArgs extends WriteArgs {
   id: string;
   data: unknown;
+  /** Write only if the record as this caller reads it has one of these ETags (412 otherwise); `*`: any. */
+  ifMatch?: IfMatch;
 }
 
 /** Attempts before a record that keeps changing under a constrained update is a 409. */
@@ -48,16 +54,36 @@ async function write(args: UpdateArgs, filter: Record<string, unknown>, change: 
   }
 }
 
-/** Reads, checks in memory, and writes unless `updatedAt` moved meanwhile (then tries again). */
-async function writeWithin(args: UpdateArgs, filter: Record<string, unknown>, change: Record<string, unknown>, constraint: WhereNode, input: { set: Record<string, unknown>; unset: string[] }): Promise<RawDoc> {
+interface Conditions {
+  /** The record as read before the change. */
+  stored: RawDoc;
+  /** The access rule's constraint: the record must match it after the change too. */
+  constraint: WhereNode | undefined;
+  /** If-Match named tags: a record that moved since `stored` is a 412, never a retry. */
+  strict: boolean;
+}
+
+/**
+ * Writes the change only where the revision is still the one read (and, under a constraint, only after
+ * checking the changed record in memory). A record changed meanwhile: 412 with If-Match; otherwise it is
+ * read and checked again, a few times, before a 409.
+ */
+async function writeAtRevision(args: UpdateArgs, filter: Record<string, unknown>, change: Record<string, unknown>, input: { set: Record<string, unknown>; unset: string[] }, conditions: Conditions): Promise<RawDoc> {
+  const { constraint, strict } = conditions;
+  let before: RawDoc | null = conditions.stored;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const before = await args.collection.model.findOne(filter).lean<RawDoc>();
-    if (!before) throw new NotFoundError('No record with this id.');
-    await assertWithinConstraints(args, [{ doc: applyInMemory(args, before, input.set, input.unset), constraint }]);
-    const row = await write(args, { $and: [filter, { updatedAt: before.updatedAt ?? null }] }, change);
+    if (!before) throw notFound();
+    if (constraint) await assertWithinConstraints(args, [{ doc: applyInMemory(args, before, input.set, input.unset), constraint }]);
+    const row = await write(args, { $and: [filter, atRevision(before._rev)] }, change);
     if (row) return row;
+    if (strict) return conditionalMiss(args.collection.model.exists(filter), notFound());
+    before = await args.collection.model.findOne(filter).lean<RawDoc>();
   }
   throw new WriteConflictError();
+}
+
+function notFound(): NotFoundError {
+  return new NotFoundError('No record with this id.');
 }
 
 /** Applies a partial update; null clears a non-required field. An empty change writes nothing. */
@@ -67,23 +93,26 @@ export function update(args: UpdateArgs): Promise<ApiRecord> {
     const _id = toRecordId(args.id);
     const constraint = await checkAccess({ ...args, op: 'update', data: bodyOf(args.data) });
     const filter = await buildFilter({ ...args, nodes: [idCondition(collection, [_id]), constraint], deleted: false });
-    const original = hooksSeeOriginal(collection) ? await collection.model.findOne(filter).lean<RawDoc>() : undefined;
-    if (original === null) throw new NotFoundError('No record with this id.');
-    const previousDoc = original && collection.serializeAll(original);
+    const tags = tagsToMatch(args.ifMatch);
+    const stored = hooksSeeOriginal(collection) || constraint || tags ? await collection.model.findOne(filter).lean<RawDoc>() : undefined;
+    if (stored === null) throw notFound();
+    // Compared before any hook runs: a stale write does nothing at all.
+    if (tags) assertTagMatches(tags, (await presentFor(args, [stored!]))[0]);
+    const previousDoc = stored && collection.serializeAll(stored);
     const { input, data } = await prepareWrite(args, args.data, { mode: 'update', operation: 'update', originalDoc: previousDoc, id: args.id });
     assertValidInput(input.errors, 'The update is not valid.');
     const fields = [...Object.keys(input.set), ...input.unset];
     if (fields.length === 0) {
       // Nothing to change: not even updatedAt moves, nobody is told of a change, and no afterChange runs.
       const row = await collection.model.findOne(filter, collection.projection).lean<RawDoc>();
-      if (!row) throw new NotFoundError('No record with this id.');
+      if (!row) throw notFound();
       return (await presentFor(args, [row], undefined, 'update'))[0];
     }
     const change: Record<string, unknown> = { $set: input.set };
     if (input.unset.length) change.$unset = Object.fromEntries(input.unset.map((name) => [name, 1]));
     assertUnanswered(args);
-    const row = constraint ? await writeWithin(args, filter, change, constraint, input) : await write(args, filter, change);
-    if (!row) throw new NotFoundError('No record with this id.');
+    const row = constraint || tags ? await writeAtRevision(args, filter, change, input, { stored: stored!, constraint, strict: tags !== undefined }) : await write(args, filter, change);
+    if (!row) throw notFound();
     publishWrite(runtime, collection, 'update', [String(row._id)], fields, [row]);
     return answerWrite(args, 'update', { row, data, previousDoc });
   });

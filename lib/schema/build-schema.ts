@@ -1,5 +1,6 @@
 // Fields -> Mongoose schema paths with the same validation (required, unique, options, bounds),
 // plus the collection's indexes (index-specs.ts).
+import { REVISION, moveRevisionOnUpdate } from './revision';
 import { Schema, type SchemaDefinition, type SchemaDefinitionProperty } from 'mongoose';
 import type { FieldConfig } from '../config/types';
 import type { CollectionDescriptor, FieldDescriptor } from './descriptors';
@@ -50,6 +51,8 @@ export function buildSchema(collection: CollectionDescriptor): Schema {
   }
   if (collection.isGlobal) definition._id = { type: String };
   if (collection.softDelete) definition.deletedAt = { type: Date, default: null };
+  // Every write through the router moves it (revision.ts); never part of a record.
+  definition[REVISION] = { type: Number, default: 1 };
 
   const schema = new Schema(definition, {
     timestamps: true,
@@ -64,5 +67,6 @@ export function buildSchema(collection: CollectionDescriptor): Schema {
   for (const spec of collectionIndexes(collection)) {
     if (!spec.builtIn) schema.index(spec.keys, spec.options);
   }
+  moveRevisionOnUpdate(schema);
   return schema;
 }

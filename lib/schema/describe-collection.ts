@@ -41,6 +41,7 @@ export function describeCollection(config: CollectionConfig): CollectionDescript
       maxLimit: config.pagination?.maxLimit ?? MAX_LIMIT,
     },
     maxBatchSize: config.maxBatchSize ?? MAX_BATCH,
+    requireIfMatch: config.requireIfMatch === true,
     cacheTtl: config.cache?.ttl,
     access: config.access ?? {},
     sortable: config.sortable ? Object.freeze([...config.sortable]) : undefined,
@@ -52,7 +53,7 @@ export function describeCollection(config: CollectionConfig): CollectionDescript
 /** Describes a global: its fields plus createdAt/updatedAt (no list, no soft delete). */
 export function describeGlobal(config: GlobalConfig): CollectionDescriptor {
   // A global's hooks are a subset of a collection's: the lists it cannot take stay empty.
-  const described = describeCollection({ slug: config.slug, fields: config.fields, access: config.access, hooks: config.hooks });
+  const described = describeCollection({ slug: config.slug, fields: config.fields, access: config.access, hooks: config.hooks, requireIfMatch: config.requireIfMatch });
   return Object.freeze({ ...described, isGlobal: true });
 }
 

@@ -55,6 +55,8 @@ export interface CollectionDescriptor {
   isGlobal: boolean;
   pagination: { defaultLimit: number; maxLimit: number };
   maxBatchSize: number;
+  /** Writes of one record over HTTP need If-Match. */
+  requireIfMatch: boolean;
   cacheTtl?: number;
   access: CollectionAccess;
   /** The `sortable` the collection declares; undefined when it declares none (any sortable field then). */

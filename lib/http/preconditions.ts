@@ -1,0 +1,56 @@
+// The precondition headers of record routes: If-Match read once per write (a malformed one is a 400 naming
+// it; a missing one a 428 where the collection requires it), and the strong ETag every record answer carries.
+import type { Request, Response } from 'express';
+import { PreconditionRequiredError } from '../errors';
+import { type IfMatch, parseIfMatch, representationTag } from '../operations/precondition';
+import { etagOfAnswer } from '../operations/write-answer';
+import type { CollectionDescriptor } from '../schema/descriptors';
+import type { HeaderParameter, RouteResponse } from './route-table';
+
+/** The If-Match of a write of one record (or global); a 428 without one where `descriptor` requires it. */
+export function ifMatchOf(req: Request, descriptor: Pick<CollectionDescriptor, 'requireIfMatch'>): IfMatch | undefined {
+  const value = req.headers['if-match'];
+  if (value === undefined) {
+    if (descriptor.requireIfMatch) throw new PreconditionRequiredError();
+    return undefined;
+  }
+  return parseIfMatch(value);
+}
+
+/** Sends a record read with GET, tagged. */
+export function sendRead(res: Response, record: object): void {
+  res.set('ETag', representationTag(record)).json(record);
+}
+
+/** Sends a write's answer, tagged with the record's current ETag when it has one. */
+export function sendWritten(res: Response, answer: object): void {
+  const tag = etagOfAnswer(answer);
+  if (tag) res.set('ETag', tag);
+  res.json(answer);
+}
+
+/** The If-Match parameter in the document. */
+export function ifMatchHeader(required: boolean): HeaderParameter {
+  return {
+    name: 'If-Match',
+    required,
+    description: required
+      ? 'The ETag of the record as you read it (or *): the write happens only if it is still current, else 412. Required here (428 without it).'
+      : 'The ETag of the record as you read it (or *): the write happens only if it is still current, else 412.',
+    schema: { type: 'string', maxLength: 255 },
+  };
+}
+
+/** The ETag a record answer carries, in the document. */
+export const ETAG_HEADER: NonNullable<RouteResponse['headers']> = {
+  ETag: { description: 'Strong validator of the record as you receive it; send it back in If-Match (writes) or If-None-Match (reads).', schema: { type: 'string' } },
+};
+
+/** The precondition answers a write of one record may give, in the document. */
+export function preconditionResponses(required: boolean): Record<number, RouteResponse> {
+  const responses: Record<number, RouteResponse> = {
+    412: { description: 'If-Match names no current ETag of the record: it changed since it was read; nothing was written' },
+  };
+  if (required) responses[428] = { description: 'If-Match is required here' };
+  return responses;
+}
