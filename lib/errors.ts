@@ -115,6 +115,13 @@ export class WriteConflictError extends ContentError {
   }
 }
 
+/** 400: a bulk write whose where matches more records than it may write; nothing was written. */
+export class TooManyMatchesError extends ContentError {
+  constructor(most: number) {
+    super(400, 'too_many_matches', 'Too many matches', `The where matches more than ${most} records, the most one bulk write may write (core.api.maxBulk); nothing was written. Narrow the where and repeat.`);
+  }
+}
+
 /** 412: an If-Match that names no current representation of the record; nothing was written. */
 export class PreconditionFailedError extends ContentError {
   constructor(detail = 'The record has changed since you read it (If-Match does not match its ETag); nothing was written. Read it again and retry.') {

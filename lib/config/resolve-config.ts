@@ -28,6 +28,8 @@ export interface ResolvedConfig {
   /** Longest wait for a database route before a 503 `database_timeout`; false: none. */
   readonly requestTimeoutMS: number | false;
   readonly query: QueryOptions;
+  /** Most records one bulk write by where may write. */
+  readonly maxBulk: number;
   readonly collections: readonly CollectionConfig[];
   readonly globals: readonly GlobalConfig[];
   readonly fromRequest: (req: Request) => AuthUser | null;
@@ -66,6 +68,7 @@ export function resolveConfig(config: ContentConfig, featureValidators: readonly
     prefix: api.prefix ?? '/api',
     bodyLimit: api.bodyLimit ?? '1mb',
     requestTimeoutMS: config.db.requestTimeoutMS ?? 30_000,
+    maxBulk: api.maxBulk ?? 1000,
     query: Object.freeze({
       listFormat: api.listFormat ?? 'data',
       maxDepth: api.maxDepth ?? 2,

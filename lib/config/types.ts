@@ -593,6 +593,11 @@ export interface ContentConfig {
        * narrow the filter (never a silently truncated result). At most 500,000 / maxRelationConditions. Default 10,000.
        */
       maxRelationIds?: number;
+      /**
+       * Most records one bulk `PATCH /<slug>?where=` or `DELETE /<slug>?where=` may write; a where that
+       * matches more is a 400 `too_many_matches` and writes nothing. From 1 to 100,000. Default 1000.
+       */
+      maxBulk?: number;
     };
   };
   /** The router uses `connection` when given (the host's), else opens its own from `uri`. */

@@ -44,7 +44,7 @@ const COLLECTION_KEYS = ['slug', 'fields', 'auth', 'softDelete', 'cache', 'acces
 const GLOBAL_KEYS = ['slug', 'fields', 'access', 'hooks', 'requireIfMatch'];
 /** A size as Express's body parser reads it (the `bytes` format): `100kb`, `1mb`, `1.5 MB`, `2048`. */
 const SIZE = /^\s*\d+(?:\.\d+)?\s*(?:b|kb|mb|gb|tb|pb)?\s*$/i;
-const API_KEYS = ['prefix', 'listFormat', 'bodyLimit', 'maxDepth', 'overLimit', 'maxRelationConditions', 'maxRelationDepth', 'maxRelationIds'];
+const API_KEYS = ['prefix', 'listFormat', 'bodyLimit', 'maxDepth', 'overLimit', 'maxRelationConditions', 'maxRelationDepth', 'maxRelationIds', 'maxBulk'];
 /**
  * Most ids all relation conditions of one request may carry together (maxRelationIds x
  * maxRelationConditions): about 10 MB of filter, safely under MongoDB's 16 MB command limit.
@@ -76,6 +76,8 @@ function checkRelationLimits(api: NonNullable<NonNullable<ContentConfig['core']>
     problems.push('core.api.maxRelationConditions: must be an integer from 0 (no relation filters) to 200');
   }
   if (depth !== undefined && !isIntegerIn(depth, 1, 10)) problems.push('core.api.maxRelationDepth: must be an integer from 1 to 10');
+  // Bounded so the selected ids always fit in one MongoDB command.
+  if (api.maxBulk !== undefined && !isIntegerIn(api.maxBulk, 1, 100_000)) problems.push('core.api.maxBulk: must be an integer from 1 to 100000');
   if (ids !== undefined && !isIntegerIn(ids, 1, MAX_RELATION_IDS_PER_REQUEST)) {
     problems.push(`core.api.maxRelationIds: must be an integer from 1 to ${MAX_RELATION_IDS_PER_REQUEST}`);
     return;

@@ -69,6 +69,16 @@ export async function prepareWrite(args: WriteArgs, body: unknown, intent: Write
   return { input, data: await runBeforeChange(args, intent, input, withoutUndefined(data)) };
 }
 
+/**
+ * The body alone, before any record is read: which fields this caller may not set (403), unknown fields and
+ * bad values (400). A bulk write checks its body so once, before anything is written; each record's
+ * hooks and checks follow in prepareWrite.
+ */
+export async function checkBody(args: WriteArgs, body: unknown, mode: 'create' | 'update'): Promise<ErrorDetail[]> {
+  const readOnly = await writeDenied(args, body, mode);
+  return validateInput(body, args.collection.descriptor, { mode, allowHidden: args.trusted, readOnly }).errors;
+}
+
 /** Lets every feature rewrite the input (auth: password policy and hash). */
 async function transform(args: WriteArgs, input: ValidatedInput, mode: 'create' | 'update'): Promise<void> {
   const { runtime, collection } = args;
