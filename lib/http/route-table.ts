@@ -79,8 +79,8 @@ export interface RouteDef {
    * `required`: an authenticated user (or API key) is needed.
    */
   auth: 'none' | 'optional' | 'required';
-  /** `list` and `record` stand for the list and single-record query languages. */
-  query?: 'list' | 'record' | QueryParameter[];
+  /** `list` and `record` stand for the list and single-record query languages; `count` for the list's conditions alone. */
+  query?: 'list' | 'record' | 'count' | QueryParameter[];
   /**
    * The body the route takes. A JSON body is read by the core's parser in the parse phase; a multipart
    * one by the parse hook of the feature owning the route, or streamed by the handler itself (an upload).
