@@ -80,7 +80,7 @@ export type { MountedRoute } from './http/dispatch';
 /** Shapes returned by the local API and the REST list. */
 export type { ApiRecord } from './schema/to-record';
 export type { FindResult } from './operations/find-result';
-export type { LocalApi, LocalFindOptions, LocalOptions, LocalUploadOptions, UploadedFile } from './local/local-api';
+export type { LocalApi, LocalCountOptions, LocalFindOptions, LocalOptions, LocalUploadOptions, UploadedFile } from './local/local-api';
 /** Errors: throw one from an access function or endpoint to answer with its status. */
 export {
   ConfigError,

@@ -2,7 +2,7 @@
 // so a handler reads and writes exactly what the same user could through the REST routes.
 import type { Request } from 'express';
 import type { AuthUser } from '../config/types';
-import type { LocalApi, LocalFindOptions, LocalOptions } from '../local/local-api';
+import type { LocalApi, LocalCountOptions, LocalFindOptions, LocalOptions } from '../local/local-api';
 import type { FindResult } from '../operations/find-result';
 import type { ApiRecord } from '../schema/to-record';
 
@@ -15,6 +15,8 @@ export interface EndpointRequestContext {
   user: AuthUser | null;
   /** Lists records the caller may read: `find('posts', { where: { status: 'published' }, sort: '-publishedAt', limit: 5 })`. */
   find(collection: string, options?: Unbound<LocalFindOptions>): Promise<FindResult>;
+  /** How many records the caller may read match: `count('posts', { filter: 'status:published' })` resolves to `{ total }`. */
+  count(collection: string, options?: Unbound<LocalCountOptions>): Promise<{ total: number }>;
   /** One record the caller may read; a NotFoundError (404) otherwise. */
   findById(collection: string, id: string, options?: Unbound<Parameters<LocalApi['findById']>[2] & LocalOptions>): Promise<ApiRecord>;
   /** Creates a record with the caller's create access. */
@@ -50,6 +52,7 @@ export function createRequestContext(local: LocalApi, user: AuthUser | null, req
   return {
     user,
     find: (collection, options) => local.find(collection, { ...options, ...caller }),
+    count: (collection, options) => local.count(collection, { ...options, ...caller }),
     findById: (collection, id, options) => local.findById(collection, id, { ...options, ...caller }),
     create: (collection, data) => local.create(collection, data, caller),
     update: (collection, id, data) => local.update(collection, id, data, caller),

@@ -1,11 +1,11 @@
 // The REST routes of one collection as route-table entries: parse the request, call the shared
-// operation, shape the answer. List, get, create (one or a batch), update, delete, and restore.
+// operation, shape the answer. List, count, get, create (one or a batch), update, delete, and restore.
 import type { Request } from 'express';
-import { create, createMany, deleteRecord, find, findById, restoreRecord, update } from '../operations';
+import { count, create, createMany, deleteRecord, find, findById, restoreRecord, update } from '../operations';
 import type { FieldView } from '../operations/field-view';
 import { operationView } from '../operations/operation-view';
 import type { CollectionRuntime, Runtime } from '../operations/runtime';
-import { parseListQuery, parseRecordQuery } from '../query';
+import { parseCountQuery, parseListQuery, parseRecordQuery } from '../query';
 import { rejectQuery } from '../query/reject';
 import { createCachedReadHeaders } from './cache-headers';
 import { toListEnvelope } from './list-envelope';
@@ -54,6 +54,9 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
     memo.get(`${slug}.list|${view.key}`, search, () => parseListQuery(parseQueryString(search), view.of(collection).descriptor, view.registry, queryOptions), (q) => !q.cursor);
   const recordQueryIn = (view: FieldView, search: string) =>
     memo.get(`${slug}.get|${view.key}`, search, () => parseRecordQuery(parseQueryString(search), view.of(collection).descriptor, view.registry, queryOptions));
+  const readCountQuery = memo.reader(`${slug}.count`, (search) => parseCountQuery(parseQueryString(search), descriptor, registry, queryOptions));
+  const countQueryIn = (view: FieldView, search: string) =>
+    memo.get(`${slug}.count|${view.key}`, search, () => parseCountQuery(parseQueryString(search), view.of(collection).descriptor, view.registry, queryOptions));
 
   const routes: RouteDef[] = [
     {
@@ -74,6 +77,24 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
         const result = await find({ runtime, collection, req, user: caller, query, cacheable: headers?.observe });
         if (headers?.answerNotModified(req, res, caller === null)) return;
         res.json(toListEnvelope(result, query.envelope));
+      },
+    },
+    {
+      // A literal segment: matched before `/:id` (whose ids are ObjectIds, so no record is called "count").
+      method: 'get',
+      path: `/${slug}/count`,
+      operationId: `${slug}.count`,
+      summary: `Count ${slug} (the list's where, filter, search and includeDeleted)`,
+      tags,
+      auth: 'optional',
+      query: 'count',
+      responses: { 200: { description: 'How many records match', shape: { kind: 'schema', schema: TOTAL } }, ...READ_ERRORS },
+      async handler(req, res) {
+        // As the list: in the caller's view with field rules, else read before the credential is checked.
+        const user = viewed ? await requestUser(runtime, req) : undefined;
+        const query = viewed ? countQueryIn(await operationView({ runtime, collection, user: user!, req }, 'read'), querySearch(req)) : readCountQuery(querySearch(req));
+        const caller = user !== undefined ? user : await requestUser(runtime, req);
+        res.json(await count({ runtime, collection, req, user: caller, query, cached: true }));
       },
     },
     {
@@ -173,3 +194,4 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
 }
 
 const DELETED = { type: 'object', properties: { deleted: { type: 'boolean', const: true } }, required: ['deleted'] };
+const TOTAL = { type: 'object', properties: { total: { type: 'integer', minimum: 0 } }, required: ['total'], additionalProperties: false };

@@ -89,8 +89,8 @@ export interface RouteDef {
    * `required`: an authenticated user (or API key) is needed.
    */
   auth: 'none' | 'optional' | 'required';
-  /** `list` and `record` stand for the list and single-record query languages. */
-  query?: 'list' | 'record' | QueryParameter[];
+  /** `list` and `record` stand for the list and single-record query languages; `count` for the list's conditions alone. */
+  query?: 'list' | 'record' | 'count' | QueryParameter[];
   /** Request headers the route reads, beyond credentials and content negotiation. */
   headers?: HeaderParameter[];
   /**

@@ -3,7 +3,7 @@
 import type { Request } from 'express';
 import type { HookContext } from '../config/hooks';
 import type { AuthUser } from '../config/types';
-import { create, createMany, deleteRecord, find, findById, findGlobal, restoreRecord, update } from '../operations';
+import { count, create, createMany, deleteRecord, find, findById, findGlobal, restoreRecord, update } from '../operations';
 import type { UploadedFile } from '../operations/file-storage';
 import type { FindResult } from '../operations/find-result';
 import { operationView } from '../operations/operation-view';
@@ -11,7 +11,7 @@ import { contextOf } from '../operations/hooks';
 import { type HookCaller, type Runtime, getCollection } from '../operations/runtime';
 import { updateGlobal } from '../operations/globals';
 import { NotFoundError } from '../errors';
-import { parseListQuery, parseRecordQuery } from '../query';
+import { parseCountQuery, parseListQuery, parseRecordQuery } from '../query';
 import type { ApiRecord } from '../schema/to-record';
 
 /** Who is acting, and whether access rules apply to it. */
@@ -56,6 +56,15 @@ export interface LocalFindOptions extends LocalOptions {
   count?: boolean;
 }
 
+/** Count options: the list's conditions, as values; other list parameters are ignored, as over REST. */
+export interface LocalCountOptions extends LocalOptions {
+  where?: Record<string, unknown>;
+  /** Form C conditions, `field:value` or `field:>value` (also `>=`, `<`, `<=`, `!=`); several are ANDed. */
+  filter?: string | string[];
+  search?: string;
+  includeDeleted?: boolean;
+}
+
 /** A stored file as the API shows it (docs/uploads.md): what `upload()` resolves with. */
 export type { UploadedFile };
 
@@ -71,6 +80,8 @@ export interface LocalUploadOptions extends LocalOptions {
 
 export interface LocalApi {
   find(collection: string, options?: LocalFindOptions): Promise<FindResult>;
+  /** How many records match, as `GET /<slug>/count` answers; always counted afresh (never a cached total). */
+  count(collection: string, options?: LocalCountOptions): Promise<{ total: number }>;
   findById(
     collection: string,
     id: string,
@@ -132,6 +143,7 @@ export function bindLocalApi(local: LocalApi, caller: HookCaller): LocalApi {
   };
   return {
     find: (slug, options) => local.find(slug, as(options)),
+    count: (slug, options) => local.count(slug, as(options)),
     findById: (slug, id, options) => local.findById(slug, id, as(options)),
     create: (slug, data, options) => local.create(slug, data, as(options)),
     createMany: (slug, data, options) => local.createMany(slug, data, as(options)),
@@ -172,6 +184,13 @@ export function createLocalApi(runtime: Runtime): LocalApi {
       const view = await operationView({ runtime, collection, ...who }, 'read');
       const query = parseListQuery(queryOf(options), view.of(collection).descriptor, view.registry, queryOptions);
       return find({ runtime, collection, query, ...who });
+    },
+    async count(slug, options = {}) {
+      const who = actor(options);
+      const collection = getCollection(runtime, slug);
+      const view = await operationView({ runtime, collection, ...who }, 'read');
+      const query = parseCountQuery(queryOf(options), view.of(collection).descriptor, view.registry, queryOptions);
+      return count({ runtime, collection, query, ...who });
     },
     async findById(slug, id, options = {}) {
       const who = actor(options);

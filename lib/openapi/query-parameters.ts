@@ -1,5 +1,6 @@
 // The query parameters of the list and single-record query languages as OpenAPI parameters: the union
-// of the three dialects (where/depth/limit, include/perPage/cursor, filter/fields).
+// of the three dialects (where/depth/limit, include/perPage/cursor, filter/fields); a count's are the
+// list's conditions.
 import type { ParameterObject } from 'openapi3-ts/oas31';
 import type { QueryOptions } from '../config/resolve-config';
 import type { QueryParameter } from '../http/route-table';
@@ -15,14 +16,33 @@ const query = (name: string, description: string, schema: ParameterObject['schem
 
 const positive = { type: 'integer', minimum: 1 } as const;
 
+/** `includeDeleted`, where there are soft-deleted records (or the collection is not known). */
+function deletedParameters(collection: CollectionDescriptor | undefined): ParameterObject[] {
+  const deleted = !collection || collection.softDelete;
+  return deleted ? [query('includeDeleted', 'true also returns soft-deleted records (for callers allowed to see them). Default false.', { type: 'boolean' })] : [];
+}
+
 /** The parameters that shape each record: population, selection, soft-deleted records (where there are any). */
 function recordParameters(options: QueryOptions, collection: CollectionDescriptor | undefined): ParameterObject[] {
-  const deleted = !collection || collection.softDelete;
   return [
     query('depth', `Populate relationship and upload fields this many levels deep (0 leaves ids; at most ${options.maxDepth}).`, { type: 'integer', minimum: 0, maximum: options.maxDepth }),
     query('include', 'Comma list of relations to populate, dotted for nested ones (`author,author.avatar`).', { type: 'string' }),
     query('fields', 'Comma list of fields to return (`id` is always included). The records then carry only these, though the record schema, which describes answers without `fields`, requires every field.', { type: 'string' }),
-    ...(deleted ? [query('includeDeleted', 'true also returns soft-deleted records (for callers allowed to see them). Default false.', { type: 'boolean' })] : []),
+    ...deletedParameters(collection),
+  ];
+}
+
+/** The conditions of a list, in every dialect: which records it (or a count) takes. */
+function conditionParameters(): ParameterObject[] {
+  return [
+    query(
+      'where',
+      'Filter, as a URL-encoded JSON object: `{"title":{"like":"foo"},"views":{"gt":5}}`. The bracket form is accepted too: `where[title][like]=foo&where[views][gt]=5`. ' +
+        'Operators: eq neq gt gte lt lte in nin like nlike exists contains notContains any all between; `and`/`or` (or `AND`/`OR`) take arrays of conditions; dotted paths filter through relationships.',
+      { type: 'string' },
+    ),
+    query('filter', 'Repeatable `field:value` condition (equals), or `field:>value` with `>`, `>=`, `<`, `<=`, `!=`; ANDed with `where`.', { type: 'array', items: { type: 'string' } }, { style: 'form', explode: true }),
+    query('search', 'Case-insensitive text search over the collection\'s search fields.', { type: 'string' }),
   ];
 }
 
@@ -42,14 +62,7 @@ function listParameters(options: QueryOptions, collection: CollectionDescriptor 
   const sizeDefault = defaultLimit === undefined ? '' : ` Default ${defaultLimit}.`;
   const over = maxLimit === undefined ? '' : options.overLimit === 'reject' ? ` Above ${maxLimit} is a 400.` : ` Above ${maxLimit} is clamped to ${maxLimit}.`;
   return [
-    query(
-      'where',
-      'Filter, as a URL-encoded JSON object: `{"title":{"like":"foo"},"views":{"gt":5}}`. The bracket form is accepted too: `where[title][like]=foo&where[views][gt]=5`. ' +
-        'Operators: eq neq gt gte lt lte in nin like nlike exists contains notContains any all between; `and`/`or` (or `AND`/`OR`) take arrays of conditions; dotted paths filter through relationships.',
-      { type: 'string' },
-    ),
-    query('filter', 'Repeatable `field:value` condition (equals), or `field:>value` with `>`, `>=`, `<`, `<=`, `!=`; ANDed with `where`.', { type: 'array', items: { type: 'string' } }, { style: 'form', explode: true }),
-    query('search', 'Case-insensitive text search over the collection\'s search fields.', { type: 'string' }),
+    ...conditionParameters(),
     query('sort', sortDescription(collection), { type: 'string' }),
     query('page', '1-based page number (not with `cursor`). Default 1.', positive),
     query('limit', `Page size; answers in the docs envelope unless \`perPage\` is given too.${sizeDefault}${over}`, size),
@@ -62,12 +75,14 @@ function listParameters(options: QueryOptions, collection: CollectionDescriptor 
 
 /** The OpenAPI parameters of a route's `query` declaration. */
 export function queryParameters(
-  declared: 'list' | 'record' | readonly QueryParameter[] | undefined,
+  declared: 'list' | 'record' | 'count' | readonly QueryParameter[] | undefined,
   options: QueryOptions,
   collection: CollectionDescriptor | undefined,
 ): ParameterObject[] {
   if (declared === undefined) return [];
   if (declared === 'list') return listParameters(options, collection);
   if (declared === 'record') return recordParameters(options, collection);
+  // A count takes the list's conditions; what shapes a page it ignores, so the document does not offer it.
+  if (declared === 'count') return [...conditionParameters(), ...deletedParameters(collection)];
   return declared.map((p) => query(p.name, p.description, p.schema));
 }

@@ -5,7 +5,7 @@ import { combineAnd, combineWhere, hasRelationNodes, mapRelationNodes, rejectToo
 import type { WhereNode } from '../query/types';
 import { storagePath } from '../schema/descriptors';
 import { type DescribedArgs, checkAccess, readConstraintOrNull } from './access';
-import type { CollectionRuntime, OperationArgs } from './runtime';
+import type { CollectionRuntime, OperationArgs, ResolvedRead } from './runtime';
 
 export interface FilterArgs extends DescribedArgs {
   /** Conditions to AND; undefined entries are skipped. */
@@ -42,6 +42,14 @@ export async function buildFilter(args: FilterArgs): Promise<Record<string, unkn
   const node = combineAnd(...args.nodes);
   const resolved = node && hasRelationNodes(node) ? await mapRelationNodes(node, (relation) => resolveRelation(args, relation)) : node;
   return withSoftDelete(args.collection, args.deleted ?? false, resolved ? toMongoFilter(resolved) : {});
+}
+
+/**
+ * The filter of a list read once its access is resolved: the query's conditions, the read rule's
+ * constraint and the soft-delete scope (what a list pages through, and what its total and a count count).
+ */
+export function readFilter(read: ResolvedRead, where: WhereNode | undefined): Promise<Record<string, unknown>> {
+  return buildFilter({ ...read.args, nodes: [where, read.constraint, read.deleted.node], deleted: read.deleted.deleted });
 }
 
 /**

@@ -2,7 +2,7 @@
 // page read with its total (count-total.ts) or keyset-cursor read -> populate -> present (read hooks, field access). Shared by the
 // REST list route, the local API and custom endpoints.
 import type { ListQuery } from '../query/types';
-import { buildFilter } from './build-filter';
+import { readFilter } from './build-filter';
 import { countTotal } from './count-total';
 import { findCursor } from './find-cursor';
 import { findPage } from './find-page';
@@ -26,7 +26,7 @@ export function find(args: FindArgs): Promise<FindResult> {
 async function list(base: OperationArgs, { query, cacheable }: FindArgs): Promise<FindResult> {
   const read = await resolveRead(base, { kind: 'list', query, cacheable });
   return readThrough(read, async () => {
-    const filter = await buildFilter({ ...base, nodes: [query.where, read.constraint, read.deleted.node], deleted: read.deleted.deleted });
+    const filter = await readFilter(read, query.where);
     return query.cursor !== undefined ? findCursor(base, query, filter) : findPage(base, query, filter, () => countTotal(read, filter));
   });
 }

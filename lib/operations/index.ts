@@ -1,6 +1,7 @@
 // The operations every entry point shares: REST handlers, the local API, custom endpoints, realtime;
 // storing and deleting files among them.
 export { find, type FindArgs } from './find';
+export { count, type CountArgs } from './count';
 export type { FindResult } from './find-result';
 export { findById, type FindByIdArgs } from './find-by-id';
 export { create, type CreateArgs } from './create';

@@ -1,4 +1,4 @@
-// The pure query layer's public surface: parse a list request, parse a where (client or access
+// The pure query layer's public surface: parse a list (or count) request, parse a where (client or access
 // constraint), resolve relation conditions, and turn the result into Mongo filter, sort and cursors.
 export { OPERATORS } from './types';
 export type {
@@ -13,6 +13,7 @@ export type {
   WhereNode,
 } from './types';
 export { parseListQuery } from './parse-list-query';
+export { parseCountQuery } from './parse-count-query';
 export { parseRecordQuery, prunePopulate } from './parse-record-query';
 export { parseWhere, type ParseWhereOptions } from './parse-where';
 export { MAX_LIST_VALUES, MAX_WHERE_CONDITIONS, MAX_WHERE_DEPTH } from './parse-condition';

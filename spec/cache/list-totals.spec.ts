@@ -1,7 +1,7 @@
-// What a page envelope's total costs, proved by the commands the driver sends (command monitoring on the
-// router's own connection): estimatedDocumentCount only for an empty final filter, countDocuments
-// otherwise, and on collections with `cache` a repeated filter's total served from memory until a write
-// (through the router, through the driver, a delete) can have changed it.
+// What a page envelope's total and GET /<slug>/count cost, proved by the commands the driver sends (command
+// monitoring on the router's own connection): estimatedDocumentCount only for an empty final filter,
+// countDocuments otherwise, and on collections with `cache` a repeated filter's total served from memory
+// until a write (through the router, through the driver, a delete) can have changed it.
 import mongoose, { type Connection } from 'mongoose';
 import request from 'supertest';
 import type { AccessArgs } from '../../lib';
@@ -286,6 +286,51 @@ describe('cached totals (collections with `cache`)', () => {
       await t.api.local.find('posts', { where: { status: { eq: 'draft' } }, perPage: 1, page: 2 }),
     ]);
     expect(result.map((r) => r.total)).toEqual([1, 1]);
+    expect(exact).toEqual(['posts', 'posts']);
+  });
+});
+
+describe('GET /<slug>/count', () => {
+  it('answers an unfiltered count with the estimate, and counts a filter exactly, every time without `cache`', async () => {
+    const unfiltered = await countsDuring(() => get('/plain/count'));
+    expect(unfiltered.result.body).toEqual({ total: 5 });
+    expect(unfiltered.estimated).toEqual(['plain']);
+    expect(unfiltered.exact).toEqual([]);
+    const filtered = await countsDuring(async () => [await get('/plain/count?where[n][gte]=2'), await get('/plain/count?where[n][gte]=2')]);
+    expect(filtered.result.map((res) => res.body)).toEqual([{ total: 4 }, { total: 4 }]);
+    expect(filtered.exact).toEqual(['plain', 'plain']);
+    // A soft-delete collection always filters: counted, never estimated.
+    const soft = await countsDuring(() => get('/soft/count'));
+    expect(soft.result.body).toEqual({ total: 2 });
+    expect(soft.exact).toEqual(['soft']);
+  });
+
+  it('shares the totals cache with the list on a collection with `cache`: a filter the list counted is not counted again, until a write', async () => {
+    const filter = 'where[title][like]=q%25';
+    let page = 100;
+    await eventually(async () => {
+      expect((await get(`/posts?${filter}&perPage=2&page=${(page += 1)}`, EDITOR)).body.meta.total).toBe(3);
+      const { result, exact } = await countsDuring(() => get(`/posts/count?${filter}`, EDITOR));
+      expect(result.body).toEqual({ total: 3 });
+      expect(exact).toEqual([]);
+    });
+    // Another caller's read rule gives another filter: counted for it, never the editor's total.
+    const own = await countsDuring(() => get(`/posts/count?${filter}`, U1));
+    expect(own.result.body).toEqual({ total: 0 });
+    expect(own.exact).toEqual(['posts']);
+    // This router's write drops the total before it answers.
+    expect((await request(t.app).post('/api/posts').send({ title: 'q4', status: 'published', owner: 'u2' })).status).toBe(201);
+    const after = await countsDuring(() => get(`/posts/count?${filter}`, EDITOR));
+    expect(after.result.body).toEqual({ total: 4 });
+    expect(after.exact).toEqual(['posts']);
+  });
+
+  it('does not serve the local API from the totals cache: it counts every time', async () => {
+    const { result, exact } = await countsDuring(async () => [
+      await t.api.local.count('posts', { where: { title: { like: 'q%' } } }),
+      await t.api.local.count('posts', { where: { title: { like: 'q%' } } }),
+    ]);
+    expect(result).toEqual([{ total: 4 }, { total: 4 }]);
     expect(exact).toEqual(['posts', 'posts']);
   });
 });

@@ -1,6 +1,7 @@
-// Conditional GET on every read that carries a validator (cached and uncached records and lists, globals,
-// files): a matching If-None-Match is a 304 whatever Cache-Control or Pragma the request sends, as fetch()
-// sends `Cache-Control: no-cache` with every revalidation. Checked with supertest and with Node's own fetch.
+// Conditional GET on every read that carries a validator (cached and uncached records, lists in each
+// envelope, counts, globals, files): a matching If-None-Match is a 304 whatever Cache-Control or Pragma the
+// request sends, as fetch() sends `Cache-Control: no-cache` with every revalidation. Checked with supertest
+// and with Node's own fetch.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
@@ -11,7 +12,7 @@ import { pngBytes } from '../uploads/upload-helpers';
 let t: TestApp;
 let server: http.Server;
 let base: string;
-/** Request headers as the server received them, by path (to show what fetch() really sends). */
+/** Request headers as the server received them, by path and query (to show what fetch() really sends). */
 const received = new Map<string, http.IncomingHttpHeaders>();
 /** Every read with a validator, by name: its path under /api. */
 const paths: Record<string, string> = {};
@@ -30,15 +31,25 @@ beforeAll(async () => {
   const file = await t.api.local.upload(pngBytes(), { filename: 'a.png', mimeType: 'image/png' });
   Object.assign(paths, {
     'cached list': '/posts',
+    'cached list, Form A': '/posts?limit=5&sort=-createdAt',
+    'cached list, Form B cursor': '/posts?cursor=&perPage=5&where[title][eq]=p',
+    'cached list, Form C': '/posts?perPage=5&filter=title:p&fields=title',
     'cached record': `/posts/${post.id}`,
+    'cached count': '/posts/count',
+    'cached count, filtered': '/posts/count?filter=title:p',
     'uncached list': '/notes',
+    'uncached list, Form A': '/notes?limit=5&sort=-createdAt',
+    'uncached list, Form B cursor': '/notes?cursor=&perPage=5&where[title][eq]=n',
+    'uncached list, Form C': '/notes?perPage=5&filter=title:n&fields=title',
     'uncached record': `/notes/${note.id}`,
+    'uncached count': '/notes/count',
+    'uncached count, filtered': '/notes/count?where[title][eq]=n',
     global: '/globals/site',
     file: `/uploads/${file.filename}`,
   });
   const host = express();
   host.use((req, _res, next) => {
-    received.set(req.path, req.headers);
+    received.set(req.originalUrl, req.headers);
     next();
   });
   host.use(t.app);
@@ -63,7 +74,26 @@ async function etagOf(path: string): Promise<string> {
   return res.headers.etag;
 }
 
-describe.each(['cached list', 'cached record', 'uncached list', 'uncached record', 'global', 'file'])('%s', (name) => {
+const FAMILIES = [
+  'cached list',
+  'cached list, Form A',
+  'cached list, Form B cursor',
+  'cached list, Form C',
+  'cached record',
+  'cached count',
+  'cached count, filtered',
+  'uncached list',
+  'uncached list, Form A',
+  'uncached list, Form B cursor',
+  'uncached list, Form C',
+  'uncached record',
+  'uncached count',
+  'uncached count, filtered',
+  'global',
+  'file',
+];
+
+describe.each(FAMILIES)('%s', (name) => {
   it('answers 304 to a matching If-None-Match sent with Cache-Control: no-cache and Pragma: no-cache', async () => {
     const path = paths[name];
     const etag = await etagOf(path);
@@ -105,5 +135,13 @@ describe.each(['cached list', 'cached record', 'uncached list', 'uncached record
     expect(received.get(`/api${path}`)).toMatchObject({ 'if-none-match': etag, 'cache-control': 'no-cache' });
     expect(again.status).toBe(304);
     expect(again.headers.get('etag')).toBe(etag);
+  });
+
+  it('answers 304 to a conditional HEAD sent with Cache-Control: no-cache', async () => {
+    const path = paths[name];
+    const etag = await etagOf(path);
+    const res = await request(t.app).head(`/api${path}`).set('If-None-Match', etag).set('Cache-Control', 'no-cache');
+    expect(res.status).toBe(304);
+    expect(res.headers.etag).toBe(etag);
   });
 });

@@ -1,5 +1,5 @@
 // The document tells the truth: it is valid OpenAPI 3.1, names every route the dispatcher mounts (and
-// nothing else), and real answers of every route - each list envelope, records, writes, globals, auth,
+// nothing else), and real answers of every route - each list envelope, counts, records, writes, globals, auth,
 // API keys, docs, errors, uploads and populated upload fields - validate against the schemas it gives them.
 import request, { type Response } from 'supertest';
 import type { EmailMessage } from '../../lib';
@@ -214,7 +214,7 @@ describe('real answers match the document', () => {
     await call('delete', `/users/api-keys/${created.body.apiKey.id}`, { token: user.accessToken, expect: 404 });
   });
 
-  it('collections: create (one and a batch), get, update, list in every envelope, delete, restore', async () => {
+  it('collections: create (one and a batch), get, update, list in every envelope, count, delete, restore', async () => {
     const created = await call('post', '/posts', {
       token: admin.accessToken,
       body: { title: 'Hello', views: 3, tags: ['a'], published: '2024-05-01T10:00:00.000Z', owner: user.id, meta: { any: [1, 'x'] }, code: 'c1' },
@@ -245,6 +245,10 @@ describe('real answers match the document', () => {
     await call('get', '/posts?limit=1&count=false', { token: admin.accessToken, expect: 200 });
     await call('get', '/posts?include=owner&where[title][like]=hel', { token: admin.accessToken, expect: 200 });
     await call('get', '/posts?where={bad', { token: admin.accessToken, expect: 400 });
+    const counted = await call('get', '/posts/count?filter=status:published&includeDeleted=true', { token: admin.accessToken, expect: 200 });
+    expect(counted.body).toEqual({ total: 1 });
+    await call('get', '/posts/count?where={bad', { token: admin.accessToken, expect: 400 });
+    await call('get', '/users/count', { token: user.accessToken, expect: 200 });
     await call('get', '/users', { token: user.accessToken, expect: 200 });
     await call('get', `/users/${user.id}`, { token: user.accessToken, expect: 200 });
     await call('patch', `/users/${user.id}`, { token: user.accessToken, body: { bio: 'hi' }, expect: 200 });

@@ -85,6 +85,7 @@ import {
   type HookRecord,
   type LocalApi,
   type LocalAuthApi,
+  type LocalCountOptions,
   type LocalFindOptions,
   type LocalOptions,
   type LocalUploadOptions,
@@ -230,6 +231,8 @@ export async function main(): Promise<void> {
   const local: LocalApi = api.local;
   const options: LocalFindOptions & LocalOptions = { where: { title: { like: 'hello' } }, user: null, overrideAccess: false };
   const found: FindResult = await local.find('posts', options);
+  const countOptions: LocalCountOptions = { filter: ['title:Hello'], search: 'hello', user: null };
+  const counted: { total: number } = await local.count('posts', countOptions);
   const record: ApiRecord = await local.create('posts', { title: 'Hello' });
   const upload: LocalUploadOptions = { filename: 'a.png', mimeType: 'image/png' };
   const file: UploadedFile = await local.upload(new Uint8Array([137, 80, 78, 71]), upload);
@@ -255,7 +258,7 @@ export async function main(): Promise<void> {
     QueryTooComplexError, RangeNotSatisfiableError, ServiceUnavailableError, TooManyConnectionsError, TooManyRequestsError,
     UnsupportedMediaTypeError, UpgradeRequiredError, WriteConflictError, TypeNameConflictError,
   ];
-  console.log(routes.length, found.docs.length, file.url, registered.user.email, tokens.accessToken, monitor?.stats().sse, event.type);
+  console.log(routes.length, found.docs.length, counted.total, file.url, registered.user.email, tokens.accessToken, monitor?.stats().sse, event.type);
   console.log(declarations.length, errors.map((e) => e.status), classes.length, scopes, operation, shared, stored.id);
   await api.close();
   server.close();
