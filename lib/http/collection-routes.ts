@@ -1,7 +1,7 @@
 // The REST routes of one collection as route-table entries: parse the request, call the shared
 // operation, shape the answer. List, count, get, create (one or a batch), update, delete, and restore.
 import type { Request } from 'express';
-import { count, create, createMany, deleteRecord, find, findById, restoreRecord, update } from '../operations';
+import { count, create, createMany, deleteMany, deleteRecord, find, findById, restoreRecord, update, updateMany } from '../operations';
 import type { FieldView } from '../operations/field-view';
 import { operationView } from '../operations/operation-view';
 import type { CollectionRuntime, Runtime } from '../operations/runtime';
@@ -9,7 +9,8 @@ import { parseCountQuery, parseListQuery, parseRecordQuery } from '../query';
 import { rejectQuery } from '../query/reject';
 import { createCachedReadHeaders } from './cache-headers';
 import { toListEnvelope } from './list-envelope';
-import { ETAG_HEADER, ifMatchHeader, ifMatchOf, preconditionResponses, sendRead, sendWritten } from './preconditions';
+import { ETAG_HEADER, bulkIfMatchHeader, checkBulkIfMatch, ifMatchHeader, ifMatchOf, preconditionResponses, sendRead, sendWritten } from './preconditions';
+import { QueryError } from '../errors';
 import type { QueryMemo } from './query-memo';
 import { parseQueryString, querySearch, readQuery } from './read-query';
 import { callerAtOnce, requestUser } from './request-user';
@@ -57,6 +58,17 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
   const readCountQuery = memo.reader(`${slug}.count`, (search) => parseCountQuery(parseQueryString(search), descriptor, registry, queryOptions));
   const countQueryIn = (view: FieldView, search: string) =>
     memo.get(`${slug}.count|${view.key}`, search, () => parseCountQuery(parseQueryString(search), view.of(collection).descriptor, view.registry, queryOptions));
+
+  // A bulk write's where, read as a count reads it (in the caller's view with field rules). Required: a
+  // write to every record is asked for with `where={}`, never by leaving the where out.
+  const bulkWhere = async (req: Request, user: Awaited<ReturnType<typeof requestUser>>) => {
+    const raw = readQuery(req);
+    if (!Object.hasOwn(raw, 'where') && !Object.hasOwn(raw, 'filter')) {
+      throw new QueryError('A bulk write needs a where (where={} for every record).', [{ field: 'where', message: 'is required', code: 'required' }]);
+    }
+    const search = querySearch(req);
+    return (viewed ? countQueryIn(await operationView({ runtime, collection, user, req }, 'read'), search) : readCountQuery(search)).where;
+  };
 
   const routes: RouteDef[] = [
     {
@@ -163,13 +175,50 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
       summary: descriptor.softDelete ? `Delete one of ${slug} (soft; ?permanent=true removes it)` : `Delete one of ${slug}`,
       tags,
       auth: 'optional',
-      query: descriptor.softDelete ? [{ name: 'permanent', description: 'Remove the record instead of marking it deleted.', schema: { type: 'boolean' } }] : undefined,
+      query: descriptor.softDelete ? [PERMANENT] : undefined,
       headers: [ifMatchHeader(required)],
       responses: { 200: { description: '{ deleted: true }', shape: { kind: 'schema', schema: DELETED } }, ...READ_ERRORS, 404: { description: 'No such record' }, ...preconditionResponses(required) },
       async handler(req, res) {
         const permanent = readBoolean(readQuery(req).permanent, 'permanent');
         const ifMatch = ifMatchOf(req, descriptor);
         res.json(await deleteRecord({ ...(await base(req)), id: String(req.params.id), permanent, ifMatch }));
+      },
+    },
+    {
+      method: 'patch',
+      path: `/${slug}`,
+      operationId: `${slug}.updateMany`,
+      summary: `Update every one of ${slug} the where matches`,
+      tags,
+      auth: 'optional',
+      query: BULK_QUERY,
+      headers: [bulkIfMatchHeader(required)],
+      body: { type: 'json', shape: { kind: 'record-input', slug, mode: 'update' }, required: true },
+      responses: { 200: { description: 'The records as written, and those that failed', shape: { kind: 'bulk', slug, op: 'update' } }, ...WRITE_ERRORS, ...preconditionResponses(required, true) },
+      async handler(req, res) {
+        checkBulkIfMatch(req, descriptor);
+        const args = await base(req);
+        const where = await bulkWhere(req, args.user);
+        const dryRun = readBoolean(readQuery(req).dryRun, 'dryRun');
+        res.json(await updateMany({ ...args, where, data: req.body, dryRun }));
+      },
+    },
+    {
+      method: 'delete',
+      path: `/${slug}`,
+      operationId: `${slug}.deleteMany`,
+      summary: descriptor.softDelete ? `Delete every one of ${slug} the where matches (soft; permanent=true removes them)` : `Delete every one of ${slug} the where matches`,
+      tags,
+      auth: 'optional',
+      query: descriptor.softDelete ? [...BULK_QUERY, PERMANENT] : BULK_QUERY,
+      headers: [bulkIfMatchHeader(required)],
+      responses: { 200: { description: 'The ids deleted, and the records that failed', shape: { kind: 'bulk', slug, op: 'delete' } }, ...READ_ERRORS, ...preconditionResponses(required, true) },
+      async handler(req, res) {
+        checkBulkIfMatch(req, descriptor);
+        const args = await base(req);
+        const where = await bulkWhere(req, args.user);
+        const raw = readQuery(req);
+        res.json(await deleteMany({ ...args, where, dryRun: readBoolean(raw.dryRun, 'dryRun'), permanent: readBoolean(raw.permanent, 'permanent') }));
       },
     },
   ];
@@ -195,3 +244,13 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
 
 const DELETED = { type: 'object', properties: { deleted: { type: 'boolean', const: true } }, required: ['deleted'] };
 const TOTAL = { type: 'object', properties: { total: { type: 'integer', minimum: 0 } }, required: ['total'], additionalProperties: false };
+
+const PERMANENT = { name: 'permanent', description: 'Remove the record instead of marking it deleted.', schema: { type: 'boolean' } };
+
+/** The query of a bulk write: the list's conditions (where is required; where={} is every record) and dryRun. */
+const BULK_QUERY = [
+  { name: 'where', description: 'Which records to write, as on a list (JSON or bracket form). Required (or filter); where={} means every record.', schema: { type: 'string' } },
+  { name: 'filter', description: 'Form C conditions, ANDed with where.', schema: { type: 'string' } },
+  { name: 'search', description: 'Full-text search, ANDed with the conditions.', schema: { type: 'string' } },
+  { name: 'dryRun', description: 'Answer how many records match and write nothing.', schema: { type: 'boolean' } },
+];

@@ -1,7 +1,7 @@
 // The precondition headers of record routes: If-Match read once per write (a malformed one is a 400 naming
 // it; a missing one a 428 where the collection requires it), and the strong ETag every record answer carries.
 import type { Request, Response } from 'express';
-import { PreconditionRequiredError } from '../errors';
+import { InvalidHeaderError, PreconditionRequiredError } from '../errors';
 import { type IfMatch, parseIfMatch, representationTag } from '../operations/precondition';
 import { etagOfAnswer } from '../operations/write-answer';
 import type { CollectionDescriptor } from '../schema/descriptors';
@@ -15,6 +15,15 @@ export function ifMatchOf(req: Request, descriptor: Pick<CollectionDescriptor, '
     return undefined;
   }
   return parseIfMatch(value);
+}
+
+/**
+ * A bulk write has no one record to compare a tag with: If-Match takes only `*` there, which is also what a
+ * requireIfMatch collection asks of it (428 without), so that writing many records at once is a choice.
+ */
+export function checkBulkIfMatch(req: Request, descriptor: Pick<CollectionDescriptor, 'requireIfMatch'>): void {
+  const ifMatch = ifMatchOf(req, descriptor);
+  if (ifMatch !== undefined && ifMatch !== '*') throw new InvalidHeaderError('If-Match', 'a bulk write takes only * (each record has its own ETag).');
 }
 
 /** Sends a record read with GET, tagged. */
@@ -41,16 +50,26 @@ export function ifMatchHeader(required: boolean): HeaderParameter {
   };
 }
 
+/** If-Match of a bulk write, in the document. */
+export function bulkIfMatchHeader(required: boolean): HeaderParameter {
+  return {
+    name: 'If-Match',
+    required,
+    description: required ? 'Only *: required here (428 without it), so a bulk write is a choice.' : 'Only *, when sent.',
+    schema: { type: 'string', const: '*' },
+  };
+}
+
 /** The ETag a record answer carries, in the document. */
 export const ETAG_HEADER: NonNullable<RouteResponse['headers']> = {
   ETag: { description: 'Strong validator of the record as you receive it; send it back in If-Match (writes) or If-None-Match (reads).', schema: { type: 'string' } },
 };
 
 /** The precondition answers a write of one record may give, in the document. */
-export function preconditionResponses(required: boolean): Record<number, RouteResponse> {
-  const responses: Record<number, RouteResponse> = {
-    412: { description: 'If-Match names no current ETag of the record: it changed since it was read; nothing was written' },
-  };
+export function preconditionResponses(required: boolean, bulk = false): Record<number, RouteResponse> {
+  const responses: Record<number, RouteResponse> = bulk
+    ? {}
+    : { 412: { description: 'If-Match names no current ETag of the record: it changed since it was read; nothing was written' } };
   if (required) responses[428] = { description: 'If-Match is required here' };
   return responses;
 }

@@ -20,6 +20,8 @@ export type BodyShape =
   | { kind: 'batch-input'; slug: string }
   | { kind: 'batch'; slug: string }
   | { kind: 'list'; slug: string }
+  /** A bulk write's answer: the records as written (ids for deletes), counts, and the records that failed. */
+  | { kind: 'bulk'; slug: string; op: 'update' | 'delete' }
   | { kind: 'global'; slug: string }
   | { kind: 'global-input'; slug: string }
   /** A stored file as the API shows it (POST /upload's answer, a populated upload field). */

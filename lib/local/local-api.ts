@@ -3,7 +3,8 @@
 import type { Request } from 'express';
 import type { HookContext } from '../config/hooks';
 import type { AuthUser } from '../config/types';
-import { count, create, createMany, deleteRecord, find, findById, findGlobal, restoreRecord, update } from '../operations';
+import { type BulkResult, count, create, createMany, deleteMany, deleteRecord, find, findById, findGlobal, restoreRecord, update, updateMany } from '../operations';
+import { type IfMatch, parseIfMatch } from '../operations/precondition';
 import type { UploadedFile } from '../operations/file-storage';
 import type { FindResult } from '../operations/find-result';
 import { operationView } from '../operations/operation-view';
@@ -65,6 +66,21 @@ export interface LocalCountOptions extends LocalOptions {
   includeDeleted?: boolean;
 }
 
+/** A precondition on a write of one record: the ETag a client read it with (forwarded from its If-Match), a list of them, or `*`. */
+export interface LocalPreconditionOptions extends LocalOptions {
+  /**
+   * Write only if the record, as this call's caller reads it, still has this ETag; else the call rejects
+   * with a 412 `precondition_failed` and nothing is written. Takes an If-Match header value as it came.
+   */
+  ifMatch?: string;
+}
+
+/** Options of updateMany and deleteMany. */
+export interface LocalBulkOptions extends LocalOptions {
+  /** Count the matching records and write nothing. */
+  dryRun?: boolean;
+}
+
 /** A stored file as the API shows it (docs/uploads.md): what `upload()` resolves with. */
 export type { UploadedFile };
 
@@ -89,11 +105,15 @@ export interface LocalApi {
   ): Promise<ApiRecord>;
   create(collection: string, data: Record<string, unknown>, options?: LocalOptions): Promise<ApiRecord>;
   createMany(collection: string, data: Record<string, unknown>[], options?: LocalOptions): Promise<ApiRecord[]>;
-  update(collection: string, id: string, data: Record<string, unknown>, options?: LocalOptions): Promise<ApiRecord>;
-  delete(collection: string, id: string, options?: LocalOptions & { permanent?: boolean }): Promise<{ deleted: true }>;
-  restore(collection: string, id: string, options?: LocalOptions): Promise<ApiRecord>;
+  update(collection: string, id: string, data: Record<string, unknown>, options?: LocalPreconditionOptions): Promise<ApiRecord>;
+  delete(collection: string, id: string, options?: LocalPreconditionOptions & { permanent?: boolean }): Promise<{ deleted: true }>;
+  restore(collection: string, id: string, options?: LocalPreconditionOptions): Promise<ApiRecord>;
+  /** Sets `data` on every record `where` matches, as `PATCH /<slug>?where=` does (`{}`: every record). */
+  updateMany(collection: string, where: Record<string, unknown>, data: Record<string, unknown>, options?: LocalBulkOptions): Promise<BulkResult>;
+  /** Deletes every record `where` matches, as `DELETE /<slug>?where=` does (`{}`: every record). */
+  deleteMany(collection: string, where: Record<string, unknown>, options?: LocalBulkOptions & { permanent?: boolean }): Promise<BulkResult>;
   findGlobal(slug: string, options?: LocalOptions): Promise<Record<string, unknown>>;
-  updateGlobal(slug: string, data: Record<string, unknown>, options?: LocalOptions): Promise<Record<string, unknown>>;
+  updateGlobal(slug: string, data: Record<string, unknown>, options?: LocalPreconditionOptions): Promise<Record<string, unknown>>;
   /** Stores a file (a stream or its bytes) as `POST /upload` does; needs the `uploads` option. */
   upload(source: NodeJS.ReadableStream | Uint8Array, options: LocalUploadOptions): Promise<UploadedFile>;
   /** Deletes a stored file by its stored name (`filename`, the last segment of its `url`) as `DELETE /uploads/:filename` does; needs the `uploads` option. */
@@ -150,6 +170,8 @@ export function bindLocalApi(local: LocalApi, caller: HookCaller): LocalApi {
     update: (slug, id, data, options) => local.update(slug, id, data, as(options)),
     delete: (slug, id, options) => local.delete(slug, id, as(options)),
     restore: (slug, id, options) => local.restore(slug, id, as(options)),
+    updateMany: (slug, where, data, options) => local.updateMany(slug, where, data, as(options)),
+    deleteMany: (slug, where, options) => local.deleteMany(slug, where, as(options)),
     findGlobal: (slug, options) => local.findGlobal(slug, as(options)),
     updateGlobal: (slug, data, options) => local.updateGlobal(slug, data, as(options)),
     upload: (source, options) => local.upload(source, as(options)),
@@ -163,6 +185,11 @@ declare module '../config/hooks' {
   interface HookApi extends LocalApi {}
 }
 
+/** The If-Match of a local write, read as the header is (a malformed one is the same 400). */
+function ifMatchOf(options: LocalPreconditionOptions | undefined): IfMatch | undefined {
+  return options?.ifMatch === undefined ? undefined : parseIfMatch(options.ifMatch, 'ifMatch');
+}
+
 async function uploadsNotConfigured(): Promise<never> {
   throw new Error('content-router: uploads are not configured; set the `uploads` option (docs/uploads.md) to store files');
 }
@@ -174,6 +201,12 @@ export function createLocalApi(runtime: Runtime): LocalApi {
     const global = runtime.globals.get(slug);
     if (!global) throw new NotFoundError(`No global "${slug}".`);
     return global;
+  };
+  // A bulk write's where, read as a count's in the caller's view; required, as over REST (`{}` is every record).
+  const whereIn = async (collection: ReturnType<typeof getCollection>, who: ReturnType<typeof actor>, where: unknown) => {
+    if (where === undefined || where === null || typeof where !== 'object') throw new TypeError('content-router: api.local: updateMany/deleteMany need a where object ({} for every record)');
+    const view = await operationView({ runtime, collection, ...who }, 'read');
+    return parseCountQuery({ where }, view.of(collection).descriptor, view.registry, queryOptions).where;
   };
   return {
     // Async throughout: a refused option or an unknown slug is a rejection, never a throw at the call.
@@ -201,12 +234,22 @@ export function createLocalApi(runtime: Runtime): LocalApi {
     },
     create: async (slug, data, options) => create({ runtime, collection: getCollection(runtime, slug), data, ...actor(options) }),
     createMany: async (slug, items, options) => createMany({ runtime, collection: getCollection(runtime, slug), items, ...actor(options) }),
-    update: async (slug, id, data, options) => update({ runtime, collection: getCollection(runtime, slug), id, data, ...actor(options) }),
+    update: async (slug, id, data, options) => update({ runtime, collection: getCollection(runtime, slug), id, data, ifMatch: ifMatchOf(options), ...actor(options) }),
     delete: async (slug, id, options) =>
-      deleteRecord({ runtime, collection: getCollection(runtime, slug), id, permanent: options?.permanent, ...actor(options) }),
-    restore: async (slug, id, options) => restoreRecord({ runtime, collection: getCollection(runtime, slug), id, ...actor(options) }),
+      deleteRecord({ runtime, collection: getCollection(runtime, slug), id, permanent: options?.permanent, ifMatch: ifMatchOf(options), ...actor(options) }),
+    restore: async (slug, id, options) => restoreRecord({ runtime, collection: getCollection(runtime, slug), id, ifMatch: ifMatchOf(options), ...actor(options) }),
+    async updateMany(slug, where, data, options = {}) {
+      const who = actor(options);
+      const collection = getCollection(runtime, slug);
+      return updateMany({ runtime, collection, where: await whereIn(collection, who, where), data, dryRun: options.dryRun === true, ...who });
+    },
+    async deleteMany(slug, where, options = {}) {
+      const who = actor(options);
+      const collection = getCollection(runtime, slug);
+      return deleteMany({ runtime, collection, where: await whereIn(collection, who, where), dryRun: options.dryRun === true, permanent: options.permanent, ...who });
+    },
     findGlobal: async (slug, options) => findGlobal({ runtime, global: globalOf(slug), ...actor(options) }),
-    updateGlobal: async (slug, data, options) => updateGlobal({ runtime, global: globalOf(slug), data, ...actor(options) }),
+    updateGlobal: async (slug, data, options) => updateGlobal({ runtime, global: globalOf(slug), data, ifMatch: ifMatchOf(options), ...actor(options) }),
     // Replaced by the uploads feature when it is configured.
     upload: uploadsNotConfigured,
     deleteUpload: uploadsNotConfigured,

@@ -69,6 +69,29 @@ function listedCollection(route: RouteDef, registry: SchemaRegistry): Collection
   return undefined;
 }
 
+const ID_ONLY = { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] };
+
+/** A bulk write's answer around its records; a dry run answers `data: []` and `meta.matched` alone. */
+function bulkAnswerSchema(record: JsonSchema): JsonSchema {
+  const count = { type: 'integer', minimum: 0 };
+  return {
+    type: 'object',
+    properties: {
+      data: { type: 'array', items: record },
+      meta: { type: 'object', properties: { matched: count, updated: count, deleted: count, failed: count }, required: ['matched'] },
+      errors: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: { id: { type: 'string' }, status: { type: 'integer' }, code: { type: 'string' }, message: { type: 'string' } },
+          required: ['id', 'status', 'code', 'message'],
+        },
+      },
+    },
+    required: ['data', 'meta'],
+  };
+}
+
 /** Builds the OpenAPI 3.1 document; `serverUrl` is where the host mounted the router (`req.baseUrl`). */
 export function buildOpenApiDocument(source: DocumentSource, serverUrl: string): OpenAPIObject {
   const { registry, globals, routes } = source;
@@ -114,6 +137,8 @@ export function buildOpenApiDocument(source: DocumentSource, serverUrl: string):
         return ref(shape.mode === 'create' ? own.create : own.update);
       case 'list':
         return own ? ref(own.list) : fallback;
+      case 'bulk':
+        return own ? bulkAnswerSchema(shape.op === 'update' ? ref(own.record) : ID_ONLY) : fallback;
       case 'batch':
       case 'batch-input': {
         if (!own) return fallback;

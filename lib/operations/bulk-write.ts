@@ -1,10 +1,12 @@
 // What the bulk writes by where share: the records a where selects (never more than core.api.maxBulk),
 // how one record's failure is reported without failing the others, and the answer's shape.
-import { ContentError, TooManyMatchesError } from '../errors';
+import type { ClientSession } from 'mongoose';
+import { ContentError, TooManyMatchesError, WriteConflictError } from '../errors';
 import type { WhereNode } from '../query/types';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
 import { toLoggableError } from '../util/loggable-error';
 import type { WriteArgs } from './runtime';
+import { inTransaction } from './transaction';
 
 export interface BulkArgs extends WriteArgs {
   /** The client's where (already parsed in its field view); undefined: every record (`where={}`). */
@@ -29,7 +31,7 @@ export interface BulkResult {
 }
 
 /** Records written at once when the server has no transactions: enough to hide the round trips, few enough to leave the pool to others. */
-export const WRITES_IN_FLIGHT = 8;
+const WRITES_IN_FLIGHT = 8;
 
 /** The rows `filter` matches, oldest first; a 400 when there are more than a bulk write may write. */
 export async function selectRows(args: WriteArgs, filter: Record<string, unknown>): Promise<RawDoc[]> {
@@ -53,8 +55,32 @@ export function failureOf(args: WriteArgs, id: string, error: unknown): BulkFail
   return { id, status: 500, code: 'internal_error', message: 'The record could not be written.' };
 }
 
+/**
+ * Writes every item with `writeOne` and returns those that failed, with why. Where the server has
+ * transactions, all in one, one after another (a session runs one operation at a time): a record that moved
+ * since it was read (WriteConflictError) is reported, any other failure undoes them all and is thrown. The
+ * driver may run a transaction again from the start, so each attempt keeps its own outcome. Without
+ * transactions, a few at a time, each failing alone.
+ */
+export function writeEach<T>(args: WriteArgs, items: readonly T[], writeOne: (item: T, session?: ClientSession) => Promise<void>): Promise<Array<[T, unknown]>> {
+  return inTransaction(args.runtime.connection, async (session) => {
+    const failed: Array<[T, unknown]> = [];
+    const each = async (item: T) => {
+      try {
+        await writeOne(item, session);
+      } catch (error) {
+        if (session && !(error instanceof WriteConflictError)) throw error;
+        failed.push([item, error]);
+      }
+    };
+    if (session) for (const item of items) await each(item);
+    else await inBatches(items, WRITES_IN_FLIGHT, each);
+    return failed;
+  });
+}
+
 /** Runs `each` over `items`, at most `width` at once; the results in item order. */
-export async function inBatches<T, R>(items: readonly T[], width: number, each: (item: T) => Promise<R>): Promise<R[]> {
+async function inBatches<T, R>(items: readonly T[], width: number, each: (item: T) => Promise<R>): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
   const worker = async () => {

@@ -7,7 +7,8 @@
 // If-Match the write is conditioned on the revision compared, so of racing writers with one tag one wins.
 import { NotFoundError, WriteConflictError } from '../errors';
 import type { WhereNode } from '../query/types';
-import { assertValidInput } from '../schema/validate-input';
+import type { ClientSession } from 'mongoose';
+import { type ValidatedInput, assertValidInput } from '../schema/validate-input';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
 import { checkAccess } from './access';
 import { assertUnanswered } from './answered';
@@ -19,7 +20,7 @@ import { atRevision } from '../schema/revision';
 import { toRecordId } from './record-id';
 import { bodyOf, prepareWrite } from './prepare-input';
 import { presentFor } from './present-records';
-import { publishWrite, type WriteArgs } from './runtime';
+import { type CollectionRuntime, publishWrite, type WriteArgs } from './runtime';
 import { answerWrite } from './write-answer';
 import { rethrowWriteError } from './write-errors';
 
@@ -34,8 +35,8 @@ export interface UpdateArgs extends WriteArgs {
 const MAX_ATTEMPTS = 3;
 
 /** The stored document as it would be after the change, cast by the schema as the write would cast it. */
-function applyInMemory(args: UpdateArgs, before: RawDoc, set: Record<string, unknown>, unset: readonly string[]): RawDoc {
-  const doc = args.collection.model.hydrate(before);
+export function applyInMemory(collection: CollectionRuntime, before: RawDoc, set: Record<string, unknown>, unset: readonly string[]): RawDoc {
+  const doc = collection.model.hydrate(before);
   doc.set(set);
   for (const name of unset) doc.set(name, undefined);
   return doc.toObject() as RawDoc;
@@ -46,9 +47,9 @@ function applyInMemory(args: UpdateArgs, before: RawDoc, set: Record<string, unk
  * hidden fields included: change subscribers' access constraints may name them (an owner id), and
  * serialize() keeps them out of every answer.
  */
-async function write(args: UpdateArgs, filter: Record<string, unknown>, change: Record<string, unknown>): Promise<RawDoc | null> {
+export async function write(collection: CollectionRuntime, filter: Record<string, unknown>, change: Record<string, unknown>, session?: ClientSession): Promise<RawDoc | null> {
   try {
-    return await args.collection.model.findOneAndUpdate(filter, change, { returnDocument: 'after', runValidators: true }).lean<RawDoc>();
+    return await collection.model.findOneAndUpdate(filter, change, { returnDocument: 'after', runValidators: true, session }).lean<RawDoc>();
   } catch (error) {
     rethrowWriteError(error);
   }
@@ -73,13 +74,21 @@ async function writeAtRevision(args: UpdateArgs, filter: Record<string, unknown>
   let before: RawDoc | null = conditions.stored;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     if (!before) throw notFound();
-    if (constraint) await assertWithinConstraints(args, [{ doc: applyInMemory(args, before, input.set, input.unset), constraint }]);
-    const row = await write(args, { $and: [filter, atRevision(before._rev)] }, change);
+    if (constraint) await assertWithinConstraints(args, [{ doc: applyInMemory(args.collection, before, input.set, input.unset), constraint }]);
+    const row = await write(args.collection, { $and: [filter, atRevision(before._rev)] }, change);
     if (row) return row;
     if (strict) return conditionalMiss(args.collection.model.exists(filter), notFound());
     before = await args.collection.model.findOne(filter).lean<RawDoc>();
   }
   throw new WriteConflictError();
+}
+
+/** The Mongo update of a prepared body; undefined when it changes nothing. */
+export function changeOf(input: Pick<ValidatedInput, 'set' | 'unset'>): Record<string, unknown> | undefined {
+  if (Object.keys(input.set).length === 0 && input.unset.length === 0) return undefined;
+  const change: Record<string, unknown> = { $set: input.set };
+  if (input.unset.length) change.$unset = Object.fromEntries(input.unset.map((name) => [name, 1]));
+  return change;
 }
 
 function notFound(): NotFoundError {
@@ -102,16 +111,15 @@ export function update(args: UpdateArgs): Promise<ApiRecord> {
     const { input, data } = await prepareWrite(args, args.data, { mode: 'update', operation: 'update', originalDoc: previousDoc, id: args.id });
     assertValidInput(input.errors, 'The update is not valid.');
     const fields = [...Object.keys(input.set), ...input.unset];
-    if (fields.length === 0) {
+    const change = changeOf(input);
+    if (!change) {
       // Nothing to change: not even updatedAt moves, nobody is told of a change, and no afterChange runs.
       const row = await collection.model.findOne(filter, collection.projection).lean<RawDoc>();
       if (!row) throw notFound();
       return (await presentFor(args, [row], undefined, 'update'))[0];
     }
-    const change: Record<string, unknown> = { $set: input.set };
-    if (input.unset.length) change.$unset = Object.fromEntries(input.unset.map((name) => [name, 1]));
     assertUnanswered(args);
-    const row = constraint || tags ? await writeAtRevision(args, filter, change, input, { stored: stored!, constraint, strict: tags !== undefined }) : await write(args, filter, change);
+    const row = constraint || tags ? await writeAtRevision(args, filter, change, input, { stored: stored!, constraint, strict: tags !== undefined }) : await write(collection, filter, change);
     if (!row) throw notFound();
     publishWrite(runtime, collection, 'update', [String(row._id)], fields, [row]);
     return answerWrite(args, 'update', { row, data, previousDoc });

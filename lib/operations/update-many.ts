@@ -1,0 +1,110 @@
+// Bulk update by where (PATCH /<slug>?where=): the same fields set on every record that matches the where
+// AND the caller's update rule, each record written as a single PATCH writes it.
+//
+// Steps: the update rule -> the body checked once, alone (a bad body writes nothing) -> the matching records,
+// at most core.api.maxBulk (else a 400, nothing written; a dry run stops here with the count) -> per record,
+// in order: its hooks and checks (prepareWrite with the record as stored; under a constraint the changed
+// record must still match it) -> the writes, each at the revision read, so a record changed meanwhile is
+// reported, never overwritten (all in one transaction where the server has them: bulk-write.ts) -> per record: its change
+// event, afterChange and the read steps. A record that fails any step is reported in `errors` and not written.
+import type { WhereNode } from '../query/types';
+import { assertValidInput } from '../schema/validate-input';
+import { atRevision } from '../schema/revision';
+import type { ApiRecord, RawDoc } from '../schema/to-record';
+import { WriteConflictError } from '../errors';
+import { checkAccess } from './access';
+import { assertUnanswered } from './answered';
+import { buildFilter } from './build-filter';
+import { type BulkArgs, type BulkFailure, type BulkResult, dryRunAnswer, failureOf, selectRows, writeEach } from './bulk-write';
+import { assertWithinConstraints } from './constraint-match';
+import { hasBeforeWriteHooks, withAfterError } from './hooks';
+import { type PreparedWrite, bodyOf, checkBody, prepareWrite } from './prepare-input';
+import { presentFor } from './present-records';
+import { publishWrite } from './runtime';
+import { applyInMemory, changeOf, write } from './update';
+import { answerWrite } from './write-answer';
+
+export interface UpdateManyArgs extends BulkArgs {
+  data: unknown;
+}
+
+/** One selected record on its way: as stored, then its prepared change, then the row written. */
+interface Pending {
+  stored: RawDoc;
+  prepared?: PreparedWrite;
+  row?: RawDoc;
+}
+
+/** Sets the body's fields on every record the where selects; see the file's head for the steps. */
+export function updateMany(args: UpdateManyArgs): Promise<BulkResult> {
+  return withAfterError(args, 'update', async () => {
+    const { collection } = args;
+    const constraint = await checkAccess({ ...args, op: 'update', data: bodyOf(args.data) });
+    assertValidInput(await checkBody(args, args.data, 'update'), 'The update is not valid; nothing was written.');
+    const filter = await buildFilter({ ...args, nodes: [args.where, constraint], deleted: false });
+    const rows = await selectRows(args, filter);
+    if (args.dryRun) return dryRunAnswer(rows.length);
+
+    const failures: BulkFailure[] = [];
+    const fail = (pending: Pending, error: unknown) => failures.push(failureOf(args, String(pending.stored._id), error));
+    const pending: Pending[] = rows.map((stored) => ({ stored }));
+    // Without before-write hooks every record gets the same change: the body is made ready once.
+    const shared = hasBeforeWriteHooks(collection) ? undefined : await prepareWrite(args, args.data, { mode: 'update', operation: 'update' });
+    if (shared) assertValidInput(shared.input.errors, 'The update is not valid; nothing was written.');
+    for (const item of pending) {
+      try {
+        const prepared = shared ?? (await prepareOne(args, item.stored));
+        await checkConstraint(args, item.stored, prepared, constraint);
+        // Only a record through every check is written.
+        item.prepared = prepared;
+      } catch (error) {
+        fail(item, error);
+      }
+    }
+    const ready = pending.filter((item) => item.prepared && changeOf(item.prepared.input));
+    const unchanged = pending.filter((item) => item.prepared && !changeOf(item.prepared.input));
+    assertUnanswered(args);
+    for (const [item, error] of await writeAll(args, filter, ready)) fail(item, error);
+
+    const written = ready.filter((item) => item.row);
+    const data: ApiRecord[] = [];
+    for (const item of pending) {
+      if (item.row) {
+        const { input, data: body } = item.prepared!;
+        publishWrite(args.runtime, collection, 'update', [String(item.row._id)], [...Object.keys(input.set), ...input.unset], [item.row]);
+        data.push(await answerWrite(args, 'update', { row: item.row, data: body, previousDoc: collection.serializeAll(item.stored) }));
+      } else if (unchanged.includes(item)) {
+        // Nothing to change (as a single PATCH with nothing to change): the record as it is, not counted as updated.
+        data.push((await presentFor(args, [item.stored], undefined, 'update'))[0]);
+      }
+    }
+    failures.sort((a, b) => a.id.localeCompare(b.id));
+    return { data, meta: { matched: rows.length, updated: written.length, failed: failures.length }, errors: failures };
+  });
+}
+
+/** One record's hooks and checks, with the record as stored (a 400 of its own fails this record alone). */
+async function prepareOne(args: UpdateManyArgs, stored: RawDoc): Promise<PreparedWrite> {
+  const originalDoc = args.collection.serializeAll(stored);
+  const prepared = await prepareWrite(args, args.data, { mode: 'update', operation: 'update', originalDoc, id: String(stored._id) });
+  assertValidInput(prepared.input.errors, 'The update is not valid for this record.');
+  return prepared;
+}
+
+/** Under the rule's constraint, the record as changed must still match it. */
+async function checkConstraint(args: UpdateManyArgs, stored: RawDoc, prepared: PreparedWrite, constraint: WhereNode | undefined): Promise<void> {
+  if (!constraint) return;
+  const { set, unset } = prepared.input;
+  await assertWithinConstraints(args, [{ doc: applyInMemory(args.collection, stored, set, unset), constraint }]);
+}
+
+/** Writes every ready record at the revision it was read at; one that moved meanwhile (or left the where) is a 409 of its own. */
+function writeAll(args: UpdateManyArgs, filter: Record<string, unknown>, ready: Pending[]): Promise<Array<[Pending, unknown]>> {
+  return writeEach(args, ready, async (item, session) => {
+    item.row = undefined;
+    const change = changeOf(item.prepared!.input)!;
+    const row = await write(args.collection, { $and: [filter, { _id: item.stored._id }, atRevision(item.stored._rev)] }, change, session);
+    if (!row) throw new WriteConflictError('The record changed (or no longer matched the where) after it was selected; it was not written.');
+    item.row = row;
+  });
+}
