@@ -11,7 +11,7 @@ import type { WhereNode } from '../query/types';
 import { assertValidInput } from '../schema/validate-input';
 import { atRevision } from '../schema/revision';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
-import { WriteConflictError } from '../errors';
+import { type ErrorDetail, WriteConflictError } from '../errors';
 import { checkAccess } from './access';
 import { assertUnanswered } from './answered';
 import { buildFilter } from './build-filter';
@@ -40,7 +40,7 @@ export function updateMany(args: UpdateManyArgs): Promise<BulkResult> {
   return withAfterError(args, 'update', async () => {
     const { collection } = args;
     const constraint = await checkAccess({ ...args, op: 'update', data: bodyOf(args.data) });
-    assertValidInput(await checkBody(args, args.data, 'update'), 'The update is not valid; nothing was written.');
+    assertValidInput([...(await checkBody(args, args.data, 'update')), ...writeOnlyNamed(args)], 'The update is not valid; nothing was written.');
     const filter = await buildFilter({ ...args, nodes: [args.where, constraint], deleted: false });
     const rows = await selectRows(args, filter);
     if (args.dryRun) return dryRunAnswer(rows.length);
@@ -81,6 +81,17 @@ export function updateMany(args: UpdateManyArgs): Promise<BulkResult> {
     failures.sort((a, b) => a.id.localeCompare(b.id));
     return { data, meta: { matched: rows.length, updated: written.length, failed: failures.length }, errors: failures };
   });
+}
+
+/**
+ * A write-only field (a password) is set one record at a time: one body for many accounts would give them
+ * one password (and one hash), which no one means to do by filter.
+ */
+function writeOnlyNamed({ collection, data }: UpdateManyArgs): ErrorDetail[] {
+  const body = bodyOf(data) ?? {};
+  return Object.keys(body)
+    .filter((name) => Object.hasOwn(collection.descriptor.fields, name) && collection.descriptor.fields[name].writeOnly)
+    .map((field) => ({ field, message: `${field} cannot be set by a bulk write; set it one record at a time`, code: 'not_bulk' }));
 }
 
 /** One record's hooks and checks, with the record as stored (a 400 of its own fails this record alone). */

@@ -30,7 +30,7 @@ describe('routing', () => {
 
   it.each([
     ['PUT', '/api/posts/000000000000000000000001', 'DELETE, GET, HEAD, PATCH'],
-    ['DELETE', '/api/posts', 'GET, HEAD, POST'],
+    ['PUT', '/api/posts', 'DELETE, GET, HEAD, PATCH, POST'],
     ['PUT', '/api/globals/site', 'GET, HEAD, PATCH, POST'],
     ['DELETE', '/api/globals/site', 'GET, HEAD, PATCH, POST'],
     ['GET', '/api/notes/000000000000000000000001/restore', 'POST'],
@@ -72,7 +72,7 @@ describe('routing', () => {
   it('answers OPTIONS on its own paths with 204 and Allow', async () => {
     const res = await request(t.app).options('/api/posts');
     expect(res.status).toBe(204);
-    expect(res.headers.allow).toBe('GET, HEAD, POST');
+    expect(res.headers.allow).toBe('DELETE, GET, HEAD, PATCH, POST');
   });
 
   it('serves HEAD from the GET route, without a body', async () => {

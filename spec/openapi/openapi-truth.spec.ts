@@ -254,6 +254,14 @@ describe('real answers match the document', () => {
     await call('patch', `/users/${user.id}`, { token: user.accessToken, body: { bio: 'hi' }, expect: 200 });
     await call('post', '/users', { token: admin.accessToken, body: { email: uniqueEmail(), password: GOOD_PASSWORD }, expect: 201 });
 
+    const bulk = await call('patch', `/posts?where=${encodeURIComponent(JSON.stringify({ id: { eq: postId } }))}`, { token: admin.accessToken, body: { views: 5 }, expect: 200 });
+    expect(bulk.body.meta).toEqual({ matched: 1, updated: 1, failed: 0 });
+    await call('patch', '/posts?where={}&dryRun=true', { token: admin.accessToken, body: { views: 5 }, expect: 200 });
+    await call('patch', '/posts', { token: admin.accessToken, body: { views: 5 }, expect: 400 });
+    await call('delete', '/posts?where={}&dryRun=true', { token: admin.accessToken, expect: 200 });
+    await call('delete', `/posts?where=${encodeURIComponent(JSON.stringify({ title: { eq: 'no such title' } }))}`, { token: admin.accessToken, expect: 200 });
+    await call('patch', `/users?where=${encodeURIComponent(JSON.stringify({ id: { eq: user.id } }))}`, { token: user.accessToken, body: { bio: 'bulk' }, expect: 200 });
+    await call('delete', '/users?where={}&dryRun=true', { token: admin.accessToken, expect: 200 });
     await call('delete', `/posts/${postId}`, { token: admin.accessToken, expect: 200 });
     await call('get', `/posts/${postId}?includeDeleted=true`, { token: admin.accessToken, expect: 200 });
     await call('post', `/posts/${postId}/restore`, { token: admin.accessToken, expect: 200 });
@@ -302,7 +310,7 @@ describe('real answers match the document', () => {
   it('a method a path does not serve is a 405 problem with Allow', async () => {
     const res = await request(t.app).put('/api/posts').send({});
     expect(res.status).toBe(405);
-    expect(res.headers.allow).toBe('GET, HEAD, POST');
+    expect(res.headers.allow).toBe('DELETE, GET, HEAD, PATCH, POST');
     expect(validator.componentErrors('Problem', res.body)).toEqual([]);
   });
 

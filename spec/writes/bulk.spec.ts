@@ -176,4 +176,27 @@ describe('bulk writes by where', () => {
     expect(deleted.meta).toMatchObject({ matched: 2, deleted: 2 });
     expect(await t.connection.collection('tasks').countDocuments({})).toBe(0);
   });
+
+  describe('on an auth collection', () => {
+    let a: TestApp;
+    beforeAll(async () => {
+      a = await createTestApp({
+        auth: { jwtSecret: 'x'.repeat(40), passwordHash: { cost: 1024, blockSize: 8, parallelization: 1 } },
+        collections: [{ slug: 'members', auth: true, fields: { bio: { type: 'text' } } }],
+      });
+      await a.api.local.createMany('members', [
+        { email: 'm1@example.com', password: 'correct horse battery 1' },
+        { email: 'm2@example.com', password: 'correct horse battery 2' },
+      ]);
+    });
+    afterAll(() => a.close());
+
+    it('refuses to set a password by filter (400), writing nothing', async () => {
+      const before = await a.connection.collection('members').find({}).toArray();
+      const res = await request(a.app).patch('/api/members?where={}').set(...admin).send({ password: 'one for all 12345' }).expect(400);
+      expect(res.body.errors).toEqual([expect.objectContaining({ field: 'password', code: 'not_bulk' })]);
+      const after = await a.connection.collection('members').find({}).toArray();
+      expect(after.map((d) => d.password)).toEqual(before.map((d) => d.password));
+    });
+  });
 });
