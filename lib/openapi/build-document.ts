@@ -138,7 +138,8 @@ export function buildOpenApiDocument(source: DocumentSource, serverUrl: string):
       case 'list':
         return own ? ref(own.list) : fallback;
       case 'bulk':
-        return own ? bulkAnswerSchema(shape.op === 'update' ? ref(own.record) : ID_ONLY) : fallback;
+        // An update answers by id alone the records the caller's read rule hides.
+        return own ? bulkAnswerSchema(shape.op === 'update' ? { anyOf: [ref(own.record), ID_ONLY] } : ID_ONLY) : fallback;
       case 'batch':
       case 'batch-input': {
         if (!own) return fallback;

@@ -16,8 +16,25 @@ export function representationTag(value: unknown): string {
 
 /** Longest If-Match value taken. */
 const MAX_LENGTH = 255;
-/** One entity-tag: optional W/, then a quoted string of etagc (visible ASCII but the quote, or obs-text). */
-const ENTITY_TAG = /^(?:W\/)?"[\x21\x23-\x7e\x80-\xff]*"$/;
+/**
+ * One list member from `lastIndex` on (sticky): empty members and spaces before it, an entity-tag (optional
+ * W/, then a quoted string of etagc: visible ASCII but the quote, or obs-text; commas included), then the
+ * comma that ends it or the end of the value.
+ */
+const MEMBER = /[ \t,]*((?:W\/)?"[\x21\x23-\x7e\x80-\xff]*")[ \t]*(?:,|$)/y;
+
+/** The entity-tags of a comma-separated list, or undefined when it is not one. Commas inside quotes belong to their tag. */
+function entityTags(list: string): string[] | undefined {
+  const tags: string[] = [];
+  MEMBER.lastIndex = 0;
+  while (MEMBER.lastIndex < list.length) {
+    const at = MEMBER.lastIndex;
+    const match = MEMBER.exec(list);
+    if (!match) return /^[ \t,]*$/.test(list.slice(at)) && tags.length > 0 ? tags : undefined;
+    tags.push(match[1]);
+  }
+  return tags.length > 0 ? tags : undefined;
+}
 
 /**
  * Reads an If-Match value: `*` or a comma-separated list of entity-tags. Throws a 400 naming the header
@@ -28,13 +45,8 @@ export function parseIfMatch(value: string, header = 'If-Match'): IfMatch {
   if (trimmed === '') throw new InvalidHeaderError(header, 'must be * or a list of ETags, not empty.');
   if (value.length > MAX_LENGTH) throw new InvalidHeaderError(header, `must be at most ${MAX_LENGTH} characters.`);
   if (trimmed === '*') return '*';
-  // Tags hold no commas (etagc excludes nothing but the quote, yet our tags and every sane one are base64):
-  // a comma inside quotes would be an odd tag that cannot match one of ours anyway.
-  const tags = trimmed
-    .split(',')
-    .map((part) => part.trim())
-    .filter((part) => part !== '');
-  if (tags.length === 0 || tags.some((tag) => !ENTITY_TAG.test(tag))) {
+  const tags = entityTags(trimmed);
+  if (!tags) {
     throw new InvalidHeaderError(header, 'must be * or a comma-separated list of quoted ETags ("..." as a GET answered it).');
   }
   return tags;

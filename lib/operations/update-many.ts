@@ -6,17 +6,18 @@
 // in order: its hooks and checks (prepareWrite with the record as stored; under a constraint the changed
 // record must still match it) -> the writes, each at the revision read, so a record changed meanwhile is
 // reported, never overwritten (all in one transaction where the server has them: bulk-write.ts) -> per record: its change
-// event, afterChange and the read steps. A record that fails any step is reported in `errors` and not written.
+// event, afterChange and the read steps (its id alone where the read rule hides it). A record that fails any
+// step is reported in `errors` and not written.
 import type { WhereNode } from '../query/types';
 import { assertValidInput } from '../schema/validate-input';
 import { atRevision } from '../schema/revision';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
 import { type ErrorDetail, WriteConflictError } from '../errors';
-import { checkAccess } from './access';
+import { checkAccess, readConstraintOrNull } from './access';
 import { assertUnanswered } from './answered';
 import { buildFilter } from './build-filter';
 import { type BulkArgs, type BulkFailure, type BulkResult, dryRunAnswer, failureOf, selectRows, writeEach } from './bulk-write';
-import { assertWithinConstraints } from './constraint-match';
+import { assertWithinConstraints, matchesConstraint } from './constraint-match';
 import { hasBeforeWriteHooks, withAfterError } from './hooks';
 import { type PreparedWrite, bodyOf, checkBody, prepareWrite } from './prepare-input';
 import { presentFor } from './present-records';
@@ -67,15 +68,21 @@ export function updateMany(args: UpdateManyArgs): Promise<BulkResult> {
     for (const [item, error] of await writeAll(args, filter, ready)) fail(item, error);
 
     const written = ready.filter((item) => item.row);
-    const data: ApiRecord[] = [];
+    // The update rule may reach records the read rule hides: those are answered by id alone, or a bulk
+    // PATCH (with an empty body, writing nothing) would be a list past the read rule.
+    const readable = await readConstraintOrNull({ ...args, data: undefined });
+    const mayRead = async (row: RawDoc) => readable !== null && (await matchesConstraint(args, row, readable.constraint));
+    const data: Array<ApiRecord | { id: string }> = [];
     for (const item of pending) {
       if (item.row) {
         const { input, data: body } = item.prepared!;
         publishWrite(args.runtime, collection, 'update', [String(item.row._id)], [...Object.keys(input.set), ...input.unset], [item.row]);
-        data.push(await answerWrite(args, 'update', { row: item.row, data: body, previousDoc: collection.serializeAll(item.stored) }));
+        // afterChange runs for every record written, shown or not.
+        const answer = await answerWrite(args, 'update', { row: item.row, data: body, previousDoc: collection.serializeAll(item.stored) });
+        data.push((await mayRead(item.row)) ? answer : { id: String(item.row._id) });
       } else if (unchanged.includes(item)) {
         // Nothing to change (as a single PATCH with nothing to change): the record as it is, not counted as updated.
-        data.push((await presentFor(args, [item.stored], undefined, 'update'))[0]);
+        data.push((await mayRead(item.stored)) ? (await presentFor(args, [item.stored], undefined, 'update'))[0] : { id: String(item.stored._id) });
       }
     }
     failures.sort((a, b) => a.id.localeCompare(b.id));
