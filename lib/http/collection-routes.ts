@@ -23,6 +23,16 @@ function isBatch(collection: CollectionRuntime, body: unknown): body is { data: 
   return keys.length === 1 && keys[0] === 'data' && Array.isArray((body as { data: unknown }).data) && !('data' in collection.descriptor.fields);
 }
 
+/**
+ * Whether a bulk write's `where` or `filter` parameter says anything: `where=` or `filter=` left blank (a
+ * client's template that rendered nothing) is no where at all, never "every record", which is `where={}`.
+ */
+function namesConditions(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(namesConditions);
+  if (typeof value === 'string') return value.trim() !== '';
+  return value !== undefined;
+}
+
 function readBoolean(value: unknown, name: string): boolean {
   if (value === undefined || value === 'false') return false;
   if (value === 'true') return true;
@@ -63,7 +73,7 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
   // write to every record is asked for with `where={}`, never by leaving the where out.
   const bulkWhere = async (req: Request, user: Awaited<ReturnType<typeof requestUser>>) => {
     const raw = readQuery(req);
-    if (!Object.hasOwn(raw, 'where') && !Object.hasOwn(raw, 'filter')) {
+    if (!namesConditions(raw.where) && !namesConditions(raw.filter)) {
       throw new QueryError('A bulk write needs a where (where={} for every record).', [{ field: 'where', message: 'is required', code: 'required' }]);
     }
     const search = querySearch(req);

@@ -71,14 +71,14 @@ function listedCollection(route: RouteDef, registry: SchemaRegistry): Collection
 
 const ID_ONLY = { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] };
 
-/** A bulk write's answer around its records; a dry run answers `data: []` and `meta.matched` alone. */
-function bulkAnswerSchema(record: JsonSchema): JsonSchema {
+/** A bulk write's answer around its records, with the count it names (`updated` or `deleted`); a dry run answers `data: []` and `meta.matched` alone. */
+function bulkAnswerSchema(record: JsonSchema, done: 'updated' | 'deleted'): JsonSchema {
   const count = { type: 'integer', minimum: 0 };
   return {
     type: 'object',
     properties: {
       data: { type: 'array', items: record },
-      meta: { type: 'object', properties: { matched: count, updated: count, deleted: count, failed: count }, required: ['matched'] },
+      meta: { type: 'object', properties: { matched: count, [done]: count, failed: count }, required: ['matched'] },
       errors: {
         type: 'array',
         items: {
@@ -139,7 +139,7 @@ export function buildOpenApiDocument(source: DocumentSource, serverUrl: string):
         return own ? ref(own.list) : fallback;
       case 'bulk':
         // An update answers by id alone the records the caller's read rule hides.
-        return own ? bulkAnswerSchema(shape.op === 'update' ? { anyOf: [ref(own.record), ID_ONLY] } : ID_ONLY) : fallback;
+        return own ? (shape.op === 'update' ? bulkAnswerSchema({ anyOf: [ref(own.record), ID_ONLY] }, 'updated') : bulkAnswerSchema(ID_ONLY, 'deleted')) : fallback;
       case 'batch':
       case 'batch-input': {
         if (!own) return fallback;
