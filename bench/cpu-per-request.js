@@ -22,9 +22,15 @@
 // The router against itself: list-hooks alternates the same list on two routers that differ only by one
 // trivial afterRead hook on the posts (the ratio is what running hooks costs), list-field-access by one
 // field read rule (bench/router-app.js, createVariantApps). Those routers are built only when these cases run.
+// patch-if-match alternates one router's PATCH of a post with If-Match (the ETag of its last answer) and without
+// (two servers on the same app, each side its own 100 posts); reads reach the database during that case, since
+// an If-Match write reads the record it compares. get-before alternates the router's get with the same get on
+// another build of the package (BENCH_CPU_BEFORE=<its directory>, e.g. a worktree of an earlier commit, built):
+// what a change between the two builds costs.
 //
 //   MONGODB_URI=... node bench/cpu-per-request.js      (BENCH_CPU_REQUESTS=4000 per side and run: list and get run
-//   anonymous, then with a JWT; create and list-hooks anonymous only. BENCH_CPU_CASES=create picks cases.)
+//   anonymous, then with a JWT; create and list-hooks anonymous only. BENCH_CPU_CASES=create picks cases;
+//   get-before runs only with BENCH_CPU_BEFORE.)
 //
 // Run by `npm run bench`; writes bench/results-cpu.json.
 
@@ -50,6 +56,8 @@ const HOOKS_GOAL = 1.1;
 /** Router-against-router cases: the variants of bench/router-app.js each measures, with hook or rule first. */
 const VARIANT_CASES = { 'list-hooks': ['hooked', 'plain'], 'list-field-access': ['fieldAccess', 'plain'] };
 const wanted = (name) => WANTED.length === 0 || WANTED.includes(name);
+/** Another build of the package (its directory) for get-before; unset: that case does not run. */
+const BEFORE = process.env.BENCH_CPU_BEFORE ? path.resolve(process.env.BENCH_CPU_BEFORE) : undefined;
 
 // ---- the server side (child process) ----
 
@@ -71,13 +79,28 @@ async function serve() {
   const peer = await createPeerApp(connection);
   const variantNames = [...new Set(Object.entries(VARIANT_CASES).filter(([name]) => wanted(name)).flatMap(([, sides]) => sides))];
   const variants = variantNames.length ? await createVariantApps(connection, router, variantNames) : undefined;
+  // The same router app on a second server: patch-if-match's side with If-Match.
+  const extra = wanted('patch-if-match') ? [['ifMatch', router.app]] : [];
+  let before;
+  if (BEFORE && wanted('get-before')) {
+    const express = require('express');
+    const { benchConfig } = require('./router-app');
+    const config = benchConfig(connection);
+    config.auth.jwtSecret = router.jwtSecret;
+    before = require(BEFORE).contentRouter({ ...config, logger: { error: console.error, warn: console.warn, info: () => undefined } });
+    await before.ready;
+    const app = express();
+    app.disable('x-powered-by');
+    app.use('/api', before);
+    extra.push(['before', app]);
+  }
 
   const samples = {};
   let recording = false;
   let previous = null;
   let previousSide = null;
   const servers = {};
-  for (const [side, app] of [['router', router.app], ['baseline', baseline.app], ['peer', peer.app], ...Object.entries(variants?.apps ?? {})]) {
+  for (const [side, app] of [['router', router.app], ['baseline', baseline.app], ['peer', peer.app], ...Object.entries(variants?.apps ?? {}), ...extra]) {
     const server = http.createServer();
     // Registered before the app: the interval since the last request event belongs to that request's side.
     server.on('request', () => {
@@ -91,9 +114,14 @@ async function serve() {
     await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
     servers[side] = server;
   }
-  const restore = stubReads(require('mongoose'));
+  let restore = stubReads(require('mongoose'));
   process.on('message', async (message) => {
-    if (message === 'start') {
+    if (message === 'real-reads' || message === 'stub-reads') {
+      // A case whose writes read what they write turns the stub off while it runs (a fresh memo after).
+      restore();
+      restore = message === 'real-reads' ? () => undefined : stubReads(require('mongoose'));
+      process.send(message);
+    } else if (message === 'start') {
       for (const key of Object.keys(samples)) delete samples[key];
       previous = null;
       if (variants) variants.afterReadCalls.calls = 0;
@@ -107,6 +135,7 @@ async function serve() {
       for (const server of Object.values(servers)) server.close();
       await router.close();
       await variants?.close();
+      await before?.close();
       await connection.dropDatabase().catch(() => undefined);
       await connection.close();
       await mongo.stop();
@@ -125,13 +154,13 @@ async function serve() {
 
 // ---- the client side (this process) ----
 
-/** One request; resolves when its answer (of status `expect`) has been read. */
+/** One request; resolves with the answer's headers once it (of status `expect`) has been read. */
 function send(agent, port, { method = 'GET', path: pathName, headers, body, expect = 200 }) {
   return new Promise((resolve, reject) => {
     const req = http.request({ host: '127.0.0.1', port, method, path: pathName, agent, headers }, (res) => {
       const chunks = [];
       res.on('data', (c) => chunks.push(c));
-      res.on('end', () => (res.statusCode === expect ? resolve() : reject(new Error(`${method} ${pathName}: HTTP ${res.statusCode} ${Buffer.concat(chunks)}`))));
+      res.on('end', () => (res.statusCode === expect ? resolve(res.headers) : reject(new Error(`${method} ${pathName}: HTTP ${res.statusCode} ${Buffer.concat(chunks)}`))));
     });
     req.on('error', reject);
     req.end(body);
@@ -165,6 +194,10 @@ async function main() {
     });
   });
   const info = await next();
+  const tell = async (message) => {
+    child.send(message);
+    await next();
+  };
   const jwt = { authorization: `Bearer ${info.token}` };
   const postBody = JSON.stringify({
     title: 'Benchmark post',
@@ -211,13 +244,66 @@ async function main() {
       paths: { fieldAccess: [listPath], plain: [listPath] },
     },
   ];
+  // patch-if-match: each side PATCHes its own 100 posts; the If-Match side sends the ETag of its last answer.
+  const patchIds = { ifMatch: info.ids.slice(0, 100), router: info.ids.slice(100, 200) };
+  const tags = new Map();
+  let views = 0;
+  const patchOf = (side, i, tag) => {
+    const id = patchIds[side][i % patchIds[side].length];
+    const body = JSON.stringify({ views: ++views });
+    const headers = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) };
+    if (side === 'ifMatch') headers['if-match'] = tag ?? tags.get(id) ?? '*';
+    return { method: 'PATCH', path: `/api/posts/${id}`, headers, body, onAnswer: (answered) => tags.set(id, answered.etag) };
+  };
+  const agent = () => new http.Agent({ keepAlive: false });
+  allCases.push({
+    name: 'patch-if-match',
+    sides: ['ifMatch', 'router'],
+    auths: ['anonymous'],
+    goal: null,
+    realReads: true,
+    request: patchOf,
+    // Both sides write; the If-Match side's tag is a strong one that a stale copy fails (412, nothing written).
+    async verify() {
+      for (const side of this.sides) {
+        const request = patchOf(side, 0);
+        request.onAnswer(await send(agent(), info.ports[side], request));
+      }
+      const stale = tags.get(patchIds.ifMatch[0]);
+      assert.ok(stale && !stale.startsWith('W/'), `patch-if-match: a strong ETag, not ${stale}`);
+      const next = patchOf('ifMatch', 0);
+      next.onAnswer(await send(agent(), info.ports.ifMatch, next));
+      await send(agent(), info.ports.ifMatch, { ...patchOf('ifMatch', 0, stale), expect: 412 });
+    },
+  });
+  if (BEFORE) {
+    // The same get on the router and on the other build: the same records, the router's tagged strongly.
+    allCases.push({
+      name: 'get-before',
+      sides: ['router', 'before'],
+      auths: ['anonymous'],
+      goal: null,
+      paths: { router: info.ids.map((id) => `/api/posts/${id}`), before: info.ids.map((id) => `/api/posts/${id}`) },
+      async verify(headers) {
+        const [now, then] = await Promise.all(this.sides.map((side) => fetchJson(info.ports[side], this.paths[side][0], headers)));
+        assert.equal(now.status, 200, `get-before (router): HTTP ${now.status}`);
+        assert.deepStrictEqual(now.body, then.body, 'get-before: the two builds answer differently');
+      },
+    });
+  } else if (WANTED.includes('get-before')) {
+    throw new Error('BENCH_CPU_CASES: get-before needs BENCH_CPU_BEFORE=<the directory of another build of the package>');
+  }
   const unknown = WANTED.filter((name) => !allCases.some((c) => c.name === name));
   if (unknown.length) throw new Error(`BENCH_CPU_CASES: unknown case(s) ${unknown.join(', ')}; known: ${allCases.map((c) => c.name).join(', ')}`);
   const cases = WANTED.length ? allCases.filter((c) => WANTED.includes(c.name)) : allCases;
   /** Alternates `sides` request by request; returns each side's mean and median µs. */
   async function measure(c, headers, sides) {
     const agents = Object.fromEntries(sides.map((side) => [side, new http.Agent({ keepAlive: true, maxSockets: 1 })]));
-    const one = (side, i) => send(agents[side], info.ports[side], { method: c.method, path: c.paths[side][i % c.paths[side].length], headers: { ...c.headers, ...headers }, body: c.body, expect: c.expect });
+    const one = async (side, i) => {
+      if (!c.request) return send(agents[side], info.ports[side], { method: c.method, path: c.paths[side][i % c.paths[side].length], headers: { ...c.headers, ...headers }, body: c.body, expect: c.expect });
+      const request = c.request(side, i);
+      request.onAnswer(await send(agents[side], info.ports[side], { ...request, headers: { ...request.headers, ...headers } }));
+    };
     // Warm-up: JIT, the stub's memo, the router's parsed-query memo and verified tokens.
     for (let i = 0; i < WARMUP; i++) for (const side of sides) await one(side, i);
     child.send('start');
@@ -262,9 +348,11 @@ async function main() {
         const headers = auth === 'JWT' ? jwt : {};
         if (c.sides) {
           // Cost ratios the other way round: the side with the hook (or rule) over the side without, at most the goal.
-          await verifySame(c, auth, headers);
+          if (c.realReads) await tell('real-reads');
+          await (c.verify ? c.verify(headers) : verifySame(c, auth, headers));
           const [withIt, without] = c.sides;
           const m = await measure(c, headers, c.sides);
+          if (c.realReads) await tell('stub-reads');
           overheads.push({
             case: c.name,
             auth,
@@ -331,7 +419,7 @@ async function main() {
     console.log('the router checks a token\'s signature once per token and reads its user through its user cache (auth.userCacheTtl).');
   }
   if (overheads.length) {
-    console.log('\nRouter against router: the list of 20 with one addition to the posts collection vs without it');
+    console.log('\nRouter against router: the same request with one addition (a hook, a field rule, If-Match, a later build) vs without it');
     console.log('case               auth       with         with µs  without µs  with/without (median)  goal');
     for (const r of overheads) {
       const goal = r.goal === null ? 'informational' : `<= ${r.goal.toFixed(2)} ${r.ratio <= r.goal ? 'ok' : 'ABOVE'}`;
@@ -340,7 +428,8 @@ async function main() {
       );
     }
     console.log('Ratios are cost ratios the other way round (with / without): below 1.10, the hook costs less than 10%.');
-    console.log('hooked: one afterRead hook returning its doc; fieldAccess: a read rule on one field, denying anonymous callers.');
+    console.log('hooked: one afterRead hook returning its doc; fieldAccess: a read rule on one field, denying anonymous callers;');
+    console.log('ifMatch: a PATCH of a post with If-Match (reads and writes reach the database); before: the build in BENCH_CPU_BEFORE.');
   }
   fs.writeFileSync(path.join(__dirname, 'results-cpu.json'), `${JSON.stringify({ at: new Date().toISOString(), requests: REQUESTS, threeWay: THREE_WAY, results, overheads }, null, 2)}\n`);
 }
