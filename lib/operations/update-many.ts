@@ -63,7 +63,7 @@ export function updateMany(args: UpdateManyArgs): Promise<BulkResult> {
       }
     }
     const ready = pending.filter((item) => item.prepared && changeOf(item.prepared.input));
-    const unchanged = pending.filter((item) => item.prepared && !changeOf(item.prepared.input));
+    const unchanged = new Set(pending.filter((item) => item.prepared && !changeOf(item.prepared.input)));
     assertUnanswered(args);
     for (const [item, error] of await writeAll(args, filter, ready)) fail(item, error);
 
@@ -80,7 +80,7 @@ export function updateMany(args: UpdateManyArgs): Promise<BulkResult> {
         // afterChange runs for every record written, shown or not.
         const answer = await answerWrite(args, 'update', { row: item.row, data: body, previousDoc: collection.serializeAll(item.stored) });
         data.push((await mayRead(item.row)) ? answer : { id: String(item.row._id) });
-      } else if (unchanged.includes(item)) {
+      } else if (unchanged.has(item)) {
         // Nothing to change (as a single PATCH with nothing to change): the record as it is, not counted as updated.
         data.push((await mayRead(item.stored)) ? (await presentFor(args, [item.stored], undefined, 'update'))[0] : { id: String(item.stored._id) });
       }
