@@ -76,8 +76,6 @@ function checkRelationLimits(api: NonNullable<NonNullable<ContentConfig['core']>
     problems.push('core.api.maxRelationConditions: must be an integer from 0 (no relation filters) to 200');
   }
   if (depth !== undefined && !isIntegerIn(depth, 1, 10)) problems.push('core.api.maxRelationDepth: must be an integer from 1 to 10');
-  // Bounded so the selected ids always fit in one MongoDB command.
-  if (api.maxBulk !== undefined && !isIntegerIn(api.maxBulk, 1, 100_000)) problems.push('core.api.maxBulk: must be an integer from 1 to 100000');
   if (ids !== undefined && !isIntegerIn(ids, 1, MAX_RELATION_IDS_PER_REQUEST)) {
     problems.push(`core.api.maxRelationIds: must be an integer from 1 to ${MAX_RELATION_IDS_PER_REQUEST}`);
     return;
@@ -264,6 +262,8 @@ export function validateConfig(config: ContentConfig, featureValidators: readonl
     problems.push('core.api.maxDepth: must be an integer from 0 to 10');
   }
   if (api) checkRelationLimits(api, problems);
+  // Bounded so the selected records' ids always fit in one MongoDB command.
+  if (api?.maxBulk !== undefined && !isIntegerIn(api.maxBulk, 1, 100_000)) problems.push('core.api.maxBulk: must be an integer from 1 to 100000');
   if (api?.overLimit !== undefined && !['reject', 'clamp'].includes(api.overLimit)) {
     problems.push('core.api.overLimit: must be "reject" or "clamp"');
   }

@@ -71,8 +71,7 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
 
   // A bulk write's where, read as a count reads it (in the caller's view with field rules). Required: a
   // write to every record is asked for with `where={}`, never by leaving the where out.
-  const bulkWhere = async (req: Request, user: Awaited<ReturnType<typeof requestUser>>) => {
-    const raw = readQuery(req);
+  const bulkWhere = async (req: Request, raw: Record<string, unknown>, user: Awaited<ReturnType<typeof requestUser>>) => {
     if (!namesConditions(raw.where) && !namesConditions(raw.filter)) {
       throw new QueryError('A bulk write needs a where (where={} for every record).', [{ field: 'where', message: 'is required', code: 'required' }]);
     }
@@ -208,9 +207,9 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
       async handler(req, res) {
         checkBulkIfMatch(req, descriptor);
         const args = await base(req);
-        const where = await bulkWhere(req, args.user);
-        const dryRun = readBoolean(readQuery(req).dryRun, 'dryRun');
-        res.json(await updateMany({ ...args, where, data: req.body, dryRun }));
+        const raw = readQuery(req);
+        const where = await bulkWhere(req, raw, args.user);
+        res.json(await updateMany({ ...args, where, data: req.body, dryRun: readBoolean(raw.dryRun, 'dryRun') }));
       },
     },
     {
@@ -226,8 +225,8 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
       async handler(req, res) {
         checkBulkIfMatch(req, descriptor);
         const args = await base(req);
-        const where = await bulkWhere(req, args.user);
         const raw = readQuery(req);
+        const where = await bulkWhere(req, raw, args.user);
         res.json(await deleteMany({ ...args, where, dryRun: readBoolean(raw.dryRun, 'dryRun'), permanent: readBoolean(raw.permanent, 'permanent') }));
       },
     },

@@ -13,9 +13,13 @@ import { buildFilter } from './build-filter';
  * so every constraint becomes a plain Mongo filter and means exactly what it means on reads.
  */
 export async function matchesConstraint(args: DescribedArgs, doc: RawDoc, constraint: WhereNode | undefined): Promise<boolean> {
-  if (!constraint) return true;
-  const filter = await buildFilter({ ...args, nodes: [constraint], deleted: true });
-  return sift(filter)(doc);
+  return (await constraintTest(args, constraint))(doc);
+}
+
+/** The constraint as a test of documents, its filter built once: for checking many documents against one rule. */
+export async function constraintTest(args: DescribedArgs, constraint: WhereNode | undefined): Promise<(doc: RawDoc) => boolean> {
+  if (!constraint) return () => true;
+  return sift(await buildFilter({ ...args, nodes: [constraint], deleted: true }));
 }
 
 /**
@@ -32,7 +36,7 @@ export async function assertWithinConstraints(
     if (!constraint) continue;
     let test = filters.get(constraint);
     if (!test) {
-      test = sift(await buildFilter({ ...args, nodes: [constraint], deleted: true }));
+      test = await constraintTest(args, constraint);
       filters.set(constraint, test);
     }
     if (!test(doc)) denied.push(index);

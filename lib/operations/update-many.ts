@@ -13,11 +13,11 @@ import { assertValidInput } from '../schema/validate-input';
 import { atRevision } from '../schema/revision';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
 import { type ErrorDetail, WriteConflictError } from '../errors';
-import { checkAccess, readConstraintOrNull } from './access';
+import { accessDenied, checkAccess, readConstraintOrNull } from './access';
 import { assertUnanswered } from './answered';
 import { buildFilter } from './build-filter';
 import { type BulkArgs, type BulkFailure, type BulkResult, dryRunAnswer, failureOf, selectRows, writeEach } from './bulk-write';
-import { assertWithinConstraints, matchesConstraint } from './constraint-match';
+import { constraintTest } from './constraint-match';
 import { hasBeforeWriteHooks, withAfterError } from './hooks';
 import { type PreparedWrite, bodyOf, checkBody, prepareWrite } from './prepare-input';
 import { presentFor } from './present-records';
@@ -52,10 +52,12 @@ export function updateMany(args: UpdateManyArgs): Promise<BulkResult> {
     // Without before-write hooks every record gets the same change: the body is made ready once.
     const shared = hasBeforeWriteHooks(collection) ? undefined : await prepareWrite(args, args.data, { mode: 'update', operation: 'update' });
     if (shared) assertValidInput(shared.input.errors, 'The update is not valid; nothing was written.');
+    // The rule's constraint as one test for every record (its relation paths resolved once, not per record).
+    const withinRule = constraint && (await constraintTest(args, constraint));
     for (const item of pending) {
       try {
         const prepared = shared ?? (await prepareOne(args, item.stored));
-        await checkConstraint(args, item.stored, prepared, constraint);
+        if (withinRule) checkWithinRule(args, item.stored, prepared, withinRule);
         // Only a record through every check is written.
         item.prepared = prepared;
       } catch (error) {
@@ -71,7 +73,8 @@ export function updateMany(args: UpdateManyArgs): Promise<BulkResult> {
     // The update rule may reach records the read rule hides: those are answered by id alone, or a bulk
     // PATCH (with an empty body, writing nothing) would be a list past the read rule.
     const readable = await readConstraintOrNull({ ...args, data: undefined });
-    const mayRead = async (row: RawDoc) => readable !== null && (await matchesConstraint(args, row, readable.constraint));
+    const readTest = readable && (await constraintTest(args, readable.constraint));
+    const mayRead = (row: RawDoc) => readTest !== null && readTest(row);
     const data: Array<ApiRecord | { id: string }> = [];
     for (const item of pending) {
       if (item.row) {
@@ -79,10 +82,10 @@ export function updateMany(args: UpdateManyArgs): Promise<BulkResult> {
         publishWrite(args.runtime, collection, 'update', [String(item.row._id)], [...Object.keys(input.set), ...input.unset], [item.row]);
         // afterChange runs for every record written, shown or not.
         const answer = await answerWrite(args, 'update', { row: item.row, data: body, previousDoc: collection.serializeAll(item.stored) });
-        data.push((await mayRead(item.row)) ? answer : { id: String(item.row._id) });
+        data.push(mayRead(item.row) ? answer : { id: String(item.row._id) });
       } else if (unchanged.has(item)) {
         // Nothing to change (as a single PATCH with nothing to change): the record as it is, not counted as updated.
-        data.push((await mayRead(item.stored)) ? (await presentFor(args, [item.stored], undefined, 'update'))[0] : { id: String(item.stored._id) });
+        data.push(mayRead(item.stored) ? (await presentFor(args, [item.stored], undefined, 'update'))[0] : { id: String(item.stored._id) });
       }
     }
     failures.sort((a, b) => a.id.localeCompare(b.id));
@@ -109,11 +112,10 @@ async function prepareOne(args: UpdateManyArgs, stored: RawDoc): Promise<Prepare
   return prepared;
 }
 
-/** Under the rule's constraint, the record as changed must still match it. */
-async function checkConstraint(args: UpdateManyArgs, stored: RawDoc, prepared: PreparedWrite, constraint: WhereNode | undefined): Promise<void> {
-  if (!constraint) return;
+/** Under the rule's constraint, the record as changed must still match it: else the refusal a single update gives. */
+function checkWithinRule(args: UpdateManyArgs, stored: RawDoc, prepared: PreparedWrite, withinRule: (doc: RawDoc) => boolean): void {
   const { set, unset } = prepared.input;
-  await assertWithinConstraints(args, [{ doc: applyInMemory(args.collection, stored, set, unset), constraint }]);
+  if (!withinRule(applyInMemory(args.collection, stored, set, unset))) throw accessDenied(args.user);
 }
 
 /** Writes every ready record at the revision it was read at; one that moved meanwhile (or left the where) is a 409 of its own. */
