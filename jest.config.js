@@ -10,7 +10,6 @@ const UNIT = [
   'auth/access-token.spec.ts',
   'auth/auth-config.spec.ts',
   'auth/auth-emails.spec.ts',
-  'auth/duration.spec.ts',
   'auth/password-hash.spec.ts',
   'auth/password-policy.spec.ts',
   'auth/read-credential.spec.ts',
