@@ -58,6 +58,15 @@ export class QueryTooComplexError extends QueryError {
   }
 }
 
+/** 400: a request header the route reads holds a value it cannot take (empty, too long, control characters, repeated). */
+export class InvalidHeaderError extends ContentError {
+  constructor(header: string, message: string) {
+    super(400, 'invalid_header', 'Invalid header', `The ${header} header is invalid: ${message}.`, {
+      errors: [{ field: header, message: `${header} ${message}`, code: 'invalid_header' }],
+    });
+  }
+}
+
 /** 400: a body that is not parseable JSON. */
 export class MalformedBodyError extends ContentError {
   constructor(detail = 'The request body is not valid JSON.') {
@@ -112,6 +121,25 @@ export class ConflictError extends ContentError {
 export class WriteConflictError extends ContentError {
   constructor(detail = 'The record was changed by someone else while this update was checked; try again.') {
     super(409, 'write_conflict', 'Conflict', detail);
+  }
+}
+
+/**
+ * 409: a request with this Idempotency-Key is still running; `Retry-After` says when to ask again (then
+ * the first one's answer is replayed, or, had it failed, this one runs).
+ */
+export class IdempotencyKeyInFlightError extends ContentError {
+  constructor(retryAfterSeconds = 1) {
+    super(409, 'idempotency_key_in_flight', 'Conflict', 'A request with this Idempotency-Key is still being processed; retry it later.', {
+      headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
+    });
+  }
+}
+
+/** 422: this Idempotency-Key was used for another request (method, path or body) by the same caller. */
+export class IdempotencyKeyReusedError extends ContentError {
+  constructor(detail = 'This Idempotency-Key was already used for a different request; use a new key for a new request.') {
+    super(422, 'idempotency_key_reused', 'Unprocessable content', detail);
   }
 }
 
