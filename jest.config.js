@@ -22,6 +22,7 @@ const UNIT = [
   'http/request-lifecycle.spec.ts',
   'auth/verified-tokens.spec.ts',
   'rate-limit/rate-limit-config.spec.ts',
+  'idempotency/idempotency-config.spec.ts',
   'openapi/build-document.spec.ts',
   'openapi/docs-options.spec.ts',
   'util/',
