@@ -23,7 +23,7 @@ export interface RecordOptions {
   report(error: unknown): void;
 }
 
-/** A recorded request's hold on its key, for whoever ends the request before its answer. */
+/** A recorded request's hold on its key, for whoever fails the request before its answer. */
 export interface Recording {
   /** Gives the key up before an error is answered, so a retry sent once the client has the error runs. */
   giveUp(): Promise<void>;
@@ -104,8 +104,10 @@ export function recordAnswer(res: Response, options: RecordOptions): Recording {
     return res;
   } as Response['end'];
 
-  // Gone without an answer (the client left, the connection broke): the key is given up.
-  res.once('close', () => void giveUp().catch(options.report));
+  // The client left before its answer: the request runs on, and its write may still be done. It settles the
+  // key as it ends (a success is kept for the retry, a failure gives the key up); should it never end, its
+  // lease, no longer renewed, runs out.
+  res.once('close', () => clearInterval(renewal));
   return { giveUp, stop: () => clearInterval(renewal) };
 }
 

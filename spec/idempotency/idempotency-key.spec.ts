@@ -321,6 +321,40 @@ describe('a first request that fails', () => {
   });
 });
 
+describe('a client that leaves before its answer', () => {
+  it('does not undo a create that completes: its answer is kept, and the retry gets it', async () => {
+    const server = t.app.listen(0, '127.0.0.1');
+    try {
+      await new Promise((resolve) => server.once('listening', resolve));
+      const key = newKey();
+      const { port } = server.address() as AddressInfo;
+      const held = closeGate();
+      const body = JSON.stringify({ title: 'left' });
+      const gone = http.request({
+        host: '127.0.0.1',
+        port,
+        path: '/api/posts',
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'Content-Length': String(body.length), 'Idempotency-Key': key },
+      });
+      gone.on('error', () => undefined);
+      gone.end(body);
+      await held.entered;
+      // The client gives up waiting, as a timing-out client does, while the create is still running.
+      gone.destroy();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      held.open();
+      await until(async () => (await keyRows()).some((row) => row.state === 'done'));
+      const retry = await create(key, { title: 'left' });
+      expect(retry.status).toBe(201);
+      expect(retry.headers['idempotent-replayed']).toBe('true');
+      expect(await count('posts')).toBe(1);
+    } finally {
+      server.close();
+    }
+  });
+});
+
 describe('whose key it is', () => {
   it('keys of different users never collide: each runs, each repeat replays its own', async () => {
     const key = newKey();
