@@ -8,6 +8,7 @@ import { authFeature } from './auth/auth-feature';
 import { cacheFeature } from './cache/cache-feature';
 import { changeFeedFeature } from './changes/change-feed-feature';
 import { endpointsFeature } from './endpoints/endpoints-feature';
+import { idempotencyFeature } from './idempotency/idempotency-feature';
 import { type ResolvedConfig, resolveConfig } from './config/resolve-config';
 import type { ContentConfig } from './config/types';
 import { conditionalGet } from './http/conditional-get';
@@ -35,13 +36,15 @@ import { sortIndexWarning } from './schema/sort-index-warning';
 
 /**
  * The features of every router, in hook order: the rate limit first, so a request is counted before any
- * other work; auth before the rest, so its authenticator and access defaults lead; the change feed before
+ * other work; auth before the rest, so its authenticator and access defaults lead; idempotency next, so a
+ * malformed key is refused once the request is counted; the change feed before
  * its consumers, so it starts before them and closes after them; custom endpoints after the generated
  * routes, so a collision names the generated route they collide with.
  */
 const FEATURES: readonly Feature[] = [
   rateLimitFeature,
   authFeature,
+  idempotencyFeature,
   restFeature,
   changeFeedFeature,
   cacheFeature,

@@ -143,6 +143,25 @@ export class InvalidHeaderError extends ContentError {
   }
 }
 
+/**
+ * 409: a request with this Idempotency-Key is still running; `Retry-After` says when to ask again (then
+ * the first one's answer is replayed, or, had it failed, this one runs).
+ */
+export class IdempotencyKeyInFlightError extends ContentError {
+  constructor(retryAfterSeconds = 1) {
+    super(409, 'idempotency_key_in_flight', 'Conflict', 'A request with this Idempotency-Key is still being processed; retry it later.', {
+      headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
+    });
+  }
+}
+
+/** 422: this Idempotency-Key was used for another request (method, path or body) by the same caller. */
+export class IdempotencyKeyReusedError extends ContentError {
+  constructor(detail = 'This Idempotency-Key was already used for a different request; use a new key for a new request.') {
+    super(422, 'idempotency_key_reused', 'Unprocessable content', detail);
+  }
+}
+
 /** 413: body or file larger than allowed. */
 export class PayloadTooLargeError extends ContentError {
   constructor(detail = 'The request body is too large.') {

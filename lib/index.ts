@@ -64,6 +64,8 @@ export type {
 export type { AuthOptions, CollectionAuthOptions, EmailMessage, PasswordHashOptions, PasswordPolicy } from './config/types';
 /** Rate limiting options (docs/rate-limit.md). */
 export type { RateLimitAuthOptions, RateLimitOptions, SecurityOptions } from './config/types';
+/** Idempotent retries with the Idempotency-Key header (docs/writes.md). */
+export type { IdempotencyOptions } from './config/types';
 /** Response caching of a collection (docs/cache.md). */
 export type { CacheOptions } from './config/types';
 // Also what declares api.auth on ContentRouter (RouterMembers), for the host's compiler.
@@ -89,6 +91,9 @@ export {
   type ErrorDetail,
   AccountLockedError,
   ForbiddenError,
+  IdempotencyKeyInFlightError,
+  IdempotencyKeyReusedError,
+  InvalidHeaderError,
   MalformedBodyError,
   MethodNotAllowedError,
   NotFoundError,

@@ -2,7 +2,7 @@
 // own `auth: {...}`) into complete values in the units the code uses. Runs once, at contentRouter().
 import type { CollectionAuthOptions, CollectionConfig, ContentConfig } from '../config/types';
 import { type AccessTokenOptions, toSigningKey } from './access-token';
-import { parseDuration } from './duration';
+import { parseDuration } from '../util/duration';
 import { DEFAULT_SCRYPT_PARAMS, type ScryptParams } from './password-hash';
 import { type ResolvedPasswordPolicy, resolvePasswordPolicy } from './password-policy';
 

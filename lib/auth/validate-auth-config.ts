@@ -3,7 +3,7 @@
 import type { CollectionAuthOptions, ContentConfig } from '../config/types';
 import { AUTH_FIELDS, REDEFINABLE_AUTH_FIELDS } from '../config/auth-fields';
 import { COLLECTION_AUTH_KEYS } from './auth-options';
-import { parseDuration } from './duration';
+import { parseDuration } from '../util/duration';
 import { isScryptCost } from './password-hash';
 import { MAX_PASSWORD_LENGTH } from './password-policy';
 import { authStoreNames } from './store-names';

@@ -452,6 +452,15 @@ export interface RealtimeOptions {
   maxConnectionsPerClient?: number;
 }
 
+/** Idempotent retries with the `Idempotency-Key` header (docs/writes.md). */
+export interface IdempotencyOptions {
+  /**
+   * How long a completed request's answer is kept for replay: a duration (`'24h'`, `'30m'`, `'7d'`) or a
+   * number of seconds. A repeat after it runs as a new request. Default `'24h'`.
+   */
+  ttl?: string | number;
+}
+
 /** The OpenAPI document and Swagger UI. */
 export interface DocsOptions {
   /** Serve `/docs` and `/docs/openapi.json` without credentials. Default true. */
@@ -617,6 +626,12 @@ export interface ContentConfig {
   uploads?: UploadOptions;
   /** Realtime events over `/sse` and `/ws` (docs/realtime.md). Default false. */
   realtime?: boolean | RealtimeOptions;
+  /**
+   * `Idempotency-Key` on `POST /<slug>`, `POST /upload` and object endpoints taking POST or PATCH: a retried
+   * request gets the first one's stored answer instead of writing again (docs/writes.md). Default on, keys kept
+   * 24 h (`true` is the same); `false` turns it off (the header is then ignored, as by a server that does not know it).
+   */
+  idempotency?: boolean | IdempotencyOptions;
   /** The OpenAPI document (`/docs/openapi.json`) and Swagger UI (`/docs`); `false` serves neither. Default on and public. */
   docs?: boolean | DocsOptions;
   /** Custom endpoints, functions or objects (docs/endpoints.md). Default none. */

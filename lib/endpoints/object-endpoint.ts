@@ -15,6 +15,8 @@ import { setRequestContext } from './request-context';
 import { validateEndpointBody } from './validate-body';
 
 const BODY_METHODS = new Set(['post', 'put', 'patch']);
+/** Methods a retry may repeat with an Idempotency-Key: the ones that are not idempotent by themselves. */
+const RETRIED_METHODS = new Set(['post', 'patch']);
 
 /** The route of one object endpoint, and the multipart reader it needs (run before its handler). */
 export function objectEndpointRoute(runtime: Runtime, endpoint: EndpointObject, index: number, local: LocalApi): { route: RouteDef; reader?: RequestHandler } {
@@ -57,6 +59,7 @@ export function objectEndpointRoute(runtime: Runtime, endpoint: EndpointObject, 
         }
       : {}),
     responses,
+    ...(RETRIED_METHODS.has(method) ? { config: { idempotent: true } } : {}),
     source: `endpoints[${index}]`,
     async handler(req, res) {
       const caller = await endpointCaller(runtime, req, scope);

@@ -148,6 +148,7 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
       tags,
       auth: 'optional',
       body: { type: 'json', shape: batchable ? { kind: 'one-of', shapes: [{ kind: 'record-input', slug, mode: 'create' }, { kind: 'batch-input', slug }] } : { kind: 'record-input', slug, mode: 'create' }, required: true },
+      config: { idempotent: true },
       responses: {
         201: { description: 'The created record (or { data } for a batch)', shape: batchable ? { kind: 'one-of', shapes: [{ kind: 'record', slug }, { kind: 'batch', slug }] } : { kind: 'record', slug } },
         ...WRITE_ERRORS,

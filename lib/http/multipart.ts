@@ -1,12 +1,14 @@
 // The one reader of multipart/form-data bodies (multer over busboy), for every route that takes files:
 // POST /upload streams its file on as it arrives, custom endpoints keep theirs in memory. Its failures
 // become problems in one place: every limit on how much a form holds is a 413, a form of the wrong
-// shape or one that does not parse is a 400 (docs/uploads.md says why).
+// shape or one that does not parse is a 400 (docs/uploads.md says why). A form whose digest a feature asked
+// for (form-digest.ts: the idempotency check) is digested as it is read, at no cost to any other.
 import type { Readable } from 'node:stream';
 import type { Request, RequestHandler, Response } from 'express';
 import multer from 'multer';
 import { ContentError, MalformedBodyError, PayloadTooLargeError, RequestAbortedError, UnsupportedMediaTypeError, ValidationError } from '../errors';
 import { isClientAbort } from './client-abort';
+import { FormDigest, requestedFormDigest } from './form-digest';
 
 /** What a form may hold. */
 export interface FormLimits {
@@ -63,6 +65,13 @@ const FILE_BUFFER = 1024 * 1024;
 const FIELD_NAME_SIZE = 100;
 /** Header lines of one part (a form part has two or three). */
 const HEADER_PAIRS = 50;
+
+/** How every form is read, whatever it is read for. */
+const READING = {
+  // Browsers send a file name as raw UTF-8 bytes; busboy's default reads them as latin1 (`cafÃ©.png`).
+  defParamCharset: 'utf8',
+  ...({ fileHwm: FILE_BUFFER } as multer.Options),
+} satisfies multer.Options;
 
 /** busboy's errors for a body that is not the form it claims to be (fixed texts, no client input in them). */
 const MALFORMED = /^(Multipart: Boundary not found|Malformed part header|Malformed content type|Missing Content-Type|Unexpected end of (form|file))$/;
@@ -122,9 +131,11 @@ export function createMultipartReader(limits: FormLimits): MultipartReader {
   // One engine for both ways: a request with a receiver streams to it, any other is held in memory.
   const storage: multer.StorageEngine = {
     _handleFile(req, file, callback) {
+      const digest = requestedFormDigest(req);
+      const stream = digest ? digest.file(file.fieldname, file.originalname, file.mimetype, file.stream) : file.stream;
       const receive = receivers.get(req);
-      if (!receive) return memory._handleFile(req, file, callback);
-      receive({ field: file.fieldname, stream: file.stream, originalName: file.originalname, mimeType: file.mimetype }).then(() => callback(null, {}), callback);
+      if (!receive) return memory._handleFile(req, { ...file, stream }, callback);
+      receive({ field: file.fieldname, stream, originalName: file.originalname, mimeType: file.mimetype }).then(() => callback(null, {}), callback);
     },
     _removeFile(req, file, callback) {
       if (receivers.has(req)) return callback(null);
@@ -133,9 +144,7 @@ export function createMultipartReader(limits: FormLimits): MultipartReader {
   };
   const parse = multer({
     storage,
-    // Browsers send a file name as raw UTF-8 bytes; busboy's default reads them as latin1 (`cafÃ©.png`).
-    defParamCharset: 'utf8',
-    ...({ fileHwm: FILE_BUFFER } as multer.Options),
+    ...READING,
     // No count of files: one per file field (below) refuses any other file with a 400 naming its field.
     limits: {
       fileSize: Math.max(0, ...limits.files.values()),
@@ -150,6 +159,7 @@ export function createMultipartReader(limits: FormLimits): MultipartReader {
   return async (req, res, receive) => {
     if (!req.is('multipart/form-data')) {
       if (hasBody(req)) throw new UnsupportedMediaTypeError('Content-Type must be multipart/form-data.');
+      requestedFormDigest(req)?.finish({});
       return { fields: {}, files: new Map() };
     }
     // A client gone before the body is read sends nothing more: multer would wait for it forever.
@@ -166,6 +176,40 @@ export function createMultipartReader(limits: FormLimits): MultipartReader {
     for (const [name, [file]] of Object.entries((req.files ?? {}) as Record<string, Express.Multer.File[]>)) {
       if (file.buffer) files.set(name, { originalName: file.originalname, mimeType: file.mimetype, size: file.size, buffer: file.buffer });
     }
-    return { fields: { ...(req.body as Record<string, unknown>) }, files };
+    const fields = { ...(req.body as Record<string, unknown>) };
+    requestedFormDigest(req)?.finish(fields);
+    return { fields, files };
   };
+}
+
+/** What a form read only for its digest may hold: far more than any route takes, short of unbounded. */
+const DIGEST_LIMITS = { fields: 1000, parts: 2000, fieldSize: 1024 * 1024, fieldNameSize: FIELD_NAME_SIZE, headerPairs: HEADER_PAIRS };
+
+/**
+ * Reads the form of `req` only for its digest (FormDigest), keeping nothing: for a request whose form its
+ * route would stream elsewhere, compared with a digest taken before. Undefined when a file is larger than
+ * `maxFileBytes` (it cannot be the form that digest was taken of; the rest of the body is not read).
+ */
+export async function readFormDigest(req: Request, res: Response, maxFileBytes: number): Promise<string | undefined> {
+  const digest = new FormDigest();
+  if (!req.is('multipart/form-data')) {
+    if (hasBody(req)) throw new UnsupportedMediaTypeError('Content-Type must be multipart/form-data.');
+    return digest.finish({}).digest;
+  }
+  if (isClientAbort(req)) throw new RequestAbortedError();
+  const storage: multer.StorageEngine = {
+    _handleFile(_req, file, callback) {
+      // Read to the end, so the form goes on; the bytes are only hashed.
+      digest.file(file.fieldname, file.originalname, file.mimetype, file.stream).on('error', callback).on('end', () => callback(null, {})).resume();
+    },
+    _removeFile: (_req, _file, callback) => callback(null),
+  };
+  const parse = multer({ storage, ...READING, limits: { ...DIGEST_LIMITS, fileSize: maxFileBytes } }).any();
+  try {
+    await run(parse, req, res);
+  } catch (error) {
+    if (error instanceof multer.MulterError && error.code === 'LIMIT_FILE_SIZE') return undefined;
+    throw toFormError(error, { files: new Map(), fields: DIGEST_LIMITS.fields, fieldSize: DIGEST_LIMITS.fieldSize });
+  }
+  return digest.finish({ ...(req.body as Record<string, unknown>) }).digest;
 }

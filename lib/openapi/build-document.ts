@@ -186,7 +186,7 @@ export function buildOpenApiDocument(source: DocumentSource, serverUrl: string):
       else if (response.contentType) responses[code] = { description: response.description, content: { [response.contentType]: { schema: { type: 'string' } } } };
       else if (response.shape) responses[code] = { description: response.description, content: { 'application/json': { schema: shapeSchema(response.shape) } } };
       else responses[code] = { description: response.description };
-      if (response.headers && status < 400) responses[code].headers = response.headers as ResponseObject['headers'];
+      if (response.headers) responses[code].headers = { ...responses[code].headers, ...response.headers } as ResponseObject['headers'];
     }
     // Whatever a route declares, the router may also answer 500 or 503 (database unreachable) as problems.
     responses.default = problem('Unexpected error (also 503 when the database is unreachable)');

@@ -64,7 +64,7 @@ export function uploadRoutes(args: { runtime: Runtime; store: FileStore; files: 
       // Not read in the parse phase: the handler streams the file to storage as it arrives, once the
       // create rule let it through, so the client's pace is no database wait (no deadline).
       body: { type: 'multipart', shape: { kind: 'schema', schema: UPLOAD_BODY }, required: true },
-      config: { deadline: false },
+      config: { deadline: false, idempotent: true },
       responses: {
         201: { description: 'The stored file', shape: { kind: 'file' } },
         400: { description: 'No file, a second file or one in another field, an unknown field, an alt text too long, or a malformed body' },

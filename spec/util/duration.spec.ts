@@ -1,6 +1,6 @@
 // Duration options: "15m", "7d", or a number of seconds. Anything else (unit-less strings, zero,
 // negatives, compound durations) is refused with undefined, never guessed.
-import { parseDuration } from '../../lib/auth/duration';
+import { parseDuration } from '../../lib/util/duration';
 
 describe('parseDuration', () => {
   it.each<[unknown, number]>([

@@ -1,5 +1,6 @@
-// Duration options ("15m", "7d", or a number of seconds, as jsonwebtoken takes them) -> milliseconds.
-// Parsed once when the router is built; a bad value is a config error, never a per-request surprise.
+// Duration options ("15m", "7d", or a number of seconds, as jsonwebtoken takes them) -> milliseconds, for
+// every feature with a duration option (auth's expiries, the idempotency TTL). Parsed once when the router
+// is built; a bad value is a config error, never a per-request surprise.
 
 const UNIT_MS: Readonly<Record<string, number>> = {
   ms: 1,

@@ -1,0 +1,152 @@
+// Idempotency-Key as a feature (docs/writes.md): on the routes whose config says `idempotent`, a request
+// carrying the header claims its key for its caller before its handler runs; a repeat of a completed one
+// gets the stored answer again and writes nothing, a changed request with the key is a 422, a repeat while
+// the first runs a 409. A request without the header is not touched: no store access, no wrapper.
+import type { Request, RequestHandler, Response } from 'express';
+import { DatabaseTimeoutError, IdempotencyKeyInFlightError, IdempotencyKeyReusedError } from '../errors';
+import type { Feature } from '../http/feature';
+import { digestFormOf, requestedFormDigest } from '../http/form-digest';
+import { readFormDigest } from '../http/multipart';
+import type { RouteDef } from '../http/route-table';
+import { isDatabaseUnavailable } from '../http/to-problem';
+import { toLoggableError } from '../util/loggable-error';
+import { hashToken } from '../util/random-token';
+import { createCallerScope } from './caller-scope';
+import { readIdempotencyKey } from './idempotency-key';
+import { resolveIdempotencyOptions, validateIdempotencyConfig } from './idempotency-options';
+import { createIdempotencyStore } from './idempotency-store';
+import { requestFingerprint } from './request-fingerprint';
+import { withIdempotencyDocs } from './route-docs';
+import { type Recording, recordAnswer, replayAnswer } from './stored-answer';
+import { within } from './within-deadline';
+
+declare module '../http/route-table' {
+  interface RouteConfig {
+    /**
+     * true: a POST (or PATCH) a client may retry with an `Idempotency-Key`: a repeat gets the first answer
+     * again and writes nothing. Never on credential routes, whose answers must not be replayed.
+     */
+    idempotent?: boolean;
+  }
+}
+
+/** A fingerprint, and for a streamed form the bytes of its files. */
+interface Fingerprint {
+  fingerprint: string;
+  fileBytes?: number;
+}
+
+/** The request's fingerprint once its body is read: a JSON body, or a form read in the parse phase. */
+function fingerprintOf(req: Request, route: RouteDef): Fingerprint | undefined {
+  if (route.body?.type !== 'multipart') return { fingerprint: requestFingerprint(req, { json: req.body as unknown }) };
+  const form = requestedFormDigest(req)?.value;
+  return form && { fingerprint: requestFingerprint(req, { form: form.digest }), fileBytes: form.fileBytes };
+}
+
+const REPLAY_TOO_LARGE =
+  "This Idempotency-Key's request was completed, but its answer was too large to keep for a replay; use a new key to run it again.";
+
+export const idempotencyFeature: Feature = {
+  name: 'idempotency',
+  validate: validateIdempotencyConfig,
+  create(runtime, lifecycle) {
+    const { config } = runtime;
+    const options = resolveIdempotencyOptions(config.source, config.requestTimeoutMS);
+    if (!options) return undefined;
+    const { leaseMs } = options;
+    const store = createIdempotencyStore(runtime.connection, options, config.requestTimeoutMS);
+    const scopeOf = createCallerScope(runtime);
+    const keys = new WeakMap<Request, string>();
+    const recordings = new WeakMap<Request, Recording>();
+    const running = new Set<Recording>();
+    const idempotent = (route: RouteDef) => route.config?.idempotent === true;
+    // After the answer (or in its place): never the request's failure. An outage is the outage log's.
+    const report = (error: unknown) => {
+      if (error instanceof DatabaseTimeoutError || isDatabaseUnavailable(error)) runtime.outage.failed('idempotency key', error);
+      else config.logger.warn('content-router: could not settle an Idempotency-Key:', toLoggableError(error));
+    };
+
+    /** Answers a repeat, or claims the key and records the answer; true when it answered. */
+    async function check(req: Request, res: Response, route: RouteDef, key: string): Promise<boolean> {
+      const id = hashToken(`${await within(config.requestTimeoutMS, scopeOf(req))}\n${key}`);
+      const known = fingerprintOf(req, route);
+      const outcome = await store.claim(id, known?.fingerprint);
+      if ('claim' in outcome) {
+        const recording = recordAnswer(res, {
+          store,
+          claim: outcome.claim,
+          leaseMs,
+          // A streamed form (an upload) was digested while the handler read it.
+          fingerprint: () => known ?? fingerprintOf(req, route),
+          report,
+        });
+        recordings.set(req, recording);
+        running.add(recording);
+        res.once('close', () => running.delete(recording));
+        return false;
+      }
+      if ('busy' in outcome) throw new IdempotencyKeyInFlightError();
+      const { row } = outcome;
+      // A different request is refused whatever the state of the first one, as soon as that is known.
+      if (known && row.fingerprint !== undefined && known.fingerprint !== row.fingerprint) throw new IdempotencyKeyReusedError();
+      if (row.state === 'running') throw new IdempotencyKeyInFlightError();
+      // Only a repeat of a streamed form that has a stored answer reads its form here, to compare.
+      const fingerprint = known?.fingerprint ?? (await streamedFingerprint(req, res, row.fileBytes ?? 0));
+      if (fingerprint !== row.fingerprint) throw new IdempotencyKeyReusedError();
+      if (!row.answer) throw new IdempotencyKeyReusedError(REPLAY_TOO_LARGE);
+      const { body } = row.answer;
+      replayAnswer(res, { ...row.answer, body: body.buffer.subarray(0, body.position) });
+      return true;
+    }
+
+    async function streamedFingerprint(req: Request, res: Response, fileBytes: number): Promise<string | undefined> {
+      const digest = await readFormDigest(req, res, fileBytes);
+      return digest === undefined ? undefined : requestFingerprint(req, { form: digest });
+    }
+
+    lifecycle.onRoute.push((route) => {
+      if (idempotent(route)) Object.assign(route, withIdempotencyDocs(route));
+    });
+    // The header is read first, so a malformed one costs no body; a form to compare is digested as it is read.
+    lifecycle.onRequest.push((route) =>
+      idempotent(route)
+        ? (req, _res, next) => {
+            const key = readIdempotencyKey(req);
+            if (key !== undefined) {
+              keys.set(req, key);
+              if (route.body?.type === 'multipart') digestFormOf(req);
+            }
+            next();
+          }
+        : undefined,
+    );
+    lifecycle.preHandler.push((route): RequestHandler | undefined =>
+      idempotent(route)
+        ? (req, res, next) => {
+            const key = keys.get(req);
+            if (key === undefined) return next();
+            check(req, res, route, key).then((answered) => (answered ? undefined : next()), next);
+          }
+        : undefined,
+    );
+    // Before the error handler answers: the key is free by the time the client reads the error.
+    lifecycle.onError.push((error, req, _res, next) => {
+      const recording = recordings.get(req);
+      if (!recording) return next(error);
+      recording
+        .giveUp()
+        .catch(report)
+        .finally(() => next(error));
+    });
+    lifecycle.onReady.push(async () => {
+      await store.createIndexes().catch((error: unknown) =>
+        config.logger.warn('content-router: could not create the Idempotency-Key TTL index (expired keys stay until it exists; they are ignored meanwhile):', error),
+      );
+    });
+    lifecycle.onClose.push(() => {
+      for (const recording of running) recording.stop();
+      running.clear();
+    });
+    return undefined;
+  },
+};

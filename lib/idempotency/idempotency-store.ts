@@ -1,0 +1,115 @@
+// The keys of every router on one database, in one collection: a row per caller and key, { _id: SHA-256 of
+// scope and key (never the key itself), state, token, fingerprint, expiresAt, answer }. A running request's
+// row is its claim, held until `expiresAt` (its lease, renewed while it runs); a done row keeps the answer
+// until `expiresAt` (the TTL). A TTL index removes expired rows, and every read treats one as absent too,
+// so nothing depends on the TTL monitor having run.
+import { randomBytes } from 'node:crypto';
+import type { Connection, mongo } from 'mongoose';
+import { DatabaseTimeoutError } from '../errors';
+import { isDuplicateKeyError } from '../operations/write-errors';
+import type { ResolvedIdempotency } from './idempotency-options';
+import { within } from './within-deadline';
+
+/** Not a valid collection slug (it has a dot), so it never collides with a configured collection. */
+export const IDEMPOTENCY_COLLECTION = 'content-router.idempotency-keys';
+
+/** An answer as stored: what a replay sends again. */
+export interface StoredAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+export interface KeyRow {
+  _id: string;
+  state: 'running' | 'done';
+  /** Whose claim this is: only the request holding it completes, renews or releases the row. */
+  token: string;
+  /** Absent while a streamed form (an upload) is still being read. */
+  fingerprint?: string;
+  /** The file bytes of a streamed form: a repeat holding a larger file cannot be the same request. */
+  fileBytes?: number;
+  expiresAt: Date;
+  /** Absent (on a done row) for an answer too large to keep. */
+  answer?: { status: number; headers: Record<string, string>; body: mongo.Binary };
+}
+
+/** A running request's hold on its key. */
+export interface Claim {
+  readonly id: string;
+  readonly token: string;
+}
+
+/** What claiming a key finds: the key is this request's now, or another request's live row is there. */
+export type ClaimOutcome = { claim: Claim } | { row: KeyRow } | { busy: true };
+
+export interface IdempotencyStore {
+  /** One indexed write; on a live row, one indexed read more. */
+  claim(id: string, fingerprint: string | undefined): Promise<ClaimOutcome>;
+  /** Keeps the answer for the TTL (answer undefined: too large to keep). */
+  complete(claim: Claim, result: { fingerprint: string; fileBytes?: number; answer?: StoredAnswer }): Promise<void>;
+  /** Gives the key up (the request failed): a repeat runs. */
+  release(claim: Claim): Promise<void>;
+  /** Extends a running request's lease. */
+  renew(claim: Claim): Promise<void>;
+  /** The TTL index; housekeeping only. */
+  createIndexes(): Promise<void>;
+}
+
+/** Claims tried before giving up on a key other requests keep taking and letting go (each retry follows a real write). */
+const MAX_ATTEMPTS = 3;
+
+export function createIdempotencyStore(connection: Connection, options: ResolvedIdempotency, requestTimeoutMS: number | false): IdempotencyStore {
+  const rows = () => connection.collection<KeyRow>(IDEMPOTENCY_COLLECTION);
+  const later = (ms: number) => new Date(Date.now() + ms);
+
+  async function claim(id: string, fingerprint: string | undefined): Promise<ClaimOutcome> {
+    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+      const now = new Date();
+      const token = randomBytes(16).toString('hex');
+      const held = { state: 'running' as const, token, expiresAt: new Date(now.getTime() + options.leaseMs) };
+      try {
+        // Takes an expired row over, or inserts one; a live row makes the insert fail on the unique _id,
+        // also when another request claimed the key a moment ago. Atomic whichever instance asks.
+        await rows().updateOne(
+          { _id: id, expiresAt: { $lte: now } },
+          fingerprint === undefined ? { $set: held, $unset: { fingerprint: '', fileBytes: '', answer: '' } } : { $set: { ...held, fingerprint }, $unset: { fileBytes: '', answer: '' } },
+          { upsert: true },
+        );
+        return { claim: { id, token } };
+      } catch (error) {
+        if (!isDuplicateKeyError(error)) throw error;
+      }
+      const row = await rows().findOne({ _id: id });
+      // Gone or expired since the write failed: claim again.
+      if (row && row.expiresAt > new Date()) return { row };
+    }
+    return { busy: true };
+  }
+
+  const release = async ({ id, token }: Claim) => {
+    await within(requestTimeoutMS, rows().deleteOne({ _id: id, token }));
+  };
+
+  return {
+    claim(id, fingerprint) {
+      const claiming = claim(id, fingerprint);
+      return within(requestTimeoutMS, claiming).catch((error: unknown) => {
+        // Answered 503 meanwhile: a claim landing late is given up at once rather than held for its lease.
+        if (error instanceof DatabaseTimeoutError) claiming.then((outcome) => ('claim' in outcome ? release(outcome.claim) : undefined)).catch(() => undefined);
+        throw error;
+      });
+    },
+    async complete({ id, token }, { fingerprint, fileBytes, answer }) {
+      const done = { state: 'done', fingerprint, expiresAt: later(options.ttlMs), ...(fileBytes === undefined ? {} : { fileBytes }), ...(answer ? { answer } : {}) };
+      await within(requestTimeoutMS, rows().updateOne({ _id: id, token }, { $set: done as Partial<KeyRow> }));
+    },
+    release,
+    async renew({ id, token }) {
+      await within(requestTimeoutMS, rows().updateOne({ _id: id, token, state: 'running' }, { $set: { expiresAt: later(options.leaseMs) } }));
+    },
+    async createIndexes() {
+      await rows().createIndex({ expiresAt: 1 }, { expireAfterSeconds: 0 });
+    },
+  };
+}

@@ -1,0 +1,130 @@
+// The two sides of a stored answer. recordAnswer: the answer of a request holding its key (status, the
+// headers a client acts on, body) is kept before it leaves, so a repeat sent once the client has it is a
+// replay; a failed one gives the key up first, so a retry sent once the client has the error runs. Only
+// keyed requests are wrapped. replayAnswer: the kept answer sent again, marked `Idempotent-Replayed: true`.
+import type { Response } from 'express';
+import type { Claim, IdempotencyStore, StoredAnswer } from './idempotency-store';
+
+/** The headers a replay carries again: what the body is, and what a client follows or keeps from it. */
+const KEPT_HEADERS = ['content-type', 'content-disposition', 'location', 'etag', 'last-modified'];
+/** Largest body kept (a MongoDB document holds 16 MiB); a larger answer is not replayed (docs/writes.md). */
+export const MAX_KEPT_BODY = 15 * 1024 * 1024;
+export const REPLAYED_HEADER = 'Idempotent-Replayed';
+
+type Chunk = string | Uint8Array | null | undefined;
+
+export interface RecordOptions {
+  store: IdempotencyStore;
+  claim: Claim;
+  leaseMs: number;
+  /** What a repeat is compared with, once the request's body is read; undefined: nothing to compare with, the key is given up. */
+  fingerprint(): { fingerprint: string; fileBytes?: number } | undefined;
+  /** A failure of the store, after which the answer still goes out. */
+  report(error: unknown): void;
+}
+
+/** A recorded request's hold on its key, for whoever fails the request before its answer. */
+export interface Recording {
+  /** Gives the key up before an error is answered, so a retry sent once the client has the error runs. */
+  giveUp(): Promise<void>;
+  /** Stops renewing the lease (the router is closing). */
+  stop(): void;
+}
+
+/**
+ * Wraps `res` of a request holding its key. A success is kept before it is sent; an error answered through
+ * the error hooks has given the key up already (giveUp), one answered otherwise (the request deadline, a
+ * handler writing its own) gives it up as it is sent, never holding the answer back: the deadline's answer
+ * is written at once or not at all.
+ */
+export function recordAnswer(res: Response, options: RecordOptions): Recording {
+  const { store, claim } = options;
+  let phase: 'open' | 'settling' | 'done' = 'open';
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let oversize = false;
+  const keep = (chunk: Chunk, encoding: BufferEncoding | undefined) => {
+    if (chunk === null || chunk === undefined || oversize) return;
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk, encoding ?? 'utf8') : Buffer.from(chunk);
+    size += bytes.length;
+    if (size > MAX_KEPT_BODY) {
+      oversize = true;
+      chunks.length = 0;
+    } else chunks.push(bytes);
+  };
+
+  // A request running longer than its lease (an upload without deadline) keeps its key while it runs.
+  const renewal = setInterval(() => void store.renew(claim).catch(options.report), options.leaseMs / 2);
+  renewal.unref();
+  const giveUp = (): Promise<void> => {
+    if (phase !== 'open') return Promise.resolve();
+    phase = 'done';
+    clearInterval(renewal);
+    return store.release(claim);
+  };
+
+  // Should keeping it fail (the database), the answer still goes out and the key stays claimed until its
+  // lease ends: giving it up would let a repeat run the write again at once.
+  const complete = async (): Promise<void> => {
+    const result = options.fingerprint();
+    // Nothing to compare a repeat with (no form was read): nothing to replay.
+    if (!result) return store.release(claim);
+    const answer: StoredAnswer | undefined = oversize ? undefined : { status: res.statusCode, headers: keptHeaders(res), body: Buffer.concat(chunks) };
+    await store.complete(claim, { ...result, answer });
+  };
+
+  const write = res.write;
+  const end = res.end;
+  res.write = function (this: Response, chunk: Chunk, ...rest: unknown[]) {
+    if (phase === 'open') keep(chunk, typeof rest[0] === 'string' ? (rest[0] as BufferEncoding) : undefined);
+    return (write as (...args: unknown[]) => boolean).call(this, chunk, ...rest);
+  } as Response['write'];
+  res.end = function (this: Response, ...args: unknown[]) {
+    const send = () => (end as (...a: unknown[]) => Response).apply(res, args);
+    if (phase === 'done') return send();
+    if (phase === 'settling') {
+      // A second answer while the success is kept: the request deadline's 503. The success's headers go.
+      for (const name of KEPT_HEADERS.slice(1)) res.removeHeader(name);
+      return send();
+    }
+    if (res.statusCode >= 400) {
+      giveUp().catch(options.report);
+      return send();
+    }
+    phase = 'settling';
+    clearInterval(renewal);
+    if (typeof args[0] !== 'function') keep(args[0] as Chunk, typeof args[1] === 'string' ? (args[1] as BufferEncoding) : undefined);
+    complete()
+      .catch(options.report)
+      .finally(() => {
+        phase = 'done';
+        // Unless the deadline answered meanwhile, or the client is gone.
+        if (!res.writableEnded && !res.destroyed) send();
+      });
+    return res;
+  } as Response['end'];
+
+  // The client left before its answer: the request runs on, and its write may still be done. It settles the
+  // key as it ends (a success is kept for the retry, a failure gives the key up); should it never end, its
+  // lease, no longer renewed, runs out.
+  res.once('close', () => clearInterval(renewal));
+  return { giveUp, stop: () => clearInterval(renewal) };
+}
+
+function keptHeaders(res: Response): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const name of KEPT_HEADERS) {
+    const value = res.getHeader(name);
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
+  }
+  return headers;
+}
+
+/** Sends a kept answer again. */
+export function replayAnswer(res: Response, answer: { status: number; headers: Record<string, string>; body: Uint8Array }): void {
+  res.status(answer.status);
+  for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
+  res.setHeader(REPLAYED_HEADER, 'true');
+  res.setHeader('Content-Length', answer.body.byteLength);
+  res.end(Buffer.from(answer.body));
+}
