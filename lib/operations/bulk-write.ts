@@ -7,6 +7,7 @@ import type { ApiRecord, RawDoc } from '../schema/to-record';
 import { toLoggableError } from '../util/loggable-error';
 import type { WriteArgs } from './runtime';
 import { inTransaction } from './transaction';
+import { atRevision } from '../schema/revision';
 
 export interface BulkArgs extends WriteArgs {
   /** The client's where (already parsed in its field view); undefined: every record (`where={}`). */
@@ -30,9 +31,6 @@ export interface BulkResult {
   errors?: BulkFailure[];
 }
 
-/** Records written at once when the server has no transactions: enough to hide the round trips, few enough to leave the pool to others. */
-const WRITES_IN_FLIGHT = 8;
-
 /** The rows `filter` matches, oldest first; a 400 when there are more than a bulk write may write. */
 export async function selectRows(args: WriteArgs, filter: Record<string, unknown>): Promise<RawDoc[]> {
   const most = args.runtime.config.maxBulk;
@@ -55,40 +53,53 @@ export function failureOf(args: WriteArgs, id: string, error: unknown): BulkFail
   return { id, status: 500, code: 'internal_error', message: 'The record could not be written.' };
 }
 
-/**
- * Writes every item with `writeOne` and returns those that failed, with why. Where the server has
- * transactions, all in one, one after another (a session runs one operation at a time): a record that moved
- * since it was read (WriteConflictError) is reported, any other failure undoes them all and is thrown. The
- * driver may run a transaction again from the start, so each attempt keeps its own outcome. Without
- * transactions, a few at a time, each failing alone.
- */
-export function writeEach<T>(args: WriteArgs, items: readonly T[], writeOne: (item: T, session?: ClientSession) => Promise<void>): Promise<Array<[T, unknown]>> {
-  return inTransaction(args.runtime.connection, async (session) => {
-    const failed: Array<[T, unknown]> = [];
-    const each = async (item: T) => {
-      try {
-        await writeOne(item, session);
-      } catch (error) {
-        if (session && !(error instanceof WriteConflictError)) throw error;
-        failed.push([item, error]);
-      }
-    };
-    if (session) for (const item of items) await each(item);
-    else await inBatches(items, WRITES_IN_FLIGHT, each);
-    return failed;
-  });
+/** A selected record on its way to its write: as stored, and why it was not written (when it was not). */
+export interface BulkItem {
+  stored: RawDoc;
+  failure?: unknown;
 }
 
-/** Runs `each` over `items`, at most `width` at once; the results in item order. */
-async function inBatches<T, R>(items: readonly T[], width: number, each: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await each(items[index]);
+/**
+ * One filter per revision the items were read at, each naming its items' ids: a record is written only if
+ * still at the revision read. Such a record is unchanged since it was selected, so it still matches the
+ * where and the rule as they were checked.
+ */
+export function atRevisions(items: readonly BulkItem[]): Array<Record<string, unknown>> {
+  const ids = new Map<number | undefined, unknown[]>();
+  for (const { stored } of items) {
+    const rev = typeof stored._rev === 'number' ? stored._rev : undefined;
+    const group = ids.get(rev) ?? [];
+    group.push(stored._id);
+    ids.set(rev, group);
+  }
+  return [...ids].map(([rev, group]) => ({ _id: { $in: group }, ...atRevision(rev) }));
+}
+
+/**
+ * Writes the items in one database command or a few, in one transaction where the server has them (the
+ * driver may run it again from the start, so each attempt starts the items afresh). `write` answers how many
+ * records the database matched. When that is every item without a failure of its own, each was written.
+ * When it is fewer, another writer moved some of them between the selection and the write: the items are
+ * read back, and `holds` tells, for each, whether the record as it is now holds its change; one that does
+ * not is a 409 of its own. (Without transactions, a record written and then changed again by another
+ * writer before the read-back is reported as not written: docs/writes.md says so.)
+ */
+export function writeAll<T extends BulkItem>(
+  args: WriteArgs,
+  items: T[],
+  write: (session?: ClientSession) => Promise<number>,
+  holds: (item: T, now: RawDoc | undefined) => boolean,
+  conflict: string,
+): Promise<void> {
+  return inTransaction(args.runtime.connection, async (session) => {
+    for (const item of items) item.failure = undefined;
+    const matched = await write(session);
+    const pending = items.filter((item) => item.failure === undefined);
+    if (matched >= pending.length) return;
+    const rows = await args.collection.model.find({ _id: { $in: pending.map((item) => item.stored._id) } }, undefined, { session }).lean<RawDoc[]>();
+    const now = new Map(rows.map((row) => [String(row._id), row]));
+    for (const item of pending) {
+      if (!holds(item, now.get(String(item.stored._id)))) item.failure = new WriteConflictError(conflict);
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(width, items.length) }, worker));
-  return results;
+  });
 }

@@ -4,17 +4,16 @@
 //
 // Steps: the delete rule -> the matching records, at most core.api.maxBulk (else a 400, nothing deleted; a dry
 // run stops here with the count) -> per record, in order: beforeDelete (a throw vetoes that record) -> the
-// deletes, each at the revision read (all in one transaction where the server has them) -> per record: its
-// change event and afterDelete. The answer lists the ids deleted: the delete rule may allow what the read
+// deletes, in one command, each record only at the revision read (in one transaction where the server has
+// them: bulk-write.ts) -> per record: its change event and afterDelete. The answer lists the ids deleted: the delete rule may allow what the read
 // rule would not show.
+import type { ClientSession } from 'mongoose';
 import type { DeleteHookArgs } from '../config/hooks';
-import { WriteConflictError } from '../errors';
-import { atRevision } from '../schema/revision';
 import type { RawDoc } from '../schema/to-record';
 import { checkAccess } from './access';
 import { assertUnanswered } from './answered';
 import { buildFilter } from './build-filter';
-import { type BulkArgs, type BulkFailure, type BulkResult, dryRunAnswer, failureOf, selectRows, writeEach } from './bulk-write';
+import { type BulkArgs, type BulkFailure, type BulkItem, type BulkResult, atRevisions, dryRunAnswer, failureOf, selectRows, writeAll } from './bulk-write';
 import { hookBase, reportAfterWrite, runAll, withAfterError } from './hooks';
 import { publishWrite } from './runtime';
 
@@ -24,8 +23,7 @@ export interface DeleteManyArgs extends BulkArgs {
 }
 
 /** One selected record on its way: as stored, what its hooks were told, and the row as it was deleted. */
-interface Pending {
-  stored: RawDoc;
+interface Pending extends BulkItem {
   hookArgs?: DeleteHookArgs;
   vetoed?: boolean;
   deleted?: RawDoc;
@@ -60,7 +58,8 @@ export function deleteMany(args: DeleteManyArgs): Promise<BulkResult> {
     assertUnanswered(args);
     // One instant for every stamp, published with the events (see delete.ts).
     const now = new Date();
-    for (const [item, error] of await deleteAll(args, filter, ready, soft, now)) failures.push(failureOf(args, String(item.stored._id), error));
+    await deleteAll(args, ready, soft, now);
+    for (const item of ready) if (item.failure !== undefined) failures.push(failureOf(args, String(item.stored._id), item.failure));
 
     const data: Array<{ id: string }> = [];
     for (const item of ready) {
@@ -81,17 +80,25 @@ export function deleteMany(args: DeleteManyArgs): Promise<BulkResult> {
   });
 }
 
-/** Deletes every ready record at the revision it was read at; one changed meanwhile is a 409 of its own. */
-function deleteAll(args: DeleteManyArgs, filter: Record<string, unknown>, ready: Pending[], soft: boolean, now: Date): Promise<Array<[Pending, unknown]>> {
+/**
+ * Deletes every ready record at the revision it was read at (bulk-write.ts), one command per revision:
+ * a deleteMany, or for a soft delete an updateMany stamping deletedAt. A record deleted was its row as read
+ * (its revision had not moved), which is what its delete event shows: only readers who could read it then
+ * hear of it.
+ */
+async function deleteAll(args: DeleteManyArgs, ready: Pending[], soft: boolean, now: Date): Promise<void> {
   const { model } = args.collection;
-  return writeEach(args, ready, async (item, session) => {
-    item.deleted = undefined;
-    const at = { $and: [filter, { _id: item.stored._id }, atRevision(item.stored._rev)] };
-    // Both return the row as it was before, so a delete event reaches only readers who could read it then.
-    const before = soft
-      ? await model.findOneAndUpdate(at, { $set: { deletedAt: now, updatedAt: now } }, { returnDocument: 'before', timestamps: false, session }).lean<RawDoc>()
-      : await model.findOneAndDelete(at, { session }).lean<RawDoc>();
-    if (!before) throw new WriteConflictError('The record changed (or no longer matched the where) after it was selected; it was not deleted.');
-    item.deleted = before;
-  });
+  if (ready.length === 0) return;
+  const write = async (session?: ClientSession): Promise<number> => {
+    let matched = 0;
+    for (const filter of atRevisions(ready)) {
+      matched += soft
+        ? (await model.updateMany(filter, { $set: { deletedAt: now, updatedAt: now } }, { timestamps: false, session })).matchedCount
+        : (await model.deleteMany(filter, { session })).deletedCount;
+    }
+    return matched;
+  };
+  const holds = (_item: Pending, row: RawDoc | undefined) => (soft ? row !== undefined && row.deletedAt != null : row === undefined);
+  await writeAll(args, ready, write, holds, 'The record changed (or no longer matched the where) after it was selected; it was not deleted.');
+  for (const item of ready) if (item.failure === undefined) item.deleted = item.stored;
 }

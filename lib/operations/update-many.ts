@@ -4,25 +4,28 @@
 // Steps: the update rule -> the body checked once, alone (a bad body writes nothing) -> the matching records,
 // at most core.api.maxBulk (else a 400, nothing written; a dry run stops here with the count) -> per record,
 // in order: its hooks and checks (prepareWrite with the record as stored; under a constraint the changed
-// record must still match it) -> the writes, each at the revision read, so a record changed meanwhile is
-// reported, never overwritten (all in one transaction where the server has them: bulk-write.ts) -> per record: its change
-// event, afterChange and the read steps (its id alone where the read rule hides it). A record that fails any
-// step is reported in `errors` and not written.
+// record must still match it) -> the writes, in one command, each record only at the revision read, so a
+// record changed meanwhile is reported, never overwritten (in one transaction where the server has them:
+// bulk-write.ts) -> per record: its change event, afterChange and the read steps (its id alone where the
+// read rule hides it). A record that fails any step is reported in `errors` and not written.
+import type { ClientSession } from 'mongoose';
 import type { WhereNode } from '../query/types';
 import { assertValidInput } from '../schema/validate-input';
-import { atRevision } from '../schema/revision';
+import { atRevision, withRevisionMoved } from '../schema/revision';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
-import { type ErrorDetail, WriteConflictError } from '../errors';
+import type { ErrorDetail } from '../errors';
 import { accessDenied, checkAccess, readConstraintOrNull } from './access';
 import { assertUnanswered } from './answered';
 import { buildFilter } from './build-filter';
-import { type BulkArgs, type BulkFailure, type BulkResult, dryRunAnswer, failureOf, selectRows, writeEach } from './bulk-write';
+import { type BulkArgs, type BulkFailure, type BulkItem, type BulkResult, atRevisions, dryRunAnswer, failureOf, selectRows, writeAll } from './bulk-write';
 import { constraintTest } from './constraint-match';
 import { hasBeforeWriteHooks, withAfterError } from './hooks';
 import { type PreparedWrite, bodyOf, checkBody, prepareWrite } from './prepare-input';
 import { presentFor } from './present-records';
 import { publishWrite } from './runtime';
-import { applyInMemory, changeOf, write } from './update';
+import type { CollectionRuntime } from './runtime';
+import { applyInMemory, changeOf } from './update';
+import { toWriteError } from './write-errors';
 import { answerWrite } from './write-answer';
 
 export interface UpdateManyArgs extends BulkArgs {
@@ -30,8 +33,7 @@ export interface UpdateManyArgs extends BulkArgs {
 }
 
 /** One selected record on its way: as stored, then its prepared change, then the row written. */
-interface Pending {
-  stored: RawDoc;
+interface Pending extends BulkItem {
   prepared?: PreparedWrite;
   row?: RawDoc;
 }
@@ -67,7 +69,8 @@ export function updateMany(args: UpdateManyArgs): Promise<BulkResult> {
     const ready = pending.filter((item) => item.prepared && changeOf(item.prepared.input));
     const unchanged = new Set(pending.filter((item) => item.prepared && !changeOf(item.prepared.input)));
     assertUnanswered(args);
-    for (const [item, error] of await writeAll(args, filter, ready)) fail(item, error);
+    await writeChanges(args, ready, shared);
+    for (const item of ready) if (item.failure !== undefined) fail(item, item.failure);
 
     const written = ready.filter((item) => item.row);
     // The update rule may reach records the read rule hides: those are answered by id alone, or a bulk
@@ -118,13 +121,76 @@ function checkWithinRule(args: UpdateManyArgs, stored: RawDoc, prepared: Prepare
   if (!withinRule(applyInMemory(args.collection, stored, set, unset))) throw accessDenied(args.user);
 }
 
-/** Writes every ready record at the revision it was read at; one that moved meanwhile (or left the where) is a 409 of its own. */
-function writeAll(args: UpdateManyArgs, filter: Record<string, unknown>, ready: Pending[]): Promise<Array<[Pending, unknown]>> {
-  return writeEach(args, ready, async (item, session) => {
-    item.row = undefined;
+/**
+ * Writes every ready record at the revision it was read at (bulk-write.ts). Records sharing one change go
+ * in one updateMany per revision; the others (hooks gave each its own change, or the change sets a unique
+ * field, whose conflicts are told per record) in one bulkWrite. A record written is its row as read with
+ * its change applied: nothing else of it can have moved, since its revision had not.
+ */
+async function writeChanges(args: UpdateManyArgs, ready: Pending[], shared: PreparedWrite | undefined): Promise<void> {
+  const { collection } = args;
+  if (ready.length === 0) return;
+  const now = new Date();
+  const castShared = shared && castValues(collection, shared.input.set);
+  const written = new Map(ready.map((item) => [item, asWritten(item, castShared ?? castValues(collection, item.prepared!.input.set), now)]));
+  const stamped = (item: Pending) => {
     const change = changeOf(item.prepared!.input)!;
-    const row = await write(args.collection, { $and: [filter, { _id: item.stored._id }, atRevision(item.stored._rev)] }, change, session);
-    if (!row) throw new WriteConflictError('The record changed (or no longer matched the where) after it was selected; it was not written.');
-    item.row = row;
-  });
+    return { ...change, $set: { ...(change.$set as object), updatedAt: now } };
+  };
+  const write = async (session?: ClientSession): Promise<number> => {
+    if (shared && !setsUnique(collection, shared.input.set)) {
+      let matched = 0;
+      for (const filter of atRevisions(ready)) matched += (await collection.model.updateMany(filter, stamped(ready[0]), { timestamps: false, runValidators: true, session })).matchedCount;
+      return matched;
+    }
+    const updates = ready.map((item) => ({ updateOne: { filter: { _id: item.stored._id, ...atRevision(item.stored._rev) }, update: withRevisionMoved(stamped(item)), timestamps: false } }));
+    try {
+      return (await collection.model.bulkWrite(updates, { ordered: false, session })).matchedCount;
+    } catch (error) {
+      return failuresOfBulkWrite(error, ready, session);
+    }
+  };
+  const holds = (item: Pending, now: RawDoc | undefined) => now !== undefined && holdsChange(now, written.get(item)!, item.prepared!.input);
+  await writeAll(args, ready, write, holds, 'The record changed (or no longer matched the where) after it was selected; it was not written.');
+  for (const item of ready) if (item.failure === undefined) item.row = written.get(item);
+}
+
+/** The values `set` stores, cast by the schema as a write casts them (the same for every record: fields are flat). */
+function castValues(collection: CollectionRuntime, set: Record<string, unknown>): Record<string, unknown> {
+  const cast = applyInMemory(collection, {}, set, []);
+  return Object.fromEntries(Object.keys(set).map((name) => [name, cast[name]]));
+}
+
+/** The row as the write leaves it: as read, with the change, the stamp and the next revision. */
+function asWritten(item: Pending, cast: Record<string, unknown>, now: Date): RawDoc {
+  const { stored } = item;
+  const row: RawDoc = { ...stored, ...cast, updatedAt: now, _rev: (typeof stored._rev === 'number' ? stored._rev : 0) + 1 };
+  for (const name of item.prepared!.input.unset) delete row[name];
+  return row;
+}
+
+/** Whether the record as it is now holds the change: its set fields as written, its cleared fields absent. */
+function holdsChange(now: RawDoc, written: RawDoc, input: PreparedWrite['input']): boolean {
+  return Object.keys(input.set).every((name) => JSON.stringify(now[name]) === JSON.stringify(written[name])) && input.unset.every((name) => now[name] === undefined);
+}
+
+function setsUnique(collection: CollectionRuntime, set: Record<string, unknown>): boolean {
+  return Object.keys(set).some((name) => collection.descriptor.fields[name]?.unique);
+}
+
+/**
+ * The records matched by a bulkWrite that went on past failures (`ordered: false`), each write error given
+ * to its record (a unique conflict as its 409). In a transaction any failure is thrown: the transaction is
+ * over, and none of it is written.
+ */
+function failuresOfBulkWrite(error: unknown, ready: Pending[], session: ClientSession | undefined): number {
+  const failed = error as { writeErrors?: Array<{ index: number; err?: unknown }>; result?: { matchedCount?: number } };
+  if (!Array.isArray(failed?.writeErrors) || typeof failed.result?.matchedCount !== 'number') throw error;
+  if (session) throw toWriteError(failed.writeErrors[0]?.err ?? error);
+  for (const writeError of failed.writeErrors) {
+    const item = ready[writeError.index];
+    if (!item) throw error;
+    item.failure = toWriteError(writeError.err ?? writeError);
+  }
+  return failed.result.matchedCount;
 }

@@ -24,8 +24,12 @@ export function isDuplicateKeyError(error: unknown): error is DuplicateKeyError 
   return typeof error === 'object' && error !== null && (error as DuplicateKeyError).code === 11000;
 }
 
+/** A duplicate-key error as a 409 naming the field (never the value); other errors unchanged. */
+export function toWriteError(error: unknown, index?: number): unknown {
+  return isDuplicateKeyError(error) ? new ConflictError(duplicateField(error), index) : error;
+}
+
 /** Rethrows a duplicate-key error as a 409 naming the field (never the value); other errors unchanged. */
 export function rethrowWriteError(error: unknown, index?: number): never {
-  if (isDuplicateKeyError(error)) throw new ConflictError(duplicateField(error), index);
-  throw error;
+  throw toWriteError(error, index);
 }

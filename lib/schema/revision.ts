@@ -16,9 +16,14 @@ export function moveRevisionOnUpdate(schema: Schema): void {
     const update = this.getUpdate();
     // An aggregation-pipeline update is the writer's own business.
     if (!update || Array.isArray(update)) return;
-    const inc = (update.$inc ?? {}) as Record<string, unknown>;
-    this.setUpdate({ ...update, $inc: { ...inc, [REVISION]: 1 } });
+    this.setUpdate(withRevisionMoved(update));
   });
+}
+
+/** The update, also moving the revision: what the hook above adds, for writes no query middleware sees (bulkWrite). */
+export function withRevisionMoved<T extends Record<string, unknown>>(update: T): T {
+  const inc = (update.$inc ?? {}) as Record<string, unknown>;
+  return { ...update, $inc: { ...inc, [REVISION]: 1 } };
 }
 
 /**
