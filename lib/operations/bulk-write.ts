@@ -59,20 +59,28 @@ export interface BulkItem {
   failure?: unknown;
 }
 
+/** Items written by one filter: those read at one revision (and given one change), the filter naming their ids at it. */
+export interface RevisionGroup<T extends BulkItem> {
+  filter: Record<string, unknown>;
+  items: T[];
+}
+
 /**
- * One filter per revision the items were read at, each naming its items' ids: a record is written only if
- * still at the revision read. Such a record is unchanged since it was selected, so it still matches the
- * where and the rule as they were checked.
+ * The items grouped by the revision they were read at and by `sameWrite` (items with the same key get the
+ * same write), each group's filter naming its ids at that revision: a record is written only if still at
+ * the revision read. Such a record is unchanged since it was selected, so it still matches the where and
+ * the rule as they were checked.
  */
-export function atRevisions(items: readonly BulkItem[]): Array<Record<string, unknown>> {
-  const ids = new Map<number | undefined, unknown[]>();
-  for (const { stored } of items) {
-    const rev = typeof stored._rev === 'number' ? stored._rev : undefined;
-    const group = ids.get(rev) ?? [];
-    group.push(stored._id);
-    ids.set(rev, group);
+export function atRevisions<T extends BulkItem>(items: readonly T[], sameWrite: (item: T) => string = () => ''): Array<RevisionGroup<T>> {
+  const groups = new Map<string, { rev: number | undefined; items: T[] }>();
+  for (const item of items) {
+    const rev = typeof item.stored._rev === 'number' ? item.stored._rev : undefined;
+    const key = `${String(rev)} ${sameWrite(item)}`;
+    const group = groups.get(key) ?? { rev, items: [] };
+    group.items.push(item);
+    groups.set(key, group);
   }
-  return [...ids].map(([rev, group]) => ({ _id: { $in: group }, ...atRevision(rev) }));
+  return [...groups.values()].map(({ rev, items: members }) => ({ filter: { _id: { $in: members.map((item) => item.stored._id) }, ...atRevision(rev) }, items: members }));
 }
 
 /**

@@ -91,7 +91,7 @@ async function deleteAll(args: DeleteManyArgs, ready: Pending[], soft: boolean, 
   if (ready.length === 0) return;
   const write = async (session?: ClientSession): Promise<number> => {
     let matched = 0;
-    for (const filter of atRevisions(ready)) {
+    for (const { filter } of atRevisions(ready)) {
       matched += soft
         ? (await model.updateMany(filter, { $set: { deletedAt: now, updatedAt: now } }, { timestamps: false, session })).matchedCount
         : (await model.deleteMany(filter, { session })).deletedCount;

@@ -11,13 +11,13 @@
 import type { ClientSession } from 'mongoose';
 import type { WhereNode } from '../query/types';
 import { assertValidInput } from '../schema/validate-input';
-import { atRevision, withRevisionMoved } from '../schema/revision';
+import { withRevisionMoved } from '../schema/revision';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
 import type { ErrorDetail } from '../errors';
 import { accessDenied, checkAccess, readConstraintOrNull } from './access';
 import { assertUnanswered } from './answered';
 import { buildFilter } from './build-filter';
-import { type BulkArgs, type BulkFailure, type BulkItem, type BulkResult, atRevisions, dryRunAnswer, failureOf, selectRows, writeAll } from './bulk-write';
+import { type BulkArgs, type BulkFailure, type BulkItem, type BulkResult, type RevisionGroup, atRevisions, dryRunAnswer, failureOf, selectRows, writeAll } from './bulk-write';
 import { constraintTest } from './constraint-match';
 import { hasBeforeWriteHooks, withAfterError } from './hooks';
 import { type PreparedWrite, bodyOf, checkBody, prepareWrite } from './prepare-input';
@@ -69,7 +69,7 @@ export function updateMany(args: UpdateManyArgs): Promise<BulkResult> {
     const ready = pending.filter((item) => item.prepared && changeOf(item.prepared.input));
     const unchanged = new Set(pending.filter((item) => item.prepared && !changeOf(item.prepared.input)));
     assertUnanswered(args);
-    await writeChanges(args, ready, shared);
+    await writeChanges(args, ready);
     for (const item of ready) if (item.failure !== undefined) fail(item, item.failure);
 
     const written = ready.filter((item) => item.row);
@@ -122,32 +122,35 @@ function checkWithinRule(args: UpdateManyArgs, stored: RawDoc, prepared: Prepare
 }
 
 /**
- * Writes every ready record at the revision it was read at (bulk-write.ts). Records sharing one change go
- * in one updateMany per revision; the others (hooks gave each its own change, or the change sets a unique
- * field, whose conflicts are told per record) in one bulkWrite. A record written is its row as read with
- * its change applied: nothing else of it can have moved, since its revision had not.
+ * Writes every ready record at the revision it was read at (bulk-write.ts), in one bulkWrite: one
+ * updateMany per group of records read at one revision and given one change (usually one group: without
+ * hooks every record gets the body), except that a change setting a unique field is one update per
+ * record, so a conflict is told per record. A record written is its row as read with its change applied:
+ * nothing else of it can have moved, since its revision had not.
  */
-async function writeChanges(args: UpdateManyArgs, ready: Pending[], shared: PreparedWrite | undefined): Promise<void> {
+async function writeChanges(args: UpdateManyArgs, ready: Pending[]): Promise<void> {
   const { collection } = args;
   if (ready.length === 0) return;
   const now = new Date();
-  const castShared = shared && castValues(collection, shared.input.set);
-  const written = new Map(ready.map((item) => [item, asWritten(item, castShared ?? castValues(collection, item.prepared!.input.set), now)]));
-  const stamped = (item: Pending) => {
-    const change = changeOf(item.prepared!.input)!;
-    return { ...change, $set: { ...(change.$set as object), updatedAt: now } };
-  };
+  const stamped = new Map<Pending, Record<string, unknown>>();
+  const written = new Map<Pending, RawDoc>();
+  const castByChange = new Map<string, Record<string, unknown>>();
+  for (const item of ready) {
+    const { input } = item.prepared!;
+    const change = changeOf(input)!;
+    stamped.set(item, withRevisionMoved({ ...change, $set: { ...(change.$set as object), updatedAt: now } }));
+    const key = JSON.stringify(change);
+    const cast = castByChange.get(key) ?? castValues(collection, input.set);
+    castByChange.set(key, cast);
+    written.set(item, asWritten(item, cast, now));
+  }
+  const groups = atRevisions(ready, (item) => (setsUnique(collection, item.prepared!.input.set) ? String(item.stored._id) : JSON.stringify(changeOf(item.prepared!.input))));
+  const updates = groups.map(({ filter, items }) => ({ updateMany: { filter, update: stamped.get(items[0])!, timestamps: false } }));
   const write = async (session?: ClientSession): Promise<number> => {
-    if (shared && !setsUnique(collection, shared.input.set)) {
-      let matched = 0;
-      for (const filter of atRevisions(ready)) matched += (await collection.model.updateMany(filter, stamped(ready[0]), { timestamps: false, runValidators: true, session })).matchedCount;
-      return matched;
-    }
-    const updates = ready.map((item) => ({ updateOne: { filter: { _id: item.stored._id, ...atRevision(item.stored._rev) }, update: withRevisionMoved(stamped(item)), timestamps: false } }));
     try {
-      return (await collection.model.bulkWrite(updates, { ordered: false, session })).matchedCount;
+      return (await collection.model.bulkWrite(updates as never, { ordered: false, session })).matchedCount;
     } catch (error) {
-      return failuresOfBulkWrite(error, ready, session);
+      return failuresOfBulkWrite(error, groups, session);
     }
   };
   const holds = (item: Pending, now: RawDoc | undefined) => now !== undefined && holdsChange(now, written.get(item)!, item.prepared!.input);
@@ -179,18 +182,18 @@ function setsUnique(collection: CollectionRuntime, set: Record<string, unknown>)
 }
 
 /**
- * The records matched by a bulkWrite that went on past failures (`ordered: false`), each write error given
- * to its record (a unique conflict as its 409). In a transaction any failure is thrown: the transaction is
- * over, and none of it is written.
+ * The records matched by a bulkWrite that went on past failures (`ordered: false`). A write error of a
+ * one-record update (a unique conflict, as its 409) is that record's; any other is thrown, as is any
+ * failure in a transaction, which is then over with none of it written.
  */
-function failuresOfBulkWrite(error: unknown, ready: Pending[], session: ClientSession | undefined): number {
+function failuresOfBulkWrite(error: unknown, groups: Array<RevisionGroup<Pending>>, session: ClientSession | undefined): number {
   const failed = error as { writeErrors?: Array<{ index: number; err?: unknown }>; result?: { matchedCount?: number } };
   if (!Array.isArray(failed?.writeErrors) || typeof failed.result?.matchedCount !== 'number') throw error;
   if (session) throw toWriteError(failed.writeErrors[0]?.err ?? error);
   for (const writeError of failed.writeErrors) {
-    const item = ready[writeError.index];
-    if (!item) throw error;
-    item.failure = toWriteError(writeError.err ?? writeError);
+    const group = groups[writeError.index];
+    if (group?.items.length !== 1) throw error;
+    group.items[0].failure = toWriteError(writeError.err ?? writeError);
   }
   return failed.result.matchedCount;
 }

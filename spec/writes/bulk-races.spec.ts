@@ -49,7 +49,8 @@ describe('bulk writes racing another writer', () => {
     transactions = await supportsTransactions(t.connection);
   });
   afterAll(async () => {
-    mongoose.plugins.splice(mongoose.plugins.findIndex(([plugin]) => plugin === raceBefore), 1);
+    const { plugins } = mongoose as unknown as { plugins: Array<[unknown]> };
+    plugins.splice(plugins.findIndex(([plugin]) => plugin === raceBefore), 1);
     await t.close();
   });
   beforeEach(() => {
