@@ -11,6 +11,8 @@ const KEPT_HEADERS = ['content-type', 'content-disposition', 'location', 'etag',
 /** Largest body kept (a MongoDB document holds 16 MiB); a larger answer is not replayed (docs/writes.md). */
 export const MAX_KEPT_BODY = 15 * 1024 * 1024;
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
+/** Statuses sent without content, and without Content-Length. */
+const NO_CONTENT = new Set([204, 304]);
 
 type Chunk = string | Uint8Array | null | undefined;
 
@@ -128,6 +130,7 @@ export function replayAnswer(res: Response, answer: { status: number; headers: R
   res.status(answer.status);
   for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
   res.setHeader(REPLAYED_HEADER, 'true');
-  res.setHeader('Content-Length', answer.body.byteLength);
+  // No Content-Length on a 204 (RFC 9110 forbids it) or a 304 (it would misstate the representation's); the first had none.
+  if (!NO_CONTENT.has(answer.status)) res.setHeader('Content-Length', answer.body.byteLength);
   res.end(Buffer.from(answer.body));
 }

@@ -87,4 +87,16 @@ describe('an object endpoint answering through res, with an Idempotency-Key', ()
     expect(again.text).toBe(first.text);
     expect(calls.report).toBe(2);
   });
+
+  it('a 204 is replayed as a 204, without the Content-Length a 204 must not carry', async () => {
+    const key = newKey();
+    const first = await request(t.app).post('/api/ping').set('Idempotency-Key', key).send({});
+    expect(first.status).toBe(204);
+    expect(first.headers['content-length']).toBeUndefined();
+    const again = await request(t.app).post('/api/ping').set('Idempotency-Key', key).send({});
+    expect(again.status).toBe(204);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.headers['content-length']).toBeUndefined();
+    expect(calls.ping).toBe(1);
+  });
 });
