@@ -1,6 +1,7 @@
 // Object endpoints: `{ path, method, handler, schema?, detail?, scope? }` as one route-table entry. The body
 // is read (JSON, or multipart when the schema has files) and validated before the handler; its return is the answer.
 import type { RequestHandler } from 'express';
+import { answerBegun } from '../http/answer-begun';
 import { LateAnswerError, wasAnsweredEarly } from '../http/error-handler';
 import type { EndpointObject } from '../config/types';
 import { readQuery } from '../http/read-query';
@@ -84,7 +85,7 @@ export function objectEndpointRoute(runtime: Runtime, endpoint: EndpointObject, 
       } finally {
         restore();
       }
-      if (res.headersSent) {
+      if (answerBegun(res)) {
         // Answered already: by the handler itself (fine), or by the request deadline (then this is late).
         if (wasAnsweredEarly(res)) throw new LateAnswerError();
         return;

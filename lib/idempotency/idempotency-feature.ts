@@ -105,7 +105,7 @@ export const idempotencyFeature: Feature = {
     }
 
     lifecycle.onRoute.push((route) => {
-      if (idempotent(route)) Object.assign(route, withIdempotencyDocs(route));
+      if (idempotent(route)) Object.assign(route, withIdempotencyDocs(route, options.ttlMs));
     });
     // The header is read first, so a malformed one costs no body; a form to compare is digested as it is read.
     lifecycle.onRequest.push((route) =>

@@ -5,12 +5,14 @@ import type { HeaderParameter, RouteDef, RouteResponse } from '../http/route-tab
 import { IDEMPOTENCY_KEY, MAX_KEY_LENGTH } from './idempotency-key';
 import { REPLAYED_HEADER } from './stored-answer';
 
-const KEY_PARAMETER: HeaderParameter = {
-  name: IDEMPOTENCY_KEY,
-  description:
-    'Makes a retry safe: a repeat of this request (same method, path and body) from the same caller with the same key, within the key TTL (24 h by default), gets the first answer again and writes nothing.',
-  schema: { type: 'string', minLength: 1, maxLength: MAX_KEY_LENGTH, pattern: '^[\\x21-\\x7E]+$' },
-};
+/** The header as a client of this server reads it: its TTL as configured, not the package's default. */
+function keyParameter(ttlMs: number): HeaderParameter {
+  return {
+    name: IDEMPOTENCY_KEY,
+    description: `Makes a retry safe: a repeat of this request (same method, path with its query, and body) from the same caller with the same key, within ${ttlMs / 1000} seconds, gets the first answer again and writes nothing.`,
+    schema: { type: 'string', minLength: 1, maxLength: MAX_KEY_LENGTH, pattern: '^[\\x21-\\x7E]+$' },
+  };
+}
 
 const REPLAYED = { description: 'true when this is the stored answer of an earlier request with the same Idempotency-Key', schema: { type: 'string', const: 'true' } };
 const RETRY_AFTER = { description: 'Seconds to wait before retrying (idempotency_key_in_flight)', schema: { type: 'integer' } };
@@ -21,7 +23,7 @@ function joined(response: RouteResponse | undefined, more: string): string {
 }
 
 /** The route as documented with the key; the route itself is not changed. */
-export function withIdempotencyDocs(route: RouteDef): Pick<RouteDef, 'headers' | 'responses'> {
+export function withIdempotencyDocs(route: RouteDef, ttlMs: number): Pick<RouteDef, 'headers' | 'responses'> {
   const responses: Record<number, RouteResponse> = {};
   for (const [code, response] of Object.entries(route.responses)) {
     const status = Number(code);
@@ -33,6 +35,6 @@ export function withIdempotencyDocs(route: RouteDef): Pick<RouteDef, 'headers' |
     description: joined(route.responses[409], 'a request with this Idempotency-Key is still running (idempotency_key_in_flight): retry after Retry-After seconds'),
     headers: { ...route.responses[409]?.headers, 'Retry-After': RETRY_AFTER },
   };
-  responses[422] = { description: joined(route.responses[422], 'this Idempotency-Key was used for a different request (idempotency_key_reused)') };
-  return { headers: [...(route.headers ?? []), KEY_PARAMETER], responses };
+  responses[422] = { description: joined(route.responses[422], 'this Idempotency-Key was used for a different request, or its request was done but its answer was too large to keep (idempotency_key_reused)') };
+  return { headers: [...(route.headers ?? []), keyParameter(ttlMs)], responses };
 }

@@ -3,6 +3,7 @@
 // replay; a failed one gives the key up first, so a retry sent once the client has the error runs. Only
 // keyed requests are wrapped. replayAnswer: the kept answer sent again, marked `Idempotent-Replayed: true`.
 import type { Response } from 'express';
+import { holdAnswer } from '../http/answer-begun';
 import type { Claim, IdempotencyStore, StoredAnswer } from './idempotency-store';
 
 /** The headers a replay carries again: what the body is, and what a client follows or keeps from it. */
@@ -10,6 +11,8 @@ const KEPT_HEADERS = ['content-type', 'content-disposition', 'location', 'etag',
 /** Largest body kept (a MongoDB document holds 16 MiB); a larger answer is not replayed (docs/writes.md). */
 export const MAX_KEPT_BODY = 15 * 1024 * 1024;
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
+/** Statuses sent without content, and without Content-Length. */
+const NO_CONTENT = new Set([204, 304]);
 
 type Chunk = string | Uint8Array | null | undefined;
 
@@ -92,6 +95,8 @@ export function recordAnswer(res: Response, options: RecordOptions): Recording {
       return send();
     }
     phase = 'settling';
+    // Ended, though not yet sent: the route must not answer again meanwhile.
+    holdAnswer(res);
     clearInterval(renewal);
     if (typeof args[0] !== 'function') keep(args[0] as Chunk, typeof args[1] === 'string' ? (args[1] as BufferEncoding) : undefined);
     complete()
@@ -125,6 +130,7 @@ export function replayAnswer(res: Response, answer: { status: number; headers: R
   res.status(answer.status);
   for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
   res.setHeader(REPLAYED_HEADER, 'true');
-  res.setHeader('Content-Length', answer.body.byteLength);
+  // No Content-Length on a 204 (RFC 9110 forbids it) or a 304 (it would misstate the representation's); the first had none.
+  if (!NO_CONTENT.has(answer.status)) res.setHeader('Content-Length', answer.body.byteLength);
   res.end(Buffer.from(answer.body));
 }
