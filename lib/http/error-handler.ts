@@ -92,7 +92,11 @@ export function createErrorHandler(logger: Required<Logger>, outage: OutageLog =
     else if (error instanceof DatabaseTimeoutError) outage.timedOut(where, error);
     else if (problem.status === 503 && isDatabaseUnavailable(error)) outage.failed(where, error);
     else if (problem.unexpected && !(error instanceof DatabaseDownError)) logger.error(`content-router: ${where} failed:`, toLoggableError(error));
-    res.status(problem.status).set(problem.headers).type('application/problem+json').send(JSON.stringify(problem.body));
+    // Ended, not sent: res.send would give the problem a weak ETag of its own, which a client could take
+    // for the record's (and send back in If-Match).
+    const body = JSON.stringify(problem.body);
+    res.status(problem.status).set(problem.headers).set({ 'Content-Type': 'application/problem+json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(body)) });
+    res.end(body);
   };
   return Object.assign(handler, {
     answerEarly(error: Error, req: Request, res: Response) {

@@ -63,6 +63,9 @@ describe('If-Match and ETags', () => {
     const stale = await request(t.app).patch(`/api/posts/${id}`).set(...admin).set('If-Match', created.headers.etag).send({ title: 'lost' }).expect(412);
     expect(stale.headers['content-type']).toMatch(/application\/problem\+json/);
     expect(stale.body).toMatchObject({ status: 412, code: 'precondition_failed' });
+    // A problem answer is not a representation of the record: no tag a client could mistake for one.
+    expect(stale.headers.etag).toBeUndefined();
+    expect(stale.headers['content-length']).toBe(String(Buffer.byteLength(stale.text)));
     const stored = await t.connection.collection('posts').findOne({ title: 'c2' });
     expect(stored).not.toBeNull();
     expect(await t.connection.collection('posts').countDocuments({ title: 'lost' })).toBe(0);
