@@ -9,7 +9,7 @@ import { parseCountQuery, parseListQuery, parseRecordQuery } from '../query';
 import { rejectQuery } from '../query/reject';
 import { createCachedReadHeaders } from './cache-headers';
 import { toListEnvelope } from './list-envelope';
-import { ETAG_HEADER, bulkIfMatchHeader, checkBulkIfMatch, ifMatchHeader, ifMatchOf, preconditionResponses, sendRead, sendWritten } from './preconditions';
+import { ETAG_HEADER, IF_NONE_MATCH_HEADER, NOT_MODIFIED, bulkIfMatchHeader, checkBulkIfMatch, ifMatchHeader, ifMatchOf, preconditionResponses, sendRead, sendWritten } from './preconditions';
 import { QueryError } from '../errors';
 import type { QueryMemo } from './query-memo';
 import { parseQueryString, querySearch, readQuery } from './read-query';
@@ -88,7 +88,8 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
       tags,
       auth: 'optional',
       query: 'list',
-      responses: { 200: { description: 'A page of records', shape: { kind: 'list', slug } }, ...READ_ERRORS },
+      headers: [IF_NONE_MATCH_HEADER],
+      responses: { 200: { description: 'A page of records', shape: { kind: 'list', slug } }, ...NOT_MODIFIED, ...READ_ERRORS },
       async handler(req, res) {
         const user = viewed ? await requestUser(runtime, req) : undefined;
         const query = viewed ? listQueryIn(await operationView({ runtime, collection, user: user!, req }, 'read'), querySearch(req)) : readListQuery(querySearch(req));
@@ -109,7 +110,8 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
       tags,
       auth: 'optional',
       query: 'count',
-      responses: { 200: { description: 'How many records match', shape: { kind: 'schema', schema: TOTAL } }, ...READ_ERRORS },
+      headers: [IF_NONE_MATCH_HEADER],
+      responses: { 200: { description: 'How many records match', shape: { kind: 'schema', schema: TOTAL } }, ...NOT_MODIFIED, ...READ_ERRORS },
       async handler(req, res) {
         // As the list: in the caller's view with field rules, else read before the credential is checked.
         const user = viewed ? await requestUser(runtime, req) : undefined;
@@ -126,7 +128,8 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
       tags,
       auth: 'optional',
       query: 'record',
-      responses: { 200: { description: 'The record', shape: { kind: 'record', slug }, headers: ETAG_HEADER }, ...READ_ERRORS, 404: { description: 'No such record' } },
+      headers: [IF_NONE_MATCH_HEADER],
+      responses: { 200: { description: 'The record', shape: { kind: 'record', slug }, headers: ETAG_HEADER }, ...NOT_MODIFIED, ...READ_ERRORS, 404: { description: 'No such record' } },
       async handler(req, res) {
         const search = querySearch(req);
         const early = viewed ? undefined : readRecordQuery(search);

@@ -3,7 +3,7 @@
 import type { RouteDef } from './route-table';
 import { findGlobal, updateGlobal } from '../operations';
 import type { CollectionRuntime, Runtime } from '../operations/runtime';
-import { ETAG_HEADER, ifMatchHeader, ifMatchOf, preconditionResponses, sendRead, sendWritten } from './preconditions';
+import { ETAG_HEADER, IF_NONE_MATCH_HEADER, NOT_MODIFIED, ifMatchHeader, ifMatchOf, preconditionResponses, sendRead, sendWritten } from './preconditions';
 import { requestUser } from './request-user';
 
 const ERRORS = { 400: { description: 'Invalid body' }, 401: { description: 'Invalid credentials' }, 403: { description: 'Not allowed' } };
@@ -43,7 +43,8 @@ export function globalRoutes(runtime: Runtime, global: CollectionRuntime): Route
       summary: `Get the ${slug} global`,
       tags,
       auth: 'optional',
-      responses: { 200: { description: 'The global', shape: { kind: 'global', slug }, headers: ETAG_HEADER }, ...ERRORS, 404: { description: 'Not visible to the caller' } },
+      headers: [IF_NONE_MATCH_HEADER],
+      responses: { 200: { description: 'The global', shape: { kind: 'global', slug }, headers: ETAG_HEADER }, ...NOT_MODIFIED, ...ERRORS, 404: { description: 'Not visible to the caller' } },
       async handler(req, res) {
         sendRead(res, await findGlobal({ runtime, global, req, user: await requestUser(runtime, req) }));
       },

@@ -60,6 +60,15 @@ export function bulkIfMatchHeader(required: boolean): HeaderParameter {
   };
 }
 
+/** If-None-Match on the reads that carry a validator, in the document, with the 304 it can give. */
+export const IF_NONE_MATCH_HEADER: HeaderParameter = {
+  name: 'If-None-Match',
+  required: false,
+  description: 'ETags you hold (or *): when one is current the answer is a 304 without a body, also with Cache-Control: no-cache.',
+  schema: { type: 'string' },
+};
+export const NOT_MODIFIED: Record<number, RouteResponse> = { 304: { description: 'Not modified: If-None-Match names the current ETag' } };
+
 /** The ETag a record answer carries, in the document. */
 export const ETAG_HEADER: NonNullable<RouteResponse['headers']> = {
   ETag: { description: 'Strong validator of the record as you receive it; send it back in If-Match (writes) or If-None-Match (reads).', schema: { type: 'string' } },

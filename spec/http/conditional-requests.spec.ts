@@ -145,3 +145,16 @@ describe.each(FAMILIES)('%s', (name) => {
     expect(res.headers.etag).toBe(etag);
   });
 });
+
+describe('in the OpenAPI document', () => {
+  it('every read that can answer 304 takes If-None-Match and declares the 304', async () => {
+    const doc = (await request(t.app).get('/api/docs/openapi.json').expect(200)).body;
+    const reads = ['/posts', '/posts/count', '/posts/{id}', '/notes', '/notes/count', '/notes/{id}', '/globals/site', '/uploads/{filename}'];
+    for (const path of reads) {
+      const get = doc.paths[path]?.get;
+      expect({ path, has304: Boolean(get?.responses?.['304']) }).toEqual({ path, has304: true });
+      if (path === '/uploads/{filename}') continue;
+      expect({ path, header: get.parameters.some((p: { in: string; name: string }) => p.in === 'header' && p.name === 'If-None-Match') }).toEqual({ path, header: true });
+    }
+  });
+});
