@@ -3,6 +3,7 @@
 // replay; a failed one gives the key up first, so a retry sent once the client has the error runs. Only
 // keyed requests are wrapped. replayAnswer: the kept answer sent again, marked `Idempotent-Replayed: true`.
 import type { Response } from 'express';
+import { holdAnswer } from '../http/held-answer';
 import type { Claim, IdempotencyStore, StoredAnswer } from './idempotency-store';
 
 /** The headers a replay carries again: what the body is, and what a client follows or keeps from it. */
@@ -92,6 +93,8 @@ export function recordAnswer(res: Response, options: RecordOptions): Recording {
       return send();
     }
     phase = 'settling';
+    // The route has answered: nothing may answer in its place while the answer is kept (held-answer.ts).
+    holdAnswer(res);
     clearInterval(renewal);
     if (typeof args[0] !== 'function') keep(args[0] as Chunk, typeof args[1] === 'string' ? (args[1] as BufferEncoding) : undefined);
     complete()
