@@ -128,6 +128,11 @@ export function replayAnswer(res: Response, answer: { status: number; headers: R
   res.status(answer.status);
   for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
   res.setHeader(REPLAYED_HEADER, 'true');
+  // A 204 or 304 has no body, and a 204 must not carry Content-Length (RFC 9110).
+  if (answer.status === 204 || answer.status === 304) {
+    res.end();
+    return;
+  }
   res.setHeader('Content-Length', answer.body.byteLength);
   res.end(Buffer.from(answer.body));
 }

@@ -102,3 +102,19 @@ describe('an object endpoint answering through res', () => {
     expect(calls[path]).toBe(before + 1);
   });
 });
+
+describe('an endpoint answering nothing', () => {
+  it('replays its 204 as a 204: no body and no Content-Length (RFC 9110 forbids it on a 204)', async () => {
+    const key = newKey();
+    const before = calls['/nothing'] ?? 0;
+    const first = await send('post', '/nothing', key);
+    expect(first.status).toBe(204);
+    expect(first.headers['content-length']).toBeUndefined();
+    const again = await send('post', '/nothing', key);
+    expect(again.status).toBe(204);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.headers['content-length']).toBeUndefined();
+    expect(again.text).toBe('');
+    expect(calls['/nothing']).toBe(before + 1);
+  });
+});
