@@ -81,8 +81,11 @@ export const idempotencyFeature: Feature = {
           report,
         });
         recordings.set(req, recording);
-        running.add(recording);
-        res.once('close', () => running.delete(recording));
+        // Its client may have left while the key was claimed: then 'close' has been emitted already.
+        if (!res.closed) {
+          running.add(recording);
+          res.once('close', () => running.delete(recording));
+        }
         return false;
       }
       if ('busy' in outcome) throw new IdempotencyKeyInFlightError();

@@ -109,8 +109,9 @@ export function recordAnswer(res: Response, options: RecordOptions): Recording {
 
   // The client left before its answer: the request runs on, and its write may still be done. It settles the
   // key as it ends (a success is kept for the retry, a failure gives the key up); should it never end, its
-  // lease, no longer renewed, runs out.
-  res.once('close', () => clearInterval(renewal));
+  // lease, no longer renewed, runs out. It may have left already, while the key was claimed.
+  if (res.closed) clearInterval(renewal);
+  else res.once('close', () => clearInterval(renewal));
   return { giveUp, stop: () => clearInterval(renewal) };
 }
 

@@ -1,0 +1,99 @@
+// Attacks on what a keyed request leaves in memory, end to end: a request whose client leaves while its
+// key is being claimed (the database holding the claim through a TCP proxy) must not be kept alive by the
+// router once it has settled; collected requests are seen through WeakRefs and a forced garbage collection.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import express, { type Request } from 'express';
+import mongoose, { type Connection } from 'mongoose';
+import { IDEMPOTENCY_COLLECTION } from '../../lib/idempotency/idempotency-store';
+import { type TestApp, createTestApp } from '../helpers/create-test-app';
+import { type TcpProxy, parseMongoHost, startTcpProxy } from '../helpers/tcp-proxy';
+import { testDbUri, uniqueDbName } from '../helpers/test-db';
+
+/** Long enough for a held claim to land within it; the gate's timer holds a response until it ends. */
+const DEADLINE_MS = 1500;
+
+v8.setFlagsFromString('--expose-gc');
+const gc = vm.runInNewContext('gc') as () => void;
+
+let proxy: TcpProxy;
+let connection: Connection;
+let t: TestApp;
+
+beforeAll(async () => {
+  proxy = await startTcpProxy(parseMongoHost(testDbUri()));
+  connection = await mongoose.createConnection(`mongodb://127.0.0.1:${proxy.port}/?directConnection=true`, { dbName: uniqueDbName('idem-memory') }).asPromise();
+  t = await createTestApp(
+    { collections: [{ slug: 'posts', access: { create: () => true, read: () => true }, fields: { title: { type: 'text', required: true } } }] },
+    { connection, requestTimeoutMS: DEADLINE_MS },
+  );
+});
+afterEach(() => {
+  expect(t.hostErrors).toEqual([]);
+});
+afterAll(async () => {
+  await t.close();
+  await connection.dropDatabase().catch(() => undefined);
+  await connection.close(true);
+  await proxy.close();
+});
+
+async function until(check: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('condition not reached');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('a client that leaves while its key is claimed', () => {
+  it('is not kept in memory once its request has settled', async () => {
+    const seen: WeakRef<Request>[] = [];
+    let closed = 0;
+    // The host app in front of the router: it notes each request, and when its client has gone.
+    const host = express();
+    host.use((req, res, next) => {
+      seen.push(new WeakRef(req));
+      res.once('close', () => (closed += 1));
+      next();
+    });
+    host.use(t.app);
+    const server = host.listen(0, '127.0.0.1');
+    try {
+      await new Promise((resolve) => server.once('listening', resolve));
+      const { port } = server.address() as AddressInfo;
+      proxy.hold();
+      const body = JSON.stringify({ title: 'x'.repeat(64 * 1024) });
+      const gone = http.request({
+        host: '127.0.0.1',
+        port,
+        path: '/api/posts',
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'Content-Length': String(body.length), 'Idempotency-Key': `memory-${Date.now()}` },
+      });
+      gone.on('error', () => undefined);
+      gone.end(body);
+      await until(() => seen.length === 1);
+      // The claim waits on the held database; the client gives up meanwhile.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      gone.destroy();
+      await until(() => closed === 1);
+      proxy.release();
+      // The request runs on and settles its key (docs/writes.md): the create is written and its answer kept.
+      const rows = () => connection.collection(IDEMPOTENCY_COLLECTION).find().toArray();
+      await until(async () => (await rows()).some((row) => row.state === 'done'));
+      expect(await connection.collection('posts').countDocuments()).toBe(1);
+      // Past the request deadline, whose timer holds the response until it fires.
+      await new Promise((resolve) => setTimeout(resolve, DEADLINE_MS + 200));
+      for (let i = 0; i < 5; i++) {
+        gc();
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(seen[0].deref() === undefined).toBe(true);
+    } finally {
+      server.close();
+    }
+  });
+});
