@@ -5,7 +5,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { DatabaseTimeoutError, IdempotencyKeyInFlightError, IdempotencyKeyReusedError } from '../errors';
 import type { Feature } from '../http/feature';
-import { digestFormOf, requestedFormDigest } from '../http/form-digest';
+import { type FormSize, digestFormOf, requestedFormDigest } from '../http/form-digest';
 import { readFormDigest } from '../http/multipart';
 import type { RouteDef } from '../http/route-table';
 import { isDatabaseUnavailable } from '../http/to-problem';
@@ -30,17 +30,17 @@ declare module '../http/route-table' {
   }
 }
 
-/** A fingerprint, and for a streamed form the bytes of its files. */
+/** A fingerprint, and for a form its size. */
 interface Fingerprint {
   fingerprint: string;
-  fileBytes?: number;
+  formSize?: FormSize;
 }
 
 /** The request's fingerprint once its body is read: a JSON body, or a form read in the parse phase. */
 function fingerprintOf(req: Request, route: RouteDef): Fingerprint | undefined {
   if (route.body?.type !== 'multipart') return { fingerprint: requestFingerprint(req, { json: req.body as unknown }) };
   const form = requestedFormDigest(req)?.value;
-  return form && { fingerprint: requestFingerprint(req, { form: form.digest }), fileBytes: form.fileBytes };
+  return form && { fingerprint: requestFingerprint(req, { form: form.digest }), formSize: form.size };
 }
 
 const REPLAY_TOO_LARGE =
@@ -93,8 +93,9 @@ export const idempotencyFeature: Feature = {
       // A different request is refused whatever the state of the first one, as soon as that is known.
       if (known && row.fingerprint !== undefined && known.fingerprint !== row.fingerprint) throw new IdempotencyKeyReusedError();
       if (row.state === 'running') throw new IdempotencyKeyInFlightError();
-      // Only a repeat of a streamed form that has a stored answer reads its form here, to compare.
-      const fingerprint = known?.fingerprint ?? (await streamedFingerprint(req, res, row.fileBytes ?? 0));
+      // Only a repeat of a streamed form that has a stored answer reads its form here, to compare; a key
+      // kept for anything but a form is another request at once.
+      const fingerprint = known?.fingerprint ?? (row.formSize && (await streamedFingerprint(req, res, row.formSize)));
       if (fingerprint !== row.fingerprint) throw new IdempotencyKeyReusedError();
       if (!row.answer) throw new IdempotencyKeyReusedError(REPLAY_TOO_LARGE);
       const { body } = row.answer;
@@ -102,8 +103,8 @@ export const idempotencyFeature: Feature = {
       return true;
     }
 
-    async function streamedFingerprint(req: Request, res: Response, fileBytes: number): Promise<string | undefined> {
-      const digest = await readFormDigest(req, res, fileBytes);
+    async function streamedFingerprint(req: Request, res: Response, size: FormSize): Promise<string | undefined> {
+      const digest = await readFormDigest(req, res, size);
       return digest === undefined ? undefined : requestFingerprint(req, { form: digest });
     }
 

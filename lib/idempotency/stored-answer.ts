@@ -3,6 +3,7 @@
 // replay; a failed one gives the key up first, so a retry sent once the client has the error runs. Only
 // keyed requests are wrapped. replayAnswer: the kept answer sent again, marked `Idempotent-Replayed: true`.
 import type { Response } from 'express';
+import type { FormSize } from '../http/form-digest';
 import { holdAnswer } from '../http/held-answer';
 import type { Claim, IdempotencyStore, StoredAnswer } from './idempotency-store';
 
@@ -19,7 +20,7 @@ export interface RecordOptions {
   claim: Claim;
   leaseMs: number;
   /** What a repeat is compared with, once the request's body is read; undefined: nothing to compare with, the key is given up. */
-  fingerprint(): { fingerprint: string; fileBytes?: number } | undefined;
+  fingerprint(): { fingerprint: string; formSize?: FormSize } | undefined;
   /** A failure of the store, after which the answer still goes out. */
   report(error: unknown): void;
 }

@@ -1,16 +1,19 @@
-// Attacks on what a keyed request leaves in memory, end to end: a request whose client leaves while its
+// Attacks on what a keyed request holds in memory, end to end: a request whose client leaves while its
 // key is being claimed (the database holding the claim through a TCP proxy) must not be kept alive by the
-// router once it has settled; collected requests are seen through WeakRefs and a forced garbage collection.
+// router once it has settled (collected requests are seen through WeakRefs and a forced garbage
+// collection); a repeated upload read only to be compared must not be read past what the first one held.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import express, { type Request } from 'express';
 import mongoose, { type Connection } from 'mongoose';
+import request from 'supertest';
 import { IDEMPOTENCY_COLLECTION } from '../../lib/idempotency/idempotency-store';
-import { type TestApp, createTestApp } from '../helpers/create-test-app';
+import { type TestApp, asUser, createTestApp } from '../helpers/create-test-app';
 import { type TcpProxy, parseMongoHost, startTcpProxy } from '../helpers/tcp-proxy';
 import { testDbUri, uniqueDbName } from '../helpers/test-db';
+import { pngBytes } from '../uploads/upload-helpers';
 
 /** Long enough for a held claim to land within it; the gate's timer holds a response until it ends. */
 const DEADLINE_MS = 1500;
@@ -26,7 +29,10 @@ beforeAll(async () => {
   proxy = await startTcpProxy(parseMongoHost(testDbUri()));
   connection = await mongoose.createConnection(`mongodb://127.0.0.1:${proxy.port}/?directConnection=true`, { dbName: uniqueDbName('idem-memory') }).asPromise();
   t = await createTestApp(
-    { collections: [{ slug: 'posts', access: { create: () => true, read: () => true }, fields: { title: { type: 'text', required: true } } }] },
+    {
+      collections: [{ slug: 'posts', access: { create: () => true, read: () => true }, fields: { title: { type: 'text', required: true } } }],
+      uploads: { maxFileSize: 64 * 1024 },
+    },
     { connection, requestTimeoutMS: DEADLINE_MS },
   );
 });
@@ -93,6 +99,60 @@ describe('a client that leaves while its key is claimed', () => {
       }
       expect(seen[0].deref() === undefined).toBe(true);
     } finally {
+      server.close();
+    }
+  });
+});
+
+describe('repeated uploads compared with the kept one', () => {
+  it('hold no text field longer than the first one held while they are read', async () => {
+    const alice = asUser({ id: '000000000000000000000001' });
+    const key = `memory-upload-${Date.now()}`;
+    const first = await request(t.app).post('/api/upload').set(...alice).set('Idempotency-Key', key).field('alt', 'a dot').attach('file', pngBytes(), { filename: 'a.png', contentType: 'image/png' });
+    expect(first.status).toBe(201);
+    const server = t.app.listen(0, '127.0.0.1');
+    const boundary = 'attack-boundary';
+    const CLIENTS = 16;
+    const repeats: http.ClientRequest[] = [];
+    const measure = async () => {
+      for (let i = 0; i < 3; i++) {
+        gc();
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const { heapUsed, arrayBuffers } = process.memoryUsage();
+      return heapUsed + arrayBuffers;
+    };
+    try {
+      await new Promise((resolve) => server.once('listening', resolve));
+      const { port } = server.address() as AddressInfo;
+      const before = await measure();
+      // Alt texts of almost 1 MiB each (far longer than the first one's, and than the route takes), whose
+      // forms do not end: what the router holds of them meanwhile is what many such clients cost it.
+      const text = 'x'.repeat(1000 * 1024);
+      const answers: Promise<number>[] = [];
+      for (let i = 0; i < CLIENTS; i++) {
+        const repeat = http.request({
+          host: '127.0.0.1',
+          port,
+          path: '/api/upload',
+          method: 'POST',
+          headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Transfer-Encoding': 'chunked', 'Idempotency-Key': key, [alice[0]]: alice[1] },
+        });
+        repeat.on('error', () => undefined);
+        answers.push(new Promise((resolve) => repeat.on('response', (res) => (res.resume(), resolve(res.statusCode ?? 0)))));
+        repeat.write(`--${boundary}\r\nContent-Disposition: form-data; name="alt"\r\n\r\n`);
+        repeat.write(text);
+        repeats.push(repeat);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      // Held, their texts would take 16 MB; client and sockets (one process here) account for a few MB.
+      const grown = (await measure()) - before;
+      expect(grown).toBeLessThan((CLIENTS * text.length) / 2);
+      // And each is refused once its form ends.
+      for (const repeat of repeats) repeat.end(`\r\n--${boundary}--\r\n`);
+      expect(await Promise.all(answers)).toEqual(Array(CLIENTS).fill(422));
+    } finally {
+      for (const repeat of repeats) repeat.destroy();
       server.close();
     }
   });
