@@ -37,10 +37,10 @@ interface Fingerprint {
 }
 
 /** The request's fingerprint once its body is read: a JSON body, or a form read in the parse phase. */
-function fingerprintOf(req: Request, route: RouteDef): Fingerprint | undefined {
-  if (route.body?.type !== 'multipart') return { fingerprint: requestFingerprint(req, { json: req.body as unknown }) };
+function fingerprintOf(req: Request, route: RouteDef, key: string): Fingerprint | undefined {
+  if (route.body?.type !== 'multipart') return { fingerprint: requestFingerprint(req, key, { json: req.body as unknown }) };
   const form = requestedFormDigest(req)?.value;
-  return form && { fingerprint: requestFingerprint(req, { form: form.digest }), formSize: form.size };
+  return form && { fingerprint: requestFingerprint(req, key, { form: form.digest }), formSize: form.size };
 }
 
 const REPLAY_TOO_LARGE =
@@ -69,7 +69,7 @@ export const idempotencyFeature: Feature = {
     /** Answers a repeat, or claims the key and records the answer; true when it answered. */
     async function check(req: Request, res: Response, route: RouteDef, key: string): Promise<boolean> {
       const id = hashToken(`${await within(config.requestTimeoutMS, scopeOf(req))}\n${key}`);
-      const known = fingerprintOf(req, route);
+      const known = fingerprintOf(req, route, key);
       const outcome = await store.claim(id, known?.fingerprint);
       if ('claim' in outcome) {
         const recording = recordAnswer(res, {
@@ -77,7 +77,7 @@ export const idempotencyFeature: Feature = {
           claim: outcome.claim,
           leaseMs,
           // A streamed form (an upload) was digested while the handler read it.
-          fingerprint: () => known ?? fingerprintOf(req, route),
+          fingerprint: () => known ?? fingerprintOf(req, route, key),
           report,
         });
         recordings.set(req, recording);
@@ -95,7 +95,7 @@ export const idempotencyFeature: Feature = {
       if (row.state === 'running') throw new IdempotencyKeyInFlightError();
       // Only a repeat of a streamed form that has a stored answer reads its form here, to compare; a key
       // kept for anything but a form is another request at once.
-      const fingerprint = known?.fingerprint ?? (row.formSize && (await streamedFingerprint(req, res, row.formSize)));
+      const fingerprint = known?.fingerprint ?? (row.formSize && (await streamedFingerprint(req, res, key, row.formSize)));
       if (fingerprint !== row.fingerprint) throw new IdempotencyKeyReusedError();
       if (!row.answer) throw new IdempotencyKeyReusedError(REPLAY_TOO_LARGE);
       const { body } = row.answer;
@@ -103,9 +103,9 @@ export const idempotencyFeature: Feature = {
       return true;
     }
 
-    async function streamedFingerprint(req: Request, res: Response, size: FormSize): Promise<string | undefined> {
+    async function streamedFingerprint(req: Request, res: Response, key: string, size: FormSize): Promise<string | undefined> {
       const digest = await readFormDigest(req, res, size);
-      return digest === undefined ? undefined : requestFingerprint(req, { form: digest });
+      return digest === undefined ? undefined : requestFingerprint(req, key, { form: digest });
     }
 
     lifecycle.onRoute.push((route) => {

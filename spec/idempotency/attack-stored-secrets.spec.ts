@@ -1,0 +1,56 @@
+// Attacks on what the Idempotency-Key store keeps, read as someone with read access to the database would
+// read it (a backup, a replica, a log of documents): nothing in a row may give away a secret a request or its
+// answer carried, neither stored as is nor as a hash that a guess can be checked against.
+import { createHash } from 'node:crypto';
+import request from 'supertest';
+import { IDEMPOTENCY_COLLECTION } from '../../lib/idempotency/idempotency-store';
+import { type TestApp, type TestConfig, asUser, createTestApp } from '../helpers/create-test-app';
+
+const CONFIG = {
+  auth: { jwtSecret: 'x'.repeat(40), passwordHash: { cost: 1024 } },
+  collections: [{ slug: 'users', auth: true, fields: {} }],
+} as TestConfig;
+
+const admin = asUser({ id: '000000000000000000000009', role: 'admin' });
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp(CONFIG);
+});
+afterEach(async () => {
+  expect(t.hostErrors).toEqual([]);
+  await Promise.all(['users', IDEMPOTENCY_COLLECTION].map((name) => t.connection.collection(name).deleteMany({})));
+});
+afterAll(async () => {
+  await t.close();
+});
+
+let counter = 0;
+const newKey = () => `secret-${process.pid}-${++counter}-${Date.now()}`;
+const rows = () => t.connection.collection(IDEMPOTENCY_COLLECTION).find().toArray();
+
+describe('a create carrying a password (an admin creating a user)', () => {
+  it('leaves nothing in its row to check a guessed password against', async () => {
+    const email = 'new-user@example.com';
+    const password = 'Str0ng-passw0rd-42';
+    const createUser = (key: string, body: object) => request(t.app).post('/api/users').set(...admin).set('Idempotency-Key', key).send(body);
+    const key = newKey();
+    const first = await createUser(key, { email, password });
+    expect(first.status).toBe(201);
+    // The key still works as it should: the same request replays, another is refused.
+    expect((await createUser(key, { email, password })).headers['idempotent-replayed']).toBe('true');
+    expect((await createUser(key, { email, password: 'An0ther-passw0rd' })).status).toBe(422);
+    const [row] = await rows();
+    const stored = JSON.stringify(row);
+    expect(stored).not.toContain(password);
+    // A guess checked as the code that wrote the row would hash the request (method, path, body).
+    const hashOf = (body: object) => createHash('sha256').update(JSON.stringify(['POST', '/api/users', 'json', body])).digest('hex');
+    for (const guess of ['123456', 'password', password]) expect(hashOf({ email, password: guess })).not.toBe(row.fingerprint);
+    // Whatever the hash: it must depend on something the row does not hold. The same request under another
+    // key (the key is never stored) gives another fingerprint.
+    await t.connection.collection('users').deleteMany({});
+    expect((await createUser(newKey(), { email, password })).status).toBe(201);
+    const fingerprints = new Set((await rows()).map((each) => each.fingerprint));
+    expect(fingerprints.size).toBe(2);
+  });
+});
