@@ -43,8 +43,8 @@ function fingerprintOf(req: Request, route: RouteDef, key: string): Fingerprint 
   return form && { fingerprint: requestFingerprint(req, key, { form: form.digest }), formSize: form.size };
 }
 
-const REPLAY_TOO_LARGE =
-  "This Idempotency-Key's request was completed, but its answer was too large to keep for a replay; use a new key to run it again.";
+const REPLAY_NOT_KEPT =
+  "This Idempotency-Key's request was completed, but its answer was not kept for a replay (too large to keep, or marked Cache-Control: no-store); use a new key to run it again.";
 
 export const idempotencyFeature: Feature = {
   name: 'idempotency',
@@ -97,7 +97,7 @@ export const idempotencyFeature: Feature = {
       // kept for anything but a form is another request at once.
       const fingerprint = known?.fingerprint ?? (row.formSize && (await streamedFingerprint(req, res, key, row.formSize)));
       if (fingerprint !== row.fingerprint) throw new IdempotencyKeyReusedError();
-      if (!row.answer) throw new IdempotencyKeyReusedError(REPLAY_TOO_LARGE);
+      if (!row.answer) throw new IdempotencyKeyReusedError(REPLAY_NOT_KEPT);
       const { body } = row.answer;
       replayAnswer(res, { ...row.answer, body: body.buffer.subarray(0, body.position) });
       return true;

@@ -31,7 +31,7 @@ export interface KeyRow {
   /** The size of a streamed form: a repeat is read only that far (a larger one cannot be the same request). */
   formSize?: FormSize;
   expiresAt: Date;
-  /** Absent (on a done row) for an answer too large to keep. */
+  /** Absent (on a done row) for an answer not kept: too large, or marked no-store. */
   answer?: { status: number; headers: Record<string, string>; body: mongo.Binary };
 }
 
@@ -47,7 +47,7 @@ export type ClaimOutcome = { claim: Claim } | { row: KeyRow } | { busy: true };
 export interface IdempotencyStore {
   /** One indexed write; on a live row, one indexed read more. */
   claim(id: string, fingerprint: string | undefined): Promise<ClaimOutcome>;
-  /** Keeps the answer for the TTL (answer undefined: too large to keep). */
+  /** Keeps the answer for the TTL (answer undefined: not kept, too large or marked no-store). */
   complete(claim: Claim, result: { fingerprint: string; formSize?: FormSize; answer?: StoredAnswer }): Promise<void>;
   /** Gives the key up (the request failed): a repeat runs. */
   release(claim: Claim): Promise<void>;

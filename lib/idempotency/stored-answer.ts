@@ -11,6 +11,8 @@ import type { Claim, IdempotencyStore, StoredAnswer } from './idempotency-store'
 const KEPT_HEADERS = ['content-type', 'content-disposition', 'location', 'etag', 'last-modified'];
 /** Largest body kept (a MongoDB document holds 16 MiB); a larger answer is not replayed (docs/writes.md). */
 export const MAX_KEPT_BODY = 15 * 1024 * 1024;
+/** A Cache-Control directive of an answer no store may keep (a token, RFC 9111): it is not kept here either. */
+const NO_STORE = /(?:^|,)\s*no-store\s*(?:,|$)/i;
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
 
 type Chunk = string | Uint8Array | null | undefined;
@@ -71,7 +73,8 @@ export function recordAnswer(res: Response, options: RecordOptions): Recording {
     const result = options.fingerprint();
     // Nothing to compare a repeat with (no form was read): nothing to replay.
     if (!result) return store.release(claim);
-    const answer: StoredAnswer | undefined = oversize ? undefined : { status: res.statusCode, headers: keptHeaders(res), body: Buffer.concat(chunks) };
+    const unkept = oversize || NO_STORE.test(String(res.getHeader('cache-control') ?? ''));
+    const answer: StoredAnswer | undefined = unkept ? undefined : { status: res.statusCode, headers: keptHeaders(res), body: Buffer.concat(chunks) };
     await store.complete(claim, { ...result, answer });
   };
 

@@ -1,14 +1,32 @@
 // Attacks on what the Idempotency-Key store keeps, read as someone with read access to the database would
 // read it (a backup, a replica, a log of documents): nothing in a row may give away a secret a request or its
 // answer carried, neither stored as is nor as a hash that a guess can be checked against.
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { mongo } from 'mongoose';
 import request from 'supertest';
 import { IDEMPOTENCY_COLLECTION } from '../../lib/idempotency/idempotency-store';
 import { type TestApp, type TestConfig, asUser, createTestApp } from '../helpers/create-test-app';
 
+/** Tokens the one-time login endpoint handed out, and how often it ran. */
+const issued: string[] = [];
+
 const CONFIG = {
   auth: { jwtSecret: 'x'.repeat(40), passwordHash: { cost: 1024 } },
   collections: [{ slug: 'users', auth: true, fields: {} }],
+  endpoints: [
+    {
+      // A host's own credential route (a magic link, a one-time code): its answer is a secret, marked as
+      // such for every store on the way, as RFC 6749 asks of token answers.
+      path: '/one-time-login',
+      method: 'post',
+      handler: ({ res }) => {
+        const token = randomBytes(16).toString('hex');
+        issued.push(token);
+        res.set('Cache-Control', 'no-store');
+        return { token };
+      },
+    },
+  ],
 } as TestConfig;
 
 const admin = asUser({ id: '000000000000000000000009', role: 'admin' });
@@ -28,6 +46,8 @@ afterAll(async () => {
 let counter = 0;
 const newKey = () => `secret-${process.pid}-${++counter}-${Date.now()}`;
 const rows = () => t.connection.collection(IDEMPOTENCY_COLLECTION).find().toArray();
+/** Every row as the bytes the database holds (a kept answer's body included as it was sent). */
+const storedBytes = async () => Buffer.concat((await rows()).map((row) => mongo.BSON.serialize(row)));
 
 describe('a create carrying a password (an admin creating a user)', () => {
   it('leaves nothing in its row to check a guessed password against', async () => {
@@ -41,8 +61,7 @@ describe('a create carrying a password (an admin creating a user)', () => {
     expect((await createUser(key, { email, password })).headers['idempotent-replayed']).toBe('true');
     expect((await createUser(key, { email, password: 'An0ther-passw0rd' })).status).toBe(422);
     const [row] = await rows();
-    const stored = JSON.stringify(row);
-    expect(stored).not.toContain(password);
+    expect((await storedBytes()).includes(password)).toBe(false);
     // A guess checked as the code that wrote the row would hash the request (method, path, body).
     const hashOf = (body: object) => createHash('sha256').update(JSON.stringify(['POST', '/api/users', 'json', body])).digest('hex');
     for (const guess of ['123456', 'password', password]) expect(hashOf({ email, password: guess })).not.toBe(row.fingerprint);
@@ -52,5 +71,22 @@ describe('a create carrying a password (an admin creating a user)', () => {
     expect((await createUser(newKey(), { email, password })).status).toBe(201);
     const fingerprints = new Set((await rows()).map((each) => each.fingerprint));
     expect(fingerprints.size).toBe(2);
+  });
+});
+
+describe('an answer marked Cache-Control: no-store (a token)', () => {
+  it('is sent, never kept nor replayed: its repeat is a 422 saying so, and the handler does not run again', async () => {
+    const key = newKey();
+    const body = { code: '493817' };
+    const first = await request(t.app).post('/api/one-time-login').set('Idempotency-Key', key).send(body);
+    expect(first.status).toBe(200);
+    expect(first.body.token).toBe(issued.at(-1));
+    expect((await storedBytes()).includes(first.body.token)).toBe(false);
+    const again = await request(t.app).post('/api/one-time-login').set('Idempotency-Key', key).send(body);
+    expect(again.status).toBe(422);
+    expect(again.body.code).toBe('idempotency_key_reused');
+    expect(again.body.detail).toContain('no-store');
+    expect(again.text).not.toContain(first.body.token);
+    expect(issued).toHaveLength(1);
   });
 });
