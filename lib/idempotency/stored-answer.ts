@@ -11,8 +11,13 @@ import type { Claim, IdempotencyStore, StoredAnswer } from './idempotency-store'
 const KEPT_HEADERS = ['content-type', 'content-disposition', 'location', 'etag', 'last-modified'];
 /** Largest body kept (a MongoDB document holds 16 MiB); a larger answer is not replayed (docs/writes.md). */
 export const MAX_KEPT_BODY = 15 * 1024 * 1024;
-/** A Cache-Control directive of an answer no store may keep (a token, RFC 9111): it is not kept here either. */
+/**
+ * The Cache-Control directive of an answer no store may keep (a token, RFC 9111): not kept here either when
+ * the route set it. One the host sets on every answer before the router (a blanket no-store) says nothing
+ * of this answer.
+ */
 const NO_STORE = /(?:^|,)\s*no-store\s*(?:,|$)/i;
+const cacheControl = (res: Response) => String(res.getHeader('cache-control') ?? '');
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
 
 type Chunk = string | Uint8Array | null | undefined;
@@ -44,6 +49,8 @@ export interface Recording {
 export function recordAnswer(res: Response, options: RecordOptions): Recording {
   const { store, claim } = options;
   let phase: 'open' | 'settling' | 'done' = 'open';
+  // Before the route runs: what the host set.
+  const hostCacheControl = cacheControl(res);
   const chunks: Buffer[] = [];
   let size = 0;
   let oversize = false;
@@ -73,7 +80,8 @@ export function recordAnswer(res: Response, options: RecordOptions): Recording {
     const result = options.fingerprint();
     // Nothing to compare a repeat with (no form was read): nothing to replay.
     if (!result) return store.release(claim);
-    const unkept = oversize || NO_STORE.test(String(res.getHeader('cache-control') ?? ''));
+    const secret = cacheControl(res) !== hostCacheControl && NO_STORE.test(cacheControl(res));
+    const unkept = oversize || secret;
     const answer: StoredAnswer | undefined = unkept ? undefined : { status: res.statusCode, headers: keptHeaders(res), body: Buffer.concat(chunks) };
     await store.complete(claim, { ...result, answer });
   };

@@ -2,6 +2,7 @@
 // read it (a backup, a replica, a log of documents): nothing in a row may give away a secret a request or its
 // answer carried, neither stored as is nor as a hash that a guess can be checked against.
 import { createHash, randomBytes } from 'node:crypto';
+import express from 'express';
 import { mongo } from 'mongoose';
 import request from 'supertest';
 import { IDEMPOTENCY_COLLECTION } from '../../lib/idempotency/idempotency-store';
@@ -12,7 +13,10 @@ const issued: string[] = [];
 
 const CONFIG = {
   auth: { jwtSecret: 'x'.repeat(40), passwordHash: { cost: 1024 } },
-  collections: [{ slug: 'users', auth: true, fields: {} }],
+  collections: [
+    { slug: 'users', auth: true, fields: {} },
+    { slug: 'notes', access: { create: () => true, read: () => true }, fields: { title: { type: 'text' } } },
+  ],
   endpoints: [
     {
       // A host's own credential route (a magic link, a one-time code): its answer is a secret, marked as
@@ -37,7 +41,7 @@ beforeAll(async () => {
 });
 afterEach(async () => {
   expect(t.hostErrors).toEqual([]);
-  await Promise.all(['users', IDEMPOTENCY_COLLECTION].map((name) => t.connection.collection(name).deleteMany({})));
+  await Promise.all(['users', 'notes', IDEMPOTENCY_COLLECTION].map((name) => t.connection.collection(name).deleteMany({})));
 });
 afterAll(async () => {
   await t.close();
@@ -88,5 +92,24 @@ describe('an answer marked Cache-Control: no-store (a token)', () => {
     expect(again.body.detail).toContain('no-store');
     expect(again.text).not.toContain(first.body.token);
     expect(issued).toHaveLength(1);
+  });
+});
+
+describe('a host that marks every answer Cache-Control: no-store', () => {
+  it('still has its creates replayed: only an answer its route marks so is not kept', async () => {
+    const host = express();
+    host.use((_req, res, next) => {
+      res.set('Cache-Control', 'no-store');
+      next();
+    });
+    host.use(t.app);
+    const key = newKey();
+    const first = await request(host).post('/api/notes').set('Idempotency-Key', key).send({ title: 'kept' });
+    expect(first.status).toBe(201);
+    const again = await request(host).post('/api/notes').set('Idempotency-Key', key).send({ title: 'kept' });
+    expect(again.status).toBe(201);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toEqual(first.body);
+    expect(await t.connection.collection('notes').countDocuments()).toBe(1);
   });
 });
