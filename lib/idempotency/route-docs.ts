@@ -33,6 +33,8 @@ export function withIdempotencyDocs(route: RouteDef): Pick<RouteDef, 'headers' |
     description: joined(route.responses[409], 'a request with this Idempotency-Key is still running (idempotency_key_in_flight): retry after Retry-After seconds'),
     headers: { ...route.responses[409]?.headers, 'Retry-After': RETRY_AFTER },
   };
-  responses[422] = { description: joined(route.responses[422], 'this Idempotency-Key was used for a different request (idempotency_key_reused)') };
+  responses[422] = {
+    description: joined(route.responses[422], "this Idempotency-Key was used for a different request, or its request's answer was not kept for a replay (idempotency_key_reused)"),
+  };
   return { headers: [...(route.headers ?? []), KEY_PARAMETER], responses };
 }

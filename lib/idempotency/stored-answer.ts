@@ -1,7 +1,8 @@
 // The two sides of a stored answer. recordAnswer: the answer of a request holding its key (status, the
 // headers a client acts on, body) is kept before it leaves, so a repeat sent once the client has it is a
-// replay; a failed one gives the key up first, so a retry sent once the client has the error runs. Only
-// keyed requests are wrapped. replayAnswer: the kept answer sent again, marked `Idempotent-Replayed: true`.
+// replay (a body over 15 MiB, or one its route marks no-store, is not kept: the key is, without it); a
+// failed one gives the key up first, so a retry sent once the client has the error runs. Only keyed
+// requests are wrapped. replayAnswer: the kept answer sent again, marked `Idempotent-Replayed: true`.
 import type { Response } from 'express';
 import type { FormSize } from '../http/form-digest';
 import { holdAnswer } from '../http/held-answer';
