@@ -110,7 +110,15 @@ describe('repeated uploads compared with the kept one', () => {
     const key = `memory-upload-${Date.now()}`;
     const first = await request(t.app).post('/api/upload').set(...alice).set('Idempotency-Key', key).field('alt', 'a dot').attach('file', pngBytes(), { filename: 'a.png', contentType: 'image/png' });
     expect(first.status).toBe(201);
-    const server = t.app.listen(0, '127.0.0.1');
+    // The host app in front of the router notes each request, to see how much of its body was read.
+    const received: Request[] = [];
+    const host = express();
+    host.use((req, _res, next) => {
+      received.push(req);
+      next();
+    });
+    host.use(t.app);
+    const server = host.listen(0, '127.0.0.1');
     const boundary = 'attack-boundary';
     const CLIENTS = 16;
     const repeats: http.ClientRequest[] = [];
@@ -144,7 +152,8 @@ describe('repeated uploads compared with the kept one', () => {
         repeat.write(text);
         repeats.push(repeat);
       }
-      await new Promise((resolve) => setTimeout(resolve, 1000));
+      // Once the router has read every text (busboy handles what it reads at once).
+      await until(() => received.length === CLIENTS && received.every((req) => req.socket.bytesRead > text.length));
       // Held, their texts would take 16 MB; client and sockets (one process here) account for a few MB.
       const grown = (await measure()) - before;
       expect(grown).toBeLessThan((CLIENTS * text.length) / 2);
