@@ -1,8 +1,8 @@
 // Object endpoints: `{ path, method, handler, schema?, detail?, scope? }` as one route-table entry. The body
 // is read (JSON, or multipart when the schema has files) and validated before the handler; its return is the answer.
 import type { RequestHandler } from 'express';
-import { answerBegun } from '../http/answer-begun';
 import { LateAnswerError, wasAnsweredEarly } from '../http/error-handler';
+import { hasAnswered } from '../http/held-answer';
 import type { EndpointObject } from '../config/types';
 import { readQuery } from '../http/read-query';
 import type { RouteDef, RouteResponse } from '../http/route-table';
@@ -85,8 +85,9 @@ export function objectEndpointRoute(runtime: Runtime, endpoint: EndpointObject, 
       } finally {
         restore();
       }
-      if (answerBegun(res)) {
-        // Answered already: by the handler itself (fine), or by the request deadline (then this is late).
+      if (hasAnswered(res)) {
+        // Answered already: by the handler itself (fine, even while its answer is held back to be kept for
+        // an Idempotency-Key), or by the request deadline (then this is late).
         if (wasAnsweredEarly(res)) throw new LateAnswerError();
         return;
       }

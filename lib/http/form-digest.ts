@@ -15,11 +15,30 @@ interface DigestedFile {
   size: number;
 }
 
-/** A form's digest and the bytes of its files, once the form is read. */
+/**
+ * How much a form held: a repeat holding more (more files or text fields, a file larger than all these
+ * files together, a text field longer than the longest of these) cannot be the same form.
+ */
+export interface FormSize {
+  readonly files: number;
+  readonly fileBytes: number;
+  readonly fields: number;
+  /** The bytes of its longest text value. */
+  readonly fieldBytes: number;
+}
+
+/** A form's digest and its size, once the form is read. */
 export interface FormDigestResult {
   readonly digest: string;
-  /** The bytes of every file together: a repeat holding a larger file cannot be the same form. */
-  readonly fileBytes: number;
+  readonly size: FormSize;
+}
+
+/** The text values of fields as the reader built them (a repeated name holds a list, `a[b]` an object). */
+function textValues(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.flatMap(textValues);
+  if (value !== null && typeof value === 'object') return Object.values(value).flatMap(textValues);
+  return [];
 }
 
 /** Collects one form's digest while it is read. */
@@ -52,7 +71,14 @@ export class FormDigest {
   finish(fields: Record<string, unknown>): FormDigestResult {
     const files = [...this.files].sort((a, b) => (a.field < b.field ? -1 : a.field > b.field ? 1 : 0));
     const digest = createHash('sha256').update(JSON.stringify({ fields, files })).digest('hex');
-    this.result = { digest, fileBytes: files.reduce((sum, file) => sum + file.size, 0) };
+    const values = textValues(fields);
+    const size: FormSize = {
+      files: files.length,
+      fileBytes: files.reduce((sum, file) => sum + file.size, 0),
+      fields: values.length,
+      fieldBytes: values.reduce((longest, value) => Math.max(longest, Buffer.byteLength(value)), 0),
+    };
+    this.result = { digest, size };
     return this.result;
   }
 

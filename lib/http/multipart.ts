@@ -8,7 +8,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import multer from 'multer';
 import { ContentError, MalformedBodyError, PayloadTooLargeError, RequestAbortedError, UnsupportedMediaTypeError, ValidationError } from '../errors';
 import { isClientAbort } from './client-abort';
-import { FormDigest, requestedFormDigest } from './form-digest';
+import { FormDigest, type FormSize, requestedFormDigest } from './form-digest';
 
 /** What a form may hold. */
 export interface FormLimits {
@@ -182,15 +182,13 @@ export function createMultipartReader(limits: FormLimits): MultipartReader {
   };
 }
 
-/** What a form read only for its digest may hold: far more than any route takes, short of unbounded. */
-const DIGEST_LIMITS = { fields: 1000, parts: 2000, fieldSize: 1024 * 1024, fieldNameSize: FIELD_NAME_SIZE, headerPairs: HEADER_PAIRS };
-
 /**
  * Reads the form of `req` only for its digest (FormDigest), keeping nothing: for a request whose form its
- * route would stream elsewhere, compared with a digest taken before. Undefined when a file is larger than
- * `maxFileBytes` (it cannot be the form that digest was taken of; the rest of the body is not read).
+ * route would stream elsewhere, compared with a digest taken before. Read within the size of that form:
+ * undefined as soon as it holds more (it cannot be the same form; no field longer than that form's is held,
+ * and the rest of the body is discarded as it arrives).
  */
-export async function readFormDigest(req: Request, res: Response, maxFileBytes: number): Promise<string | undefined> {
+export async function readFormDigest(req: Request, res: Response, size: FormSize): Promise<string | undefined> {
   const digest = new FormDigest();
   if (!req.is('multipart/form-data')) {
     if (hasBody(req)) throw new UnsupportedMediaTypeError('Content-Type must be multipart/form-data.');
@@ -204,12 +202,21 @@ export async function readFormDigest(req: Request, res: Response, maxFileBytes: 
     },
     _removeFile: (_req, _file, callback) => callback(null),
   };
-  const parse = multer({ storage, ...READING, limits: { ...DIGEST_LIMITS, fileSize: maxFileBytes } }).any();
+  const limits = {
+    files: size.files,
+    fileSize: size.fileBytes,
+    fields: size.fields,
+    fieldSize: size.fieldBytes,
+    parts: size.files + size.fields,
+    fieldNameSize: FIELD_NAME_SIZE,
+    headerPairs: HEADER_PAIRS,
+  };
+  const parse = multer({ storage, ...READING, limits }).any();
   try {
     await run(parse, req, res);
   } catch (error) {
-    if (error instanceof multer.MulterError && error.code === 'LIMIT_FILE_SIZE') return undefined;
-    throw toFormError(error, { files: new Map(), fields: DIGEST_LIMITS.fields, fieldSize: DIGEST_LIMITS.fieldSize });
+    if (error instanceof multer.MulterError && error.code.startsWith('LIMIT_')) return undefined;
+    throw toFormError(error, { files: new Map(), fields: size.fields, fieldSize: size.fieldBytes });
   }
   return digest.finish({ ...(req.body as Record<string, unknown>) }).digest;
 }

@@ -5,7 +5,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { DatabaseTimeoutError, IdempotencyKeyInFlightError, IdempotencyKeyReusedError } from '../errors';
 import type { Feature } from '../http/feature';
-import { digestFormOf, requestedFormDigest } from '../http/form-digest';
+import { type FormSize, digestFormOf, requestedFormDigest } from '../http/form-digest';
 import { readFormDigest } from '../http/multipart';
 import type { RouteDef } from '../http/route-table';
 import { isDatabaseUnavailable } from '../http/to-problem';
@@ -30,21 +30,21 @@ declare module '../http/route-table' {
   }
 }
 
-/** A fingerprint, and for a streamed form the bytes of its files. */
+/** A fingerprint, and for a form its size. */
 interface Fingerprint {
   fingerprint: string;
-  fileBytes?: number;
+  formSize?: FormSize;
 }
 
 /** The request's fingerprint once its body is read: a JSON body, or a form read in the parse phase. */
-function fingerprintOf(req: Request, route: RouteDef): Fingerprint | undefined {
-  if (route.body?.type !== 'multipart') return { fingerprint: requestFingerprint(req, { json: req.body as unknown }) };
+function fingerprintOf(req: Request, route: RouteDef, key: string): Fingerprint | undefined {
+  if (route.body?.type !== 'multipart') return { fingerprint: requestFingerprint(req, key, { json: req.body as unknown }) };
   const form = requestedFormDigest(req)?.value;
-  return form && { fingerprint: requestFingerprint(req, { form: form.digest }), fileBytes: form.fileBytes };
+  return form && { fingerprint: requestFingerprint(req, key, { form: form.digest }), formSize: form.size };
 }
 
-const REPLAY_TOO_LARGE =
-  "This Idempotency-Key's request was completed, but its answer was too large to keep for a replay; use a new key to run it again.";
+const REPLAY_NOT_KEPT =
+  "This Idempotency-Key's request was completed, but its answer was not kept for a replay (too large to keep, or marked Cache-Control: no-store); use a new key to run it again.";
 
 export const idempotencyFeature: Feature = {
   name: 'idempotency',
@@ -69,7 +69,7 @@ export const idempotencyFeature: Feature = {
     /** Answers a repeat, or claims the key and records the answer; true when it answered. */
     async function check(req: Request, res: Response, route: RouteDef, key: string): Promise<boolean> {
       const id = hashToken(`${await within(config.requestTimeoutMS, scopeOf(req))}\n${key}`);
-      const known = fingerprintOf(req, route);
+      const known = fingerprintOf(req, route, key);
       const outcome = await store.claim(id, known?.fingerprint);
       if ('claim' in outcome) {
         const recording = recordAnswer(res, {
@@ -77,12 +77,15 @@ export const idempotencyFeature: Feature = {
           claim: outcome.claim,
           leaseMs,
           // A streamed form (an upload) was digested while the handler read it.
-          fingerprint: () => known ?? fingerprintOf(req, route),
+          fingerprint: () => known ?? fingerprintOf(req, route, key),
           report,
         });
         recordings.set(req, recording);
-        running.add(recording);
-        res.once('close', () => running.delete(recording));
+        // Its client may have left while the key was claimed: then 'close' has been emitted already.
+        if (!res.closed) {
+          running.add(recording);
+          res.once('close', () => running.delete(recording));
+        }
         return false;
       }
       if ('busy' in outcome) throw new IdempotencyKeyInFlightError();
@@ -90,18 +93,19 @@ export const idempotencyFeature: Feature = {
       // A different request is refused whatever the state of the first one, as soon as that is known.
       if (known && row.fingerprint !== undefined && known.fingerprint !== row.fingerprint) throw new IdempotencyKeyReusedError();
       if (row.state === 'running') throw new IdempotencyKeyInFlightError();
-      // Only a repeat of a streamed form that has a stored answer reads its form here, to compare.
-      const fingerprint = known?.fingerprint ?? (await streamedFingerprint(req, res, row.fileBytes ?? 0));
+      // Only a repeat of a streamed form that has a stored answer reads its form here, to compare; a key
+      // kept for anything but a form is another request at once.
+      const fingerprint = known?.fingerprint ?? (row.formSize && (await streamedFingerprint(req, res, key, row.formSize)));
       if (fingerprint !== row.fingerprint) throw new IdempotencyKeyReusedError();
-      if (!row.answer) throw new IdempotencyKeyReusedError(REPLAY_TOO_LARGE);
+      if (!row.answer) throw new IdempotencyKeyReusedError(REPLAY_NOT_KEPT);
       const { body } = row.answer;
       replayAnswer(res, { ...row.answer, body: body.buffer.subarray(0, body.position) });
       return true;
     }
 
-    async function streamedFingerprint(req: Request, res: Response, fileBytes: number): Promise<string | undefined> {
-      const digest = await readFormDigest(req, res, fileBytes);
-      return digest === undefined ? undefined : requestFingerprint(req, { form: digest });
+    async function streamedFingerprint(req: Request, res: Response, key: string, size: FormSize): Promise<string | undefined> {
+      const digest = await readFormDigest(req, res, size);
+      return digest === undefined ? undefined : requestFingerprint(req, key, { form: digest });
     }
 
     lifecycle.onRoute.push((route) => {

@@ -5,6 +5,7 @@
 // so nothing depends on the TTL monitor having run.
 import { randomBytes } from 'node:crypto';
 import type { Connection, mongo } from 'mongoose';
+import type { FormSize } from '../http/form-digest';
 import { DatabaseTimeoutError } from '../errors';
 import { isDuplicateKeyError } from '../operations/write-errors';
 import type { ResolvedIdempotency } from './idempotency-options';
@@ -27,10 +28,10 @@ export interface KeyRow {
   token: string;
   /** Absent while a streamed form (an upload) is still being read. */
   fingerprint?: string;
-  /** The file bytes of a streamed form: a repeat holding a larger file cannot be the same request. */
-  fileBytes?: number;
+  /** The size of a streamed form: a repeat is read only that far (a larger one cannot be the same request). */
+  formSize?: FormSize;
   expiresAt: Date;
-  /** Absent (on a done row) for an answer too large to keep. */
+  /** Absent (on a done row) for an answer not kept: too large, or marked no-store. */
   answer?: { status: number; headers: Record<string, string>; body: mongo.Binary };
 }
 
@@ -46,8 +47,8 @@ export type ClaimOutcome = { claim: Claim } | { row: KeyRow } | { busy: true };
 export interface IdempotencyStore {
   /** One indexed write; on a live row, one indexed read more. */
   claim(id: string, fingerprint: string | undefined): Promise<ClaimOutcome>;
-  /** Keeps the answer for the TTL (answer undefined: too large to keep). */
-  complete(claim: Claim, result: { fingerprint: string; fileBytes?: number; answer?: StoredAnswer }): Promise<void>;
+  /** Keeps the answer for the TTL (answer undefined: not kept, too large or marked no-store). */
+  complete(claim: Claim, result: { fingerprint: string; formSize?: FormSize; answer?: StoredAnswer }): Promise<void>;
   /** Gives the key up (the request failed): a repeat runs. */
   release(claim: Claim): Promise<void>;
   /** Extends a running request's lease. */
@@ -73,7 +74,7 @@ export function createIdempotencyStore(connection: Connection, options: Resolved
         // also when another request claimed the key a moment ago. Atomic whichever instance asks.
         await rows().updateOne(
           { _id: id, expiresAt: { $lte: now } },
-          fingerprint === undefined ? { $set: held, $unset: { fingerprint: '', fileBytes: '', answer: '' } } : { $set: { ...held, fingerprint }, $unset: { fileBytes: '', answer: '' } },
+          fingerprint === undefined ? { $set: held, $unset: { fingerprint: '', formSize: '', answer: '' } } : { $set: { ...held, fingerprint }, $unset: { formSize: '', answer: '' } },
           { upsert: true },
         );
         return { claim: { id, token } };
@@ -100,8 +101,8 @@ export function createIdempotencyStore(connection: Connection, options: Resolved
         throw error;
       });
     },
-    async complete({ id, token }, { fingerprint, fileBytes, answer }) {
-      const done = { state: 'done', fingerprint, expiresAt: later(options.ttlMs), ...(fileBytes === undefined ? {} : { fileBytes }), ...(answer ? { answer } : {}) };
+    async complete({ id, token }, { fingerprint, formSize, answer }) {
+      const done = { state: 'done', fingerprint, expiresAt: later(options.ttlMs), ...(formSize === undefined ? {} : { formSize }), ...(answer ? { answer } : {}) };
       await within(requestTimeoutMS, rows().updateOne({ _id: id, token }, { $set: done as Partial<KeyRow> }));
     },
     release,

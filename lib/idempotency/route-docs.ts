@@ -35,6 +35,8 @@ export function withIdempotencyDocs(route: RouteDef, ttlMs: number): Pick<RouteD
     description: joined(route.responses[409], 'a request with this Idempotency-Key is still running (idempotency_key_in_flight): retry after Retry-After seconds'),
     headers: { ...route.responses[409]?.headers, 'Retry-After': RETRY_AFTER },
   };
-  responses[422] = { description: joined(route.responses[422], 'this Idempotency-Key was used for a different request, or its request was done but its answer was too large to keep (idempotency_key_reused)') };
+  responses[422] = {
+    description: joined(route.responses[422], "this Idempotency-Key was used for a different request, or its request was done but its answer was not kept for a replay: too large to keep, or marked no-store (idempotency_key_reused)"),
+  };
   return { headers: [...(route.headers ?? []), keyParameter(ttlMs)], responses };
 }

@@ -1,18 +1,25 @@
 // The two sides of a stored answer. recordAnswer: the answer of a request holding its key (status, the
 // headers a client acts on, body) is kept before it leaves, so a repeat sent once the client has it is a
-// replay; a failed one gives the key up first, so a retry sent once the client has the error runs. Only
-// keyed requests are wrapped. replayAnswer: the kept answer sent again, marked `Idempotent-Replayed: true`.
+// replay (a body over 15 MiB, or one its route marks no-store, is not kept: the key is, without it); a
+// failed one gives the key up first, so a retry sent once the client has the error runs. Only keyed
+// requests are wrapped. replayAnswer: the kept answer sent again, marked `Idempotent-Replayed: true`.
 import type { Response } from 'express';
-import { holdAnswer } from '../http/answer-begun';
+import type { FormSize } from '../http/form-digest';
+import { holdAnswer } from '../http/held-answer';
 import type { Claim, IdempotencyStore, StoredAnswer } from './idempotency-store';
 
 /** The headers a replay carries again: what the body is, and what a client follows or keeps from it. */
 const KEPT_HEADERS = ['content-type', 'content-disposition', 'location', 'etag', 'last-modified'];
 /** Largest body kept (a MongoDB document holds 16 MiB); a larger answer is not replayed (docs/writes.md). */
 export const MAX_KEPT_BODY = 15 * 1024 * 1024;
+/**
+ * The Cache-Control directive of an answer no store may keep (a token, RFC 9111): not kept here either when
+ * the route set it. One the host sets on every answer before the router (a blanket no-store) says nothing
+ * of this answer.
+ */
+const NO_STORE = /(?:^|,)\s*no-store\s*(?:,|$)/i;
+const cacheControl = (res: Response) => String(res.getHeader('cache-control') ?? '');
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
-/** Statuses sent without content, and without Content-Length. */
-const NO_CONTENT = new Set([204, 304]);
 
 type Chunk = string | Uint8Array | null | undefined;
 
@@ -21,7 +28,7 @@ export interface RecordOptions {
   claim: Claim;
   leaseMs: number;
   /** What a repeat is compared with, once the request's body is read; undefined: nothing to compare with, the key is given up. */
-  fingerprint(): { fingerprint: string; fileBytes?: number } | undefined;
+  fingerprint(): { fingerprint: string; formSize?: FormSize } | undefined;
   /** A failure of the store, after which the answer still goes out. */
   report(error: unknown): void;
 }
@@ -43,6 +50,8 @@ export interface Recording {
 export function recordAnswer(res: Response, options: RecordOptions): Recording {
   const { store, claim } = options;
   let phase: 'open' | 'settling' | 'done' = 'open';
+  // Before the route runs: what the host set.
+  const hostCacheControl = cacheControl(res);
   const chunks: Buffer[] = [];
   let size = 0;
   let oversize = false;
@@ -72,7 +81,9 @@ export function recordAnswer(res: Response, options: RecordOptions): Recording {
     const result = options.fingerprint();
     // Nothing to compare a repeat with (no form was read): nothing to replay.
     if (!result) return store.release(claim);
-    const answer: StoredAnswer | undefined = oversize ? undefined : { status: res.statusCode, headers: keptHeaders(res), body: Buffer.concat(chunks) };
+    const secret = cacheControl(res) !== hostCacheControl && NO_STORE.test(cacheControl(res));
+    const unkept = oversize || secret;
+    const answer: StoredAnswer | undefined = unkept ? undefined : { status: res.statusCode, headers: keptHeaders(res), body: Buffer.concat(chunks) };
     await store.complete(claim, { ...result, answer });
   };
 
@@ -95,7 +106,7 @@ export function recordAnswer(res: Response, options: RecordOptions): Recording {
       return send();
     }
     phase = 'settling';
-    // Ended, though not yet sent: the route must not answer again meanwhile.
+    // The route has answered: nothing may answer in its place while the answer is kept (held-answer.ts).
     holdAnswer(res);
     clearInterval(renewal);
     if (typeof args[0] !== 'function') keep(args[0] as Chunk, typeof args[1] === 'string' ? (args[1] as BufferEncoding) : undefined);
@@ -111,8 +122,9 @@ export function recordAnswer(res: Response, options: RecordOptions): Recording {
 
   // The client left before its answer: the request runs on, and its write may still be done. It settles the
   // key as it ends (a success is kept for the retry, a failure gives the key up); should it never end, its
-  // lease, no longer renewed, runs out.
-  res.once('close', () => clearInterval(renewal));
+  // lease, no longer renewed, runs out. It may have left already, while the key was claimed.
+  if (res.closed) clearInterval(renewal);
+  else res.once('close', () => clearInterval(renewal));
   return { giveUp, stop: () => clearInterval(renewal) };
 }
 
@@ -130,7 +142,11 @@ export function replayAnswer(res: Response, answer: { status: number; headers: R
   res.status(answer.status);
   for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
   res.setHeader(REPLAYED_HEADER, 'true');
-  // No Content-Length on a 204 (RFC 9110 forbids it) or a 304 (it would misstate the representation's); the first had none.
-  if (!NO_CONTENT.has(answer.status)) res.setHeader('Content-Length', answer.body.byteLength);
+  // A 204 or 304 has no body, and a 204 must not carry Content-Length (RFC 9110).
+  if (answer.status === 204 || answer.status === 304) {
+    res.end();
+    return;
+  }
+  res.setHeader('Content-Length', answer.body.byteLength);
   res.end(Buffer.from(answer.body));
 }
