@@ -14,7 +14,7 @@ import { isDatabaseUnavailable, toProblem } from './to-problem';
  */
 const answeredEarly = new WeakMap<Response, () => void>();
 
-/** True when the request deadline answered `res` before its route finished: the route's own answer is late. */
+/** True when the request deadline answered (or is answering) `res` before its route finished: the route's own answer is late. */
 export function wasAnsweredEarly(res: Response): boolean {
   return answeredEarly.has(res);
 }
@@ -100,6 +100,8 @@ export function createErrorHandler(logger: Required<Logger>, outage: OutageLog =
   };
   return Object.assign(handler, {
     answerEarly(error: Error, req: Request, res: Response) {
+      // Marked before it is sent: what watches the answer go out (an Idempotency-Key's) knows it is the deadline's.
+      answeredEarly.set(res, () => undefined);
       handler(error, req, res, () => undefined);
       // Every request a hung database held finishes late once it answers: a debug line each, the deadline's fold has the rest.
       answeredEarly.set(res, ignoreLateWrites(res, () => logger.debug(`content-router: ${whereOf(req)} finished after its deadline answer`)));

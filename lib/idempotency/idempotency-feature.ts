@@ -4,6 +4,7 @@
 // the first runs a 409. A request without the header is not touched: no store access, no wrapper.
 import type { Request, RequestHandler, Response } from 'express';
 import { DatabaseTimeoutError, IdempotencyKeyInFlightError, IdempotencyKeyReusedError } from '../errors';
+import { LateAnswerError } from '../http/error-handler';
 import type { Feature } from '../http/feature';
 import { type FormSize, digestFormOf, requestedFormDigest } from '../http/form-digest';
 import { readFormDigest } from '../http/multipart';
@@ -109,7 +110,14 @@ export const idempotencyFeature: Feature = {
     }
 
     lifecycle.onRoute.push((route) => {
-      if (idempotent(route)) Object.assign(route, withIdempotencyDocs(route, options.ttlMs));
+      if (!idempotent(route)) return;
+      Object.assign(route, withIdempotencyDocs(route, options.ttlMs));
+      // A request the deadline answered settles its key when its handler ends (stored-answer.ts).
+      const { handler } = route;
+      route.handler = async (req, res, next) => {
+        await handler(req, res, next);
+        await recordings.get(req)?.settle().catch(report);
+      };
     });
     // The header is read first, so a malformed one costs no body; a form to compare is digested as it is read.
     lifecycle.onRequest.push((route) =>
@@ -137,8 +145,8 @@ export const idempotencyFeature: Feature = {
     lifecycle.onError.push((error, req, _res, next) => {
       const recording = recordings.get(req);
       if (!recording) return next(error);
-      recording
-        .giveUp()
+      // An object endpoint that finds its answer late has not failed: its write is done.
+      (error instanceof LateAnswerError ? recording.settle() : recording.giveUp())
         .catch(report)
         .finally(() => next(error));
     });

@@ -5,6 +5,7 @@
 // requests are wrapped. replayAnswer: the kept answer sent again, marked `Idempotent-Replayed: true`.
 import type { Response } from 'express';
 import type { FormSize } from '../http/form-digest';
+import { wasAnsweredEarly } from '../http/error-handler';
 import { holdAnswer } from '../http/held-answer';
 import type { Claim, IdempotencyStore, StoredAnswer } from './idempotency-store';
 
@@ -37,19 +38,25 @@ export interface RecordOptions {
 export interface Recording {
   /** Gives the key up before an error is answered, so a retry sent once the client has the error runs. */
   giveUp(): Promise<void>;
+  /**
+   * The route ended without failing after the request deadline had answered it: its write is done, so the
+   * key is kept, without an answer to replay (the route's own came too late to send). Nothing otherwise.
+   */
+  settle(): Promise<void>;
   /** Stops renewing the lease (the router is closing). */
   stop(): void;
 }
 
 /**
  * Wraps `res` of a request holding its key. A success is kept before it is sent; an error answered through
- * the error hooks has given the key up already (giveUp), one answered otherwise (the request deadline, a
- * handler writing its own) gives it up as it is sent, never holding the answer back: the deadline's answer
- * is written at once or not at all.
+ * the error hooks has given the key up already (giveUp), one a handler writes itself gives it up as it is
+ * sent. The request deadline's answer is sent at once, but its route still runs and may still write: the
+ * key stays claimed (a repeat is a 409) until the route ends, then is given up if it failed, or kept
+ * without an answer if it did not (settle), so a retry never runs a write twice.
  */
 export function recordAnswer(res: Response, options: RecordOptions): Recording {
   const { store, claim } = options;
-  let phase: 'open' | 'settling' | 'done' = 'open';
+  let phase: 'open' | 'settling' | 'detached' | 'done' = 'open';
   // Before the route runs: what the host set.
   const hostCacheControl = cacheControl(res);
   const chunks: Buffer[] = [];
@@ -69,10 +76,17 @@ export function recordAnswer(res: Response, options: RecordOptions): Recording {
   const renewal = setInterval(() => void store.renew(claim).catch(options.report), options.leaseMs / 2);
   renewal.unref();
   const giveUp = (): Promise<void> => {
-    if (phase !== 'open') return Promise.resolve();
+    if (phase !== 'open' && phase !== 'detached') return Promise.resolve();
     phase = 'done';
     clearInterval(renewal);
     return store.release(claim);
+  };
+  const settle = async (): Promise<void> => {
+    if (phase !== 'detached') return;
+    phase = 'done';
+    clearInterval(renewal);
+    const result = options.fingerprint();
+    await (result ? store.complete(claim, { ...result, answer: undefined }) : store.release(claim));
   };
 
   // Should keeping it fail (the database), the answer still goes out and the key stays claimed until its
@@ -102,7 +116,8 @@ export function recordAnswer(res: Response, options: RecordOptions): Recording {
       return send();
     }
     if (res.statusCode >= 400) {
-      giveUp().catch(options.report);
+      if (wasAnsweredEarly(res)) phase = 'detached';
+      else giveUp().catch(options.report);
       return send();
     }
     phase = 'settling';
@@ -123,9 +138,11 @@ export function recordAnswer(res: Response, options: RecordOptions): Recording {
   // The client left before its answer: the request runs on, and its write may still be done. It settles the
   // key as it ends (a success is kept for the retry, a failure gives the key up); should it never end, its
   // lease, no longer renewed, runs out. It may have left already, while the key was claimed.
-  if (res.closed) clearInterval(renewal);
-  else res.once('close', () => clearInterval(renewal));
-  return { giveUp, stop: () => clearInterval(renewal) };
+  // A route the deadline answered renews its key until it ends (settle or giveUp).
+  const stopUnlessRunning = () => phase !== 'detached' && clearInterval(renewal);
+  if (res.closed) stopUnlessRunning();
+  else res.once('close', stopUnlessRunning);
+  return { giveUp, settle, stop: () => clearInterval(renewal) };
 }
 
 function keptHeaders(res: Response): Record<string, string> {

@@ -47,11 +47,20 @@ const CONFIG: TestConfig = {
         beforeChange: [
           async ({ data }) => {
             const held = gate;
-            if (held) {
+            if (held && data.title !== 'slow after') {
               held.entered();
               await held.opened;
             }
             return data;
+          },
+        ],
+        afterChange: [
+          async ({ doc }) => {
+            const held = gate;
+            if (held && doc.title === 'slow after') {
+              held.entered();
+              await held.opened;
+            }
           },
         ],
       },
@@ -275,7 +284,7 @@ describe('a first request that fails', () => {
     expect((await create(key, { title: 'ok' })).headers['idempotent-replayed']).toBe('true');
   });
 
-  it('is not kept when the request deadline answered it: a retry with the key runs', async () => {
+  it('is not kept when the request deadline answered it before its write: a retry with the key runs', async () => {
     const slow = await app(CONFIG, { connection: t.connection, requestTimeoutMS: 200 });
     const key = newKey();
     const held = closeGate();
@@ -283,12 +292,33 @@ describe('a first request that fails', () => {
     expectProblem(first, 503, 'database_timeout');
     // Nothing of the stored answer's headers leaks into the deadline's answer.
     expect(first.headers.location).toBeUndefined();
-    await until(async () => (await keyRows()).length === 0);
     held.open();
+    // The route, answered already, writes nothing and gives its key up.
+    await until(async () => (await keyRows()).length === 0);
     const retry = await create(key, { title: 'late' }, slow);
     expect(retry.status).toBe(201);
     expect(retry.headers['idempotent-replayed']).toBeUndefined();
     expect((await create(key, { title: 'late' }, slow)).body).toEqual(retry.body);
+    expect(await count('posts')).toBe(1);
+  });
+
+  it('holds its key past the deadline\'s 503 while a route that has written still runs, then keeps it: the retry never writes twice', async () => {
+    const slow = await app(CONFIG, { connection: t.connection, requestTimeoutMS: 200 });
+    const key = newKey();
+    const held = closeGate();
+    // Written, then held in afterChange past the deadline.
+    const first = await create(key, { title: 'slow after' }, slow);
+    expectProblem(first, 503, 'database_timeout');
+    expect(await count('posts')).toBe(1);
+    // The route still runs: a retry is told to wait, and runs nothing.
+    expectProblem(await create(key, { title: 'slow after' }, slow), 409, 'idempotency_key_in_flight');
+    held.open();
+    await until(async () => (await keyRows()).some((row) => row.state === 'done'));
+    // Done, but its answer came too late to keep: the retry is told so, and nothing runs again.
+    const retry = await create(key, { title: 'slow after' }, slow);
+    expectProblem(retry, 422, 'idempotency_key_reused');
+    expect(retry.body.detail).toMatch(/completed/);
+    expect(await count('posts')).toBe(1);
   });
 
   it('is not kept when the client went away mid-upload: the same upload with the key runs', async () => {
