@@ -148,6 +148,33 @@ function expectProblem(res: request.Response, status: number, code: string): voi
 }
 
 /** Resolves once `check` is true (a row written, a request in flight), or fails after `ms`. */
+const BOUNDARY = 'spec-boundary';
+
+/**
+ * An upload of a.png with `key` by alice, sent by hand to the app listening on a free port, its first 20
+ * bytes written once the part's headers are: the test goes on from there (`rest` ends the form). The server
+ * closes when the test's work is done.
+ */
+async function startedUpload<T>(key: string, bytes: Buffer, work: (sending: http.ClientRequest, rest: () => void) => Promise<T>): Promise<T> {
+  const server = t.app.listen(0, '127.0.0.1');
+  try {
+    await new Promise((resolve) => server.once('listening', resolve));
+    const { port } = server.address() as AddressInfo;
+    const sending = http.request({
+      host: '127.0.0.1',
+      port,
+      path: '/api/upload',
+      method: 'POST',
+      headers: { 'Content-Type': `multipart/form-data; boundary=${BOUNDARY}`, 'Transfer-Encoding': 'chunked', 'Idempotency-Key': key, [alice[0]]: alice[1] },
+    });
+    sending.write(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`);
+    sending.write(bytes.subarray(0, 20));
+    return await work(sending, () => sending.end(Buffer.concat([bytes.subarray(20), Buffer.from(`\r\n--${BOUNDARY}--\r\n`)])));
+  } finally {
+    server.close();
+  }
+}
+
 async function until(check: () => Promise<boolean>, ms = 10_000): Promise<void> {
   const end = Date.now() + ms;
   while (!(await check())) {
@@ -322,32 +349,17 @@ describe('a first request that fails', () => {
   });
 
   it('is not kept when the client went away mid-upload: the same upload with the key runs', async () => {
-    const server = t.app.listen(0, '127.0.0.1');
-    try {
-      await new Promise((resolve) => server.once('listening', resolve));
-      const key = newKey();
-      const { files } = await countStored(t.connection);
-      const { port } = server.address() as AddressInfo;
-      const boundary = 'spec-boundary';
-      const cut = http.request({
-        host: '127.0.0.1',
-        port,
-        path: '/api/upload',
-        method: 'POST',
-        headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Transfer-Encoding': 'chunked', 'Idempotency-Key': key, [alice[0]]: alice[1] },
-      });
+    const key = newKey();
+    const { files } = await countStored(t.connection);
+    await startedUpload(key, pngBytes(), async (cut) => {
       cut.on('error', () => undefined);
-      cut.write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`);
-      cut.write(pngBytes().subarray(0, 20));
       await until(async () => (await keyRows()).length === 1);
       cut.destroy();
       await until(async () => (await keyRows()).length === 0);
-      const retry = await request(t.app).post('/api/upload').set(...alice).set('Idempotency-Key', key).attach('file', pngBytes(), { filename: 'a.png', contentType: 'image/png' });
-      expect(retry.status).toBe(201);
-      expect((await countStored(t.connection)).files).toBe(files + 1);
-    } finally {
-      server.close();
-    }
+    });
+    const retry = await request(t.app).post('/api/upload').set(...alice).set('Idempotency-Key', key).attach('file', pngBytes(), { filename: 'a.png', contentType: 'image/png' });
+    expect(retry.status).toBe(201);
+    expect((await countStored(t.connection)).files).toBe(files + 1);
   });
 });
 
@@ -549,21 +561,10 @@ describe('uploads', () => {
   });
 
   it('a repeat while the first upload still streams is a 409 before its body is read; then it replays', async () => {
-    const server = t.app.listen(0, '127.0.0.1');
-    try {
-      await new Promise((resolve) => server.once('listening', resolve));
-      const key = newKey();
-      const { files } = await countStored(t.connection);
-      const { port } = server.address() as AddressInfo;
-      const boundary = 'spec-boundary';
-      const bytes = pngBytes();
-      const slow = http.request({
-        host: '127.0.0.1',
-        port,
-        path: '/api/upload',
-        method: 'POST',
-        headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Transfer-Encoding': 'chunked', 'Idempotency-Key': key, [alice[0]]: alice[1] },
-      });
+    const key = newKey();
+    const { files } = await countStored(t.connection);
+    const bytes = pngBytes();
+    const first = await startedUpload(key, bytes, async (slow, rest) => {
       const answered = new Promise<{ status: number; body: string }>((resolve, reject) => {
         slow.on('response', (res) => {
           let text = '';
@@ -572,20 +573,16 @@ describe('uploads', () => {
         });
         slow.on('error', reject);
       });
-      slow.write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`);
-      slow.write(bytes.subarray(0, 20));
       await until(async () => (await keyRows()).length === 1);
       expectProblem(await upload(key, bytes), 409, 'idempotency_key_in_flight');
-      slow.end(Buffer.concat([bytes.subarray(20), Buffer.from(`\r\n--${boundary}--\r\n`)]));
-      const first = await answered;
-      expect(first.status).toBe(201);
-      const again = await upload(key, bytes);
-      expect(again.headers['idempotent-replayed']).toBe('true');
-      expect(again.body).toEqual(JSON.parse(first.body));
-      expect((await countStored(t.connection)).files).toBe(files + 1);
-    } finally {
-      server.close();
-    }
+      rest();
+      return answered;
+    });
+    expect(first.status).toBe(201);
+    const again = await upload(key, bytes);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toEqual(JSON.parse(first.body));
+    expect((await countStored(t.connection)).files).toBe(files + 1);
   });
 
   it('another file, name, alt text or a larger file with the key is a 422, and nothing more is stored', async () => {
