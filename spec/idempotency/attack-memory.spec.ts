@@ -11,6 +11,7 @@ import mongoose, { type Connection } from 'mongoose';
 import request from 'supertest';
 import { IDEMPOTENCY_COLLECTION } from '../../lib/idempotency/idempotency-store';
 import { type TestApp, asUser, createTestApp } from '../helpers/create-test-app';
+import { until } from '../helpers/until';
 import { type TcpProxy, parseMongoHost, startTcpProxy } from '../helpers/tcp-proxy';
 import { testDbUri, uniqueDbName } from '../helpers/test-db';
 import { pngBytes } from '../uploads/upload-helpers';
@@ -45,14 +46,6 @@ afterAll(async () => {
   await connection.close(true);
   await proxy.close();
 });
-
-async function until(check: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('condition not reached');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 describe('a client that leaves while its key is claimed', () => {
   it('is not kept in memory once its request has settled', async () => {

@@ -9,6 +9,7 @@ import request from 'supertest';
 import type { ContentConfig } from '../../lib';
 import { IDEMPOTENCY_COLLECTION } from '../../lib/idempotency/idempotency-store';
 import { type TestApp, type TestConfig, asUser, createTestApp } from '../helpers/create-test-app';
+import { until } from '../helpers/until';
 import { countStored, pngBytes } from '../uploads/upload-helpers';
 
 const PROBLEM = /application\/problem\+json/;
@@ -172,14 +173,6 @@ async function startedUpload<T>(key: string, bytes: Buffer, work: (sending: http
     return await work(sending, () => sending.end(Buffer.concat([bytes.subarray(20), Buffer.from(`\r\n--${BOUNDARY}--\r\n`)])));
   } finally {
     server.close();
-  }
-}
-
-async function until(check: () => Promise<boolean>, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('condition not reached');
-    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
 

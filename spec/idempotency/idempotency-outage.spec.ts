@@ -5,6 +5,7 @@ import mongoose, { type Connection } from 'mongoose';
 import request from 'supertest';
 import { IDEMPOTENCY_COLLECTION } from '../../lib/idempotency/idempotency-store';
 import { type TestApp, createTestApp } from '../helpers/create-test-app';
+import { until } from '../helpers/until';
 import { type TcpProxy, parseMongoHost, startTcpProxy } from '../helpers/tcp-proxy';
 import { testDbUri, uniqueDbName } from '../helpers/test-db';
 
@@ -63,14 +64,6 @@ afterAll(async () => {
 
 const rows = () => connection.collection(IDEMPOTENCY_COLLECTION).find().toArray();
 const create = (key: string, title: string) => request(t.app).post('/api/posts').set('Idempotency-Key', key).send({ title });
-
-async function until(check: () => Promise<boolean>, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('condition not reached');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 it('a claim the database does not answer is a 503 database_timeout within the deadline, and the key is free once it answers', async () => {
   hold();
