@@ -264,7 +264,7 @@ describe('the OpenAPI document', () => {
     const { body: doc } = await request(t.app).get('/api/docs/openapi.json').expect(200);
     const operation = doc.paths['/posts/count'].get;
     expect(operation.operationId).toBe('posts.count');
-    expect(operation.parameters.map((p: { name: string }) => p.name)).toEqual(['where', 'filter', 'search', 'includeDeleted']);
+    expect(operation.parameters.map((p: { name: string }) => p.name)).toEqual(['where', 'filter', 'search', 'includeDeleted', 'If-None-Match']);
     expect(operation.responses['200'].content['application/json'].schema).toEqual({
       type: 'object',
       properties: { total: { type: 'integer', minimum: 0 } },
