@@ -57,9 +57,9 @@ async function startMongo() {
 }
 
 /** Opens a NEW mongoose connection (never the global default) and waits until it is connected. */
-async function connect(uri, dbName) {
+async function connect(uri, dbName, extra = {}) {
   const mongoose = require('mongoose');
-  const options = { serverSelectionTimeoutMS: 8000 };
+  const options = { serverSelectionTimeoutMS: 8000, ...extra };
   if (dbName) options.dbName = dbName;
   const connection = mongoose.createConnection(uri, options);
   try {
