@@ -3,8 +3,8 @@
 import { GLOBALS_COLLECTION } from '../schema/build-models';
 import type { Runtime } from '../operations/runtime';
 import { describeError } from '../util/loggable-error';
-import { type CollectionWatcher, createCollectionWatcher } from './collection-watcher';
-import type { WatchTarget } from './normalize-change';
+import { type CollectionWatcher, createCollectionWatcher } from '../operations/collection-watcher';
+import type { WatchTarget } from '../operations/normalize-change';
 
 /**
  * How long start() (and so api.ready) waits for the streams to open. A server that takes the connection but

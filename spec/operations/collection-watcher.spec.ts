@@ -3,8 +3,8 @@
 // streams are unsupported, and close() ends the loop.
 import type { mongo } from 'mongoose';
 import { Types } from 'mongoose';
-import { createCollectionWatcher, isUnsupportedError } from '../../lib/changes/collection-watcher';
-import type { NormalizedChange, WatchTarget } from '../../lib/changes/normalize-change';
+import { createCollectionWatcher, isUnsupportedError } from '../../lib/operations/collection-watcher';
+import type { NormalizedChange, WatchTarget } from '../../lib/operations/normalize-change';
 
 type Step = mongo.ChangeStreamDocument | Error | null;
 
