@@ -23,6 +23,7 @@ const UNIT = [
   'auth/verified-tokens.spec.ts',
   'rate-limit/rate-limit-config.spec.ts',
   'idempotency/idempotency-config.spec.ts',
+  'webhooks/webhook-config.spec.ts',
   'openapi/build-document.spec.ts',
   'openapi/docs-options.spec.ts',
   'util/',

@@ -131,8 +131,9 @@ function parseEndpointWhere(path: string, where: unknown, slugs: ReadonlySet<str
       if (node) parsed.set(slug, node);
     } catch (error) {
       if (!(error instanceof ContentError)) throw error;
-      const details = error.errors?.map((e) => e.message).join('; ') ?? error.message;
-      problems.push(`${path}.where: ${slugs.size > 1 ? `on "${slug}": ` : ''}${details}`);
+      // The query layer names the parameter path (`where.colour`): it is put under the endpoint's path.
+      const on = slugs.size > 1 ? ` (on "${slug}")` : '';
+      for (const detail of error.errors ?? [{ field: 'where', message: error.message }]) problems.push(`${path}.${detail.field ?? 'where'}: ${detail.message}${on}`);
     }
   }
   return parsed.size ? parsed : undefined;
