@@ -5,6 +5,7 @@
 import request from 'supertest';
 import { type AuthTestApp, PROBLEM, bearer, createAuthTestApp, registerAdmin, registerUser } from '../auth/auth-test-app';
 import { capabilities, describeIf } from '../helpers/test-db';
+import { createResponseValidator, validateOpenApiDocument } from '../openapi/openapi-validators';
 import { type Answer, type Receiver, ok, startReceiver, waitFor } from './receivers';
 
 describeIf(capabilities().changeStreams, 'the server has no change streams (webhooks read them)')('the webhook delivery log', () => {
@@ -144,6 +145,8 @@ describeIf(capabilities().changeStreams, 'the server has no change streams (webh
       const res = await request(t.app).post(`/api/webhooks/deliveries/${failed.id}/retry`).set(...bearer(adminToken));
       expect(res.status).toBe(202);
       expect(res.body).toMatchObject({ id: failed.id, status: 'pending', nextAttemptAt: expect.any(String) });
+      const { body: document } = await request(t.app).get('/api/docs/openapi.json').expect(200);
+      expect(createResponseValidator(document).errorsOf(`/webhooks/deliveries/${failed.id}/retry`, 'post', 202, 'application/json', res.body)).toEqual([]);
       await waitFor(() => picky.byId(failed.id).length === 2);
       expect(picky.byId(failed.id).map((r) => r.verified.ok)).toEqual([true, true]);
       const delivered = await waitFor(async () => (await t.api.webhooks!.list({ status: 'delivered', endpoint: picky.url })).data[0]);
@@ -171,8 +174,15 @@ describeIf(capabilities().changeStreams, 'the server has no change streams (webh
     expect((await t.api.webhooks!.list({ limit: 1 })).meta).toMatchObject({ perPage: 1, page: 1 });
   });
 
-  it('both routes are in the OpenAPI document with their errors', async () => {
+  it('both routes are in the OpenAPI document with their errors, and their answers fit it', async () => {
     const { body } = await request(t.app).get('/api/docs/openapi.json').expect(200);
+    expect(validateOpenApiDocument(body)).toEqual({ valid: true });
+    const validator = createResponseValidator(body);
+    for (const query of [{}, { limit: 2 }]) {
+      const res = await list(query).expect(200);
+      expect(validator.errorsOf('/webhooks/deliveries', 'get', 200, 'application/json', res.body)).toEqual([]);
+    }
+
     const listOp = body.paths['/webhooks/deliveries'].get;
     expect(Object.keys(listOp.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '403']));
     expect(listOp.parameters.map((p: { name: string }) => p.name)).toEqual(['status', 'endpoint', 'page', 'limit', 'perPage']);
