@@ -22,6 +22,8 @@ const MAX_AWAIT_MS = 1000;
 const IDLE_POLL_MS = 100;
 const RETRY_MIN_MS = 200;
 const RETRY_MAX_MS = 10_000;
+/** Most changes one onChanges call gets. */
+const MAX_BATCH = 256;
 /** Resume attempts with one token before it is given up for a fresh start. */
 const RESUME_ATTEMPTS = 3;
 
@@ -31,6 +33,11 @@ export interface WatcherCallbacks {
    * it rejects, the watcher reopens the stream after the last change handled, so this one comes again.
    */
   onChange(change: NormalizedChange): void | Promise<void>;
+  /**
+   * When given, called instead of onChange with every change the server sent in one batch (up to 256, a reset
+   * last): a consumer that writes per change writes once per batch. Failure and retry as for onChange.
+   */
+  onChanges?(changes: NormalizedChange[]): void | Promise<void>;
   /** The stream's resume point moved while no change came (the server's post-batch token): a consumer keeping its position may save it. */
   onProgress?(token: unknown): void;
   /** The stream is open on the server (first time, or again after an error). */
@@ -144,10 +151,18 @@ export function createCollectionWatcher(
         markStarted();
         for (;;) {
           if (change) {
-            const normalized = normalizeChange(change, target);
-            const handled = callbacks.onChange(normalized);
+            const batch = [normalizeChange(change, target)];
+            // A consumer of batches gets what the server already sent in one go (no round trip per change).
+            if (callbacks.onChanges) {
+              while (batch.length < MAX_BATCH && batch[batch.length - 1].kind !== 'reset' && stream.bufferedCount() > 0) {
+                const next = await stream.tryNext();
+                if (!next) break;
+                batch.push(normalizeChange(next, target));
+              }
+            }
+            const handled = callbacks.onChanges ? callbacks.onChanges(batch) : callbacks.onChange(batch[0]);
             if (handled) await handled.catch((error: unknown) => Promise.reject(new ConsumerError(error)));
-            if (normalized.kind === 'reset') {
+            if (batch[batch.length - 1].kind === 'reset') {
               // After a drop or rename the stream is invalidated: start afresh from now.
               token = undefined;
               break;

@@ -10,8 +10,8 @@ import type { ResolvedEndpoint, ResolvedWebhooks } from './webhook-options';
 
 /** Attempts one endpoint runs at once. */
 export const ENDPOINT_CONCURRENCY = 4;
-/** Rows one endpoint's queue holds (running and waiting); more wait in the database for a poll. */
-export const QUEUE_ROOM = 64;
+/** Rows one endpoint's queue holds (running and waiting): a bound on memory; more wait in the database for a poll. */
+export const QUEUE_ROOM = 1000;
 /** How often due rows are looked for when nothing woke the loop sooner. */
 export const POLL_MS = 1000;
 /** A lease, renewed every third of it while the row is held. */
@@ -30,6 +30,8 @@ export interface DeliveryQueue {
   start(): void;
   /** Looks for due rows soon (a row was queued again). */
   wake(): void;
+  /** Rows of `url` were recorded without a lease (its queue was full): it polls for them once it has room again. */
+  backlog(url: string): void;
   /** Stops polling, finishes or aborts attempts in flight, gives back every lease. */
   close(): Promise<void>;
 }
@@ -39,6 +41,8 @@ interface EndpointQueue {
   readonly waiting: DeliveryRow[];
   /** Rows being attempted, by id. */
   readonly running: Map<string, Promise<void>>;
+  /** Rows of this endpoint wait in the database for room here. */
+  backlog: boolean;
 }
 
 /** A retry delay with jitter, so the retries of a burst of failures do not all come at once. */
@@ -53,11 +57,16 @@ function afterFailure(tries: number, delays: readonly number[], now: number): Pi
 }
 
 export function createDeliveryQueue(store: DeliveryStore, options: ResolvedWebhooks, logger: Required<Logger>): DeliveryQueue {
-  const queues = new Map<string, EndpointQueue>(options.endpoints.map((endpoint) => [endpoint.url, { endpoint, waiting: [], running: new Map() }]));
+  const queues = new Map<string, EndpointQueue>(options.endpoints.map((endpoint) => [endpoint.url, { endpoint, waiting: [], running: new Map(), backlog: false }]));
   const closing = new AbortController();
   let closed = false;
   let started = false;
   let polling: Promise<void> | undefined;
+  /** Ended attempts not yet written, and the write under way. */
+  const unwritten: Array<{ id: string; settlement: Settlement }> = [];
+  let writing: Promise<void> | undefined;
+  /** A poll was asked for while one ran: run another as soon as it ends. */
+  let pollAgain = false;
   let pollTimer: NodeJS.Timeout | undefined;
   let wakeAt = Infinity;
   const renewTimer = setInterval(() => void renewLeases(), LEASE_MS / 3);
@@ -79,53 +88,82 @@ export function createDeliveryQueue(store: DeliveryStore, options: ResolvedWebho
       const attempt = attemptOnce(queue.endpoint, row).finally(() => {
         queue.running.delete(row._id);
         drain(queue);
+        // Half empty with rows waiting in the database: claim them now rather than at the next poll.
+        if (queue.backlog && held(queue) <= QUEUE_ROOM / 2) {
+          queue.backlog = false;
+          schedule(Date.now());
+        }
       });
       queue.running.set(row._id, attempt);
     }
   }
 
+  /** Attempts a row; its slot is free once the receiver answered, the attempt is written with others. */
   async function attemptOnce(endpoint: ResolvedEndpoint, row: DeliveryRow): Promise<void> {
     const { attempt, delivered } = await sendWebhook({ endpoint, id: row._id, payload: row.payload, timeoutMs: options.timeoutMs, signal: closing.signal });
     // Aborted by close(): not the receiver's failure. The lease is given back and the row is sent later.
     if (closing.signal.aborted && !delivered) return;
     const settlement = (delivered ? { status: 'delivered', attempt } : { ...afterFailure(row.tries, options.delays, Date.now()), attempt }) as Settlement;
-    try {
-      const kept = await store.settle(row._id, settlement);
-      if (!kept) logger.warn(`content-router: webhook delivery ${row._id} to ${endpoint.url} was taken over by another instance while it ran (its lease ran out)`);
-      if (settlement.status === 'pending') schedule(settlement.nextAttemptAt.getTime());
-      if (settlement.status === 'failed') logger.warn(`content-router: webhook delivery ${row._id} (${row.type}) to ${endpoint.url} failed for good after ${row.tries + 1} attempts: ${attempt.error}`);
-    } catch (error) {
-      // The attempt happened but could not be written down: the lease runs out and the row is sent again.
-      logger.warn(`content-router: could not record an attempt of webhook delivery ${row._id}; it will be sent again:`, error);
-    }
+    if (settlement.status === 'failed') logger.warn(`content-router: webhook delivery ${row._id} (${row.type}) to ${endpoint.url} failed for good after ${row.tries + 1} attempts: ${attempt.error}`);
+    unwritten.push({ id: row._id, settlement });
+    void writeSettlements();
+  }
+
+  /** Writes the attempts that ended, one write at a time, each holding all that ended meanwhile. */
+  function writeSettlements(): Promise<void> {
+    if (writing || unwritten.length === 0) return writing ?? Promise.resolve();
+    const batch = unwritten.splice(0);
+    writing = store
+      .settle(batch)
+      .then((held) => {
+        if (held < batch.length) logger.warn(`content-router: ${batch.length - held} webhook deliveries were taken over by another instance while they ran (their leases ran out); they may be sent twice`);
+        const retries = batch.flatMap(({ settlement }) => (settlement.status === 'pending' ? [settlement.nextAttemptAt.getTime()] : []));
+        if (retries.length) schedule(Math.min(...retries));
+      })
+      .catch((error: unknown) => {
+        // The attempts happened but could not be written down: the leases run out and the rows are sent again.
+        logger.warn(`content-router: could not record ${batch.length} webhook attempts; those deliveries will be sent again:`, error);
+      })
+      .finally(() => {
+        writing = undefined;
+        void writeSettlements();
+      });
+    return writing;
   }
 
   /** Claims due rows for every endpoint with room. */
   async function poll(): Promise<void> {
     for (const queue of queues.values()) {
-      while (!closed && held(queue) < QUEUE_ROOM) {
-        const row = await store.claim(queue.endpoint.url, lease());
-        if (!row) break;
-        if (closed) {
-          await store.release([row._id]);
-          break;
-        }
-        queue.waiting.push(row);
-        drain(queue);
+      const room = QUEUE_ROOM - held(queue);
+      if (closed || room <= 0) continue;
+      const rows = await store.claim(queue.endpoint.url, lease(), room);
+      if (closed) {
+        await store.release(rows.map((row) => row._id));
+        return;
       }
+      queue.waiting.push(...rows);
+      drain(queue);
+      // A full claim: more may be due; look again once there is room.
+      if (rows.length === room) queue.backlog = true;
     }
   }
 
-  /** Runs a poll now unless one is running, then waits for the next due time. */
+  /** Runs a poll now (or right after the one running), then waits for the next due time. */
   function pollNow(): void {
-    if (closed || polling) return;
     clearTimeout(pollTimer);
     wakeAt = Infinity;
+    if (closed) return;
+    if (polling) {
+      pollAgain = true;
+      return;
+    }
     polling = poll()
       .catch((error: unknown) => logger.warn('content-router: webhooks could not look for due deliveries (retrying):', error))
       .finally(() => {
         polling = undefined;
-        schedule(Date.now() + POLL_MS);
+        const soon = pollAgain;
+        pollAgain = false;
+        schedule(soon ? Date.now() : Date.now() + POLL_MS);
       });
   }
 
@@ -152,6 +190,10 @@ export function createDeliveryQueue(store: DeliveryStore, options: ResolvedWebho
     wake() {
       schedule(Date.now());
     },
+    backlog(url) {
+      const queue = queues.get(url);
+      if (queue) queue.backlog = true;
+    },
     async close() {
       if (closed) return;
       closed = true;
@@ -171,6 +213,7 @@ export function createDeliveryQueue(store: DeliveryStore, options: ResolvedWebho
       clearTimeout(grace);
       if (!finished) closing.abort();
       await Promise.all([...running, polling]);
+      while (writing || unwritten.length) await writeSettlements();
       for (const queue of queues.values()) heldIds.push(...queue.waiting.splice(0).map((row) => row._id));
       await store.release(heldIds).catch((error: unknown) =>
         logger.warn('content-router: webhooks could not give back their delivery leases on close (they run out by themselves):', error),

@@ -47,6 +47,8 @@ export interface DeliveryRow {
   /** The instance working on it, and until when (absent when nobody is). */
   owner?: string;
   leaseUntil?: Date;
+  /** Which claim of the owner's took it (rows claimed together share one). */
+  claim?: string;
   createdAt: Date;
   expiresAt: Date;
 }
@@ -70,12 +72,18 @@ export interface DeliveryStore {
    * the new rows are this instance's until then, to attempt at once.
    */
   record(rows: readonly NewDelivery[], lease: Date | undefined): Promise<DeliveryRow[]>;
-  /** Claims the most overdue pending row of `endpoint` whose lease is free, until `lease`; undefined when none. */
-  claim(endpoint: string, lease: Date): Promise<DeliveryRow | undefined>;
+  /**
+   * Claims up to `limit` due pending rows of `endpoint` whose lease is free, the most overdue first, until
+   * `lease` (three indexed round trips however many): each row is claimed by one instance only.
+   */
+  claim(endpoint: string, lease: Date, limit: number): Promise<DeliveryRow[]>;
   /** Extends this instance's leases of `ids`. */
   renew(ids: readonly string[], lease: Date): Promise<void>;
-  /** Ends an attempt of a row this instance holds; false when the lease was lost meanwhile (another took it over). */
-  settle(id: string, settlement: Settlement): Promise<boolean>;
+  /**
+   * Ends attempts of rows this instance holds, in one write; answers how many it still held (fewer when a
+   * lease was lost meanwhile and another instance took the row over).
+   */
+  settle(settlements: ReadonlyArray<{ id: string; settlement: Settlement }>): Promise<number>;
   /** Gives this instance's leases of `ids` up without an attempt: the rows are due to whoever polls first. */
   release(ids: readonly string[]): Promise<void>;
   /** A page of rows, newest first, and the total. */
@@ -134,29 +142,39 @@ export function createDeliveryStore(connection: Connection, retentionMs: number)
         return fresh.filter((_, index) => !taken.has(index));
       }
     },
-    async claim(endpoint, lease) {
+    async claim(endpoint, lease, limit) {
       const now = new Date();
-      const row = await rows().findOneAndUpdate(
-        { endpoint, status: 'pending', nextAttemptAt: { $lte: now }, $or: [{ leaseUntil: { $exists: false } }, { leaseUntil: { $lte: now } }], ...live(now) },
-        { $set: { owner, leaseUntil: lease } },
-        { sort: { nextAttemptAt: 1 }, returnDocument: 'after' },
-      );
-      return row ?? undefined;
+      const free = { endpoint, status: 'pending' as const, nextAttemptAt: { $lte: now }, $or: [{ leaseUntil: { $exists: false } }, { leaseUntil: { $lte: now } }], ...live(now) };
+      const candidates = await rows().find(free, { projection: { _id: 1 } }).sort({ nextAttemptAt: 1 }).limit(limit).toArray();
+      if (candidates.length === 0) return [];
+      // The filter is checked again row by row as each is written: a row another instance claimed meanwhile is left out.
+      const claim = randomBytes(8).toString('hex');
+      await rows().updateMany({ ...free, _id: { $in: candidates.map((c) => c._id) } }, { $set: { owner, leaseUntil: lease, claim } });
+      return rows().find({ _id: { $in: candidates.map((c) => c._id) }, owner, claim }).sort({ nextAttemptAt: 1 }).toArray();
     },
     async renew(ids, lease) {
       if (ids.length) await rows().updateMany({ _id: { $in: [...ids] }, owner }, { $set: { leaseUntil: lease } });
     },
-    async settle(id, { attempt, ...next }) {
-      const set: Partial<DeliveryRow> = { status: next.status };
-      if (next.status === 'pending') set.nextAttemptAt = next.nextAttemptAt;
-      const result = await rows().updateOne(
-        { _id: id, owner },
-        { $push: { attempts: attempt }, $set: set, $inc: { tries: next.status === 'delivered' ? 0 : 1 }, $unset: { owner: '', leaseUntil: '' } },
+    async settle(settlements) {
+      if (settlements.length === 0) return 0;
+      const result = await rows().bulkWrite(
+        settlements.map(({ id, settlement: { attempt, ...next } }) => ({
+          updateOne: {
+            filter: { _id: id, owner },
+            update: {
+              $push: { attempts: attempt },
+              $set: next.status === 'pending' ? { status: next.status, nextAttemptAt: next.nextAttemptAt } : { status: next.status },
+              $inc: { tries: next.status === 'delivered' ? 0 : 1 },
+              $unset: { owner: '', leaseUntil: '', claim: '' },
+            },
+          },
+        })),
+        { ordered: false },
       );
-      return result.matchedCount === 1;
+      return result.matchedCount;
     },
     async release(ids) {
-      if (ids.length) await rows().updateMany({ _id: { $in: [...ids] }, owner }, { $unset: { owner: '', leaseUntil: '' } });
+      if (ids.length) await rows().updateMany({ _id: { $in: [...ids] }, owner }, { $unset: { owner: '', leaseUntil: '', claim: '' } });
     },
     async list(filter, page, limit) {
       const query = { ...live(), ...(filter.status ? { status: filter.status } : {}), ...(filter.endpoint ? { endpoint: filter.endpoint } : {}) };
@@ -175,7 +193,7 @@ export function createDeliveryStore(connection: Connection, retentionMs: number)
       const now = new Date();
       const row = await rows().findOneAndUpdate(
         { _id: id, status: { $in: ['failed', 'delivered'] }, ...live(now) },
-        { $set: { status: 'pending', nextAttemptAt: now, tries: lastTry }, $unset: { owner: '', leaseUntil: '' } },
+        { $set: { status: 'pending', nextAttemptAt: now, tries: lastTry }, $unset: { owner: '', leaseUntil: '', claim: '' } },
         { returnDocument: 'after', projection: { payload: 0 } },
       );
       // A pending row is queued already: it is answered as it is.

@@ -86,32 +86,42 @@ export function createWebhookSource(runtime: Runtime, options: ResolvedWebhooks,
     return { type: `${slug}.${type}`, timestamp: toIsoString(event.timestamp ?? new Date()), data };
   }
 
-  /** Records the deliveries of one change; the rows this instance recorded are queued at once. */
-  async function record(collection: CollectionRuntime, target: WatchTarget, event: ChangeEvent): Promise<void> {
+  /** The rows of one change: one per endpoint that gets it, all with the same body. */
+  async function rowsOf(collection: CollectionRuntime, target: WatchTarget, event: ChangeEvent): Promise<NewDelivery[]> {
     const key = eventKey(target.collectionName, event.resumeToken);
     const id = event.ids[0];
     if (!key || !id) {
       // Some servers send an update without the record's id: nothing could be delivered of it.
       logger.debug(`content-router: webhooks skipped a change of "${target.collectionName}" that does not name its record`);
-      return;
+      return [];
     }
     const type = changeTypeOf(event);
     const raw = event.docs?.[0];
     const receivers = await receiversOf(collection, type, raw);
-    if (receivers.length === 0) return;
+    if (receivers.length === 0) return [];
     const payload = JSON.stringify(await payloadOf(collection, event, type, id, raw));
-    const rows: NewDelivery[] = receivers.map((endpoint) => ({ event: key, endpoint: endpoint.url, type: `${collection.descriptor.slug}.${type}`, collection: collection.descriptor.slug, recordId: id, payload }));
+    const { slug } = collection.descriptor;
+    return receivers.map((endpoint) => ({ event: key, endpoint: endpoint.url, type: `${slug}.${type}`, collection: slug, recordId: id, payload }));
+  }
+
+  /**
+   * Records the deliveries of a batch of changes in one write (two when a queue is full); the rows this
+   * instance recorded are queued at once.
+   */
+  async function record(collection: CollectionRuntime, target: WatchTarget, events: readonly ChangeEvent[]): Promise<void> {
+    const rows: NewDelivery[] = [];
+    for (const event of events) rows.push(...(await rowsOf(collection, target, event)));
+    if (rows.length === 0) return;
     // Leased to this instance only where its queue has room; the rest wait for whichever instance polls first.
-    const roomy = receivers.filter((endpoint) => queue.hasRoom(endpoint));
-    const leased = new Set(roomy.map((endpoint) => endpoint.url));
+    const roomy = new Set(options.endpoints.filter((endpoint) => queue.hasRoom(endpoint)).map((endpoint) => endpoint.url));
     const lease = new Date(Date.now() + LEASE_MS);
-    const [mine, later] = [rows.filter((row) => leased.has(row.endpoint)), rows.filter((row) => !leased.has(row.endpoint))];
-    const [recorded] = await Promise.all([store.record(mine, lease), store.record(later, undefined)]);
-    for (const endpoint of roomy) {
+    const later = rows.filter((row) => !roomy.has(row.endpoint));
+    const [recorded] = await Promise.all([store.record(rows.filter((row) => roomy.has(row.endpoint)), lease), store.record(later, undefined)]);
+    for (const endpoint of options.endpoints) {
       const own = recorded.filter((row) => row.endpoint === endpoint.url);
       if (own.length) queue.push(endpoint, own);
     }
-    if (later.length) queue.wake();
+    for (const url of new Set(later.map((row) => row.endpoint))) queue.backlog(url);
   }
 
   /** Keeps a stream's position: one write at a time, the newest position waiting while one is written. */
@@ -160,22 +170,28 @@ export function createWebhookSource(runtime: Runtime, options: ResolvedWebhooks,
     const keeper = positionKeeper(target.collectionName);
     keepers.push(keeper);
     const since = kept ? toIsoString(kept.at) : undefined;
+
+    /** A batch of the stream: resets said loudly, changes recorded, then the position after the last one kept. */
+    async function handle(changes: NormalizedChange[]): Promise<void> {
+      for (const change of changes) {
+        if (change.kind !== 'reset') continue;
+        logger.error(
+          `content-router: webhooks lost changes of "${target.collectionName}": ${change.reason}. Changes made ${since ? `since ${since} ` : ''}until now ` +
+            'that were not yet recorded will not be delivered (the oplog no longer holds them); delivery goes on from now.',
+        );
+      }
+      const events = changes.flatMap((change) => (change.kind === 'change' ? [change.event] : []));
+      if (events.length === 0) return;
+      await record(collection, target, events);
+      const last = events[events.length - 1];
+      keeper.keep(last.resumeToken, last.timestamp ?? new Date());
+    }
     return createCollectionWatcher(
       runtime.connection.db!,
       target,
       {
-        async onChange(change: NormalizedChange) {
-          if (change.kind === 'reset') {
-            logger.error(
-              `content-router: webhooks lost changes of "${target.collectionName}": ${change.reason}. Changes made ${since ? `since ${since} ` : ''}until now ` +
-                'that were not yet recorded will not be delivered (the oplog no longer holds them); delivery goes on from now.',
-            );
-            return;
-          }
-          if (change.kind !== 'change') return;
-          await record(collection, target, change.event);
-          keeper.keep(change.event.resumeToken, change.event.timestamp ?? new Date());
-        },
+        onChange: (change: NormalizedChange) => handle([change]),
+        onChanges: handle,
         onProgress: (token) => keeper.idle(token),
         onDown(error, unsupported) {
           if (unsupported) logger.error(`content-router: webhooks need change streams (a replica set); this MongoDB server has none (${describeError(error)}): nothing will be delivered.`);

@@ -35,6 +35,11 @@ function scriptedDb(scripts: Step[][]) {
             if (step) stream.resumeToken = step._id;
             return step;
           },
+          /** The changes at the head of the script, as a driver's buffer of one server batch. */
+          bufferedCount() {
+            const end = script.findIndex((step) => !step || step instanceof Error);
+            return end === -1 ? script.length : end;
+          },
           async close() {
             closedStreams += 1;
           },
@@ -148,6 +153,24 @@ describe('createCollectionWatcher', () => {
     expect(w.changes.map((c) => c.kind)).not.toContain('reset');
     expect(w.downs).toEqual([{ error: expect.objectContaining({ message: 'database down' }), unsupported: false }]);
     await w.watcher.close();
+  });
+
+  it('hands a consumer of batches what the server sent together, in one call', async () => {
+    const fake = scriptedDb([[null, insert(1), insert(2), insert(3), null, insert(4)]]);
+    const batches: string[][] = [];
+    const watcher = createCollectionWatcher(
+      fake.db,
+      target,
+      {
+        onChange: () => undefined,
+        onChanges: (changes) => void batches.push(changes.map((c) => (c.kind === 'change' ? (c.event.resumeToken as { _data: string })._data : c.kind))),
+        onDown: () => undefined,
+      },
+      silent,
+    );
+    await until(() => batches.flat().length === 4);
+    expect(batches).toEqual([['t1', 't2', 't3'], ['t4']]);
+    await watcher.close();
   });
 
   it('stops for good where change streams are not supported', async () => {

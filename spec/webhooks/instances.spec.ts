@@ -6,7 +6,8 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { Connection } from 'mongoose';
 import request from 'supertest';
-import { type TestApp, type TestConfig, asUser, createTestApp } from '../helpers/create-test-app';
+import type { WebhooksOptions } from '../../lib';
+import { type TestApp, asUser, createTestApp } from '../helpers/create-test-app';
 import { capabilities, closeTestConnection, describeIf, openTestConnection, testDbUri, uniqueDbName } from '../helpers/test-db';
 import { type Answer, type Receiver, ok, startReceiver, waitFor } from './receivers';
 
@@ -21,7 +22,7 @@ interface Instance {
 }
 
 /** A router on its own connection to `dbName`, as another instance of the same service would be. */
-async function startInstance(dbName: string, receiver: Receiver, extra: Partial<TestConfig> = {}): Promise<Instance> {
+async function startInstance(dbName: string, receiver: Receiver, extra: Partial<WebhooksOptions> = {}): Promise<Instance> {
   const connection = await openTestConnection(dbName);
   const logs: string[] = [];
   const log = (...args: unknown[]) => void logs.push(args.map(String).join(' '));
@@ -71,7 +72,7 @@ describeIf(capabilities().changeStreams, 'the server has no change streams (webh
     return { receiver, dbName };
   }
 
-  async function instance(dbName: string, receiver: Receiver, extra?: Partial<TestConfig>): Promise<Instance> {
+  async function instance(dbName: string, receiver: Receiver, extra?: Partial<WebhooksOptions>): Promise<Instance> {
     const started = await startInstance(dbName, receiver, extra);
     const stop = started.close;
     let closing: Promise<void> | undefined;
@@ -118,7 +119,7 @@ describeIf(capabilities().changeStreams, 'the server has no change streams (webh
       createdAt: now,
       expiresAt: new Date(now.getTime() + 3_600_000),
     });
-    const [got] = await waitFor(() => receiver.byId('msg_crashed000000000000000000').length && receiver.byId('msg_crashed000000000000000000'));
+    const [got] = await waitFor(() => (receiver.byId('msg_crashed000000000000000000').length ? receiver.byId('msg_crashed000000000000000000') : undefined));
     expect(got.body).toBe(payload);
     expect(got.verified.ok).toBe(true);
     await waitFor(async () => (await a.connection.collection(DELIVERIES).findOne({ _id: 'msg_crashed000000000000000000' as never }))?.status === 'delivered');
@@ -164,7 +165,7 @@ describeIf(capabilities().changeStreams, 'the server has no change streams (webh
     const { receiver, dbName } = await setting((req, res, count) => (hanging ? undefined : ok(req, res, count)));
     const first = await instance(dbName, receiver, { timeoutMs: 60_000 });
     const id = (await request(first.app.app).post('/api/posts').set(...writer).send({ title: 'interrupted' }).expect(201)).body.id;
-    const [attempt] = await waitFor(() => receiver.received.length && receiver.received);
+    const [attempt] = await waitFor(() => (receiver.received.length ? receiver.received : undefined));
     await first.close();
     const row = await waitFor(async () => {
       const connection = await openTestConnection(dbName);
