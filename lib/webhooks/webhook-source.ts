@@ -1,8 +1,9 @@
 // Where deliveries come from: a change stream per collection some endpoint wants, started after the position
 // kept by the last run, so writes made while no router ran are delivered too (as far as the oplog holds them).
-// Each change is handled before the next is read: its body is built once, each endpoint that wants it (its
-// events, its where on the record after the change) gets a row, the rows are recorded, and only then is the
-// stream's position kept. Rows this instance recorded go straight to their endpoint's queue.
+// Each batch of changes the server sends is handled before the next is read: each change's body is built once,
+// each endpoint that wants it (its events, its where on the record after the change) gets a row, the rows are
+// recorded in one write, and only then is the stream's position kept. Rows this instance recorded go straight
+// to their endpoint's queue.
 import type { ChangeEvent } from '../operations/change-bus';
 import { type CollectionWatcher, createCollectionWatcher } from '../operations/collection-watcher';
 import { constraintTest } from '../operations/constraint-match';
@@ -11,8 +12,7 @@ import { presentFor } from '../operations/present-records';
 import type { CollectionRuntime, OperationArgs, Runtime } from '../operations/runtime';
 import { toIsoString } from '../util/iso-date';
 import { describeError } from '../util/loggable-error';
-import type { DeliveryQueue } from './delivery-queue';
-import { LEASE_MS } from './delivery-queue';
+import { type DeliveryQueue, LEASE_MS } from './delivery-queue';
 import type { DeliveryStore, NewDelivery } from './delivery-store';
 import type { ChangeType, ResolvedEndpoint, ResolvedWebhooks } from './webhook-options';
 
@@ -53,13 +53,14 @@ export function createWebhookSource(runtime: Runtime, options: ResolvedWebhooks,
   const watchers: CollectionWatcher[] = [];
   let closed = false;
 
+  /** Server code reading with access overridden: how bodies are shaped and wheres are tested. */
+  const readerOf = (collection: CollectionRuntime): OperationArgs => ({ runtime, collection, user: null, overrideAccess: true });
+
   /** The record as server code reads it with access overridden: hidden and write-only fields out, read hooks run. */
   async function presentDoc(collection: CollectionRuntime, raw: Record<string, unknown>): Promise<Record<string, unknown>> {
     const [record] = await presentFor(readerOf(collection), [raw]);
     return record;
   }
-
-  const readerOf = (collection: CollectionRuntime): OperationArgs => ({ runtime, collection, user: null, overrideAccess: true });
 
   /** The endpoints that get this change: they want its type, and its record after the change matches their where. */
   async function receiversOf(collection: CollectionRuntime, type: ChangeType, raw: Record<string, unknown> | undefined): Promise<ResolvedEndpoint[]> {
