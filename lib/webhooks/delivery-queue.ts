@@ -9,7 +9,7 @@ import { sendWebhook } from './send-webhook';
 import type { ResolvedEndpoint, ResolvedWebhooks } from './webhook-options';
 
 /** Attempts one endpoint runs at once. */
-export const ENDPOINT_CONCURRENCY = 4;
+export const ENDPOINT_CONCURRENCY = 16;
 /** Rows one endpoint's queue holds (running and waiting): a bound on memory; more wait in the database for a poll. */
 export const QUEUE_ROOM = 1000;
 /** How often due rows are looked for when nothing woke the loop sooner. */
@@ -115,10 +115,11 @@ export function createDeliveryQueue(store: DeliveryStore, options: ResolvedWebho
     const batch = unwritten.splice(0);
     writing = store
       .settle(batch)
-      .then((held) => {
-        if (held < batch.length) logger.warn(`content-router: ${batch.length - held} webhook deliveries were taken over by another instance while they ran (their leases ran out); they may be sent twice`);
-        const retries = batch.flatMap(({ settlement }) => (settlement.status === 'pending' ? [settlement.nextAttemptAt.getTime()] : []));
-        if (retries.length) schedule(Math.min(...retries));
+      .then((kept) => {
+        if (kept < batch.length) logger.warn(`content-router: ${batch.length - kept} webhook deliveries were taken over by another instance while they ran (their leases ran out); they may be sent twice`);
+        // The soonest retry of the batch wakes the poll loop then (nothing sooner is due than what it already waits for).
+        const soonest = batch.reduce((at, { settlement }) => (settlement.status === 'pending' ? Math.min(at, settlement.nextAttemptAt.getTime()) : at), Infinity);
+        if (soonest < Infinity) schedule(soonest);
       })
       .catch((error: unknown) => {
         // The attempts happened but could not be written down: the leases run out and the rows are sent again.
