@@ -65,6 +65,7 @@ export function createDeliveryQueue(store: DeliveryStore, options: ResolvedWebho
   /** Ended attempts not yet written, and the write under way. */
   const unwritten: Array<{ id: string; settlement: Settlement }> = [];
   let writing: Promise<void> | undefined;
+  const inWrite = new Set<string>();
   /** A poll was asked for while one ran: run another as soon as it ends. */
   let pollAgain = false;
   let pollTimer: NodeJS.Timeout | undefined;
@@ -77,7 +78,10 @@ export function createDeliveryQueue(store: DeliveryStore, options: ResolvedWebho
   const lease = () => new Date(Date.now() + LEASE_MS);
 
   async function renewLeases(): Promise<void> {
+    // Every row still this instance's: waiting, running, and attempted but not yet written down (a slow
+    // database must not let a lease run out under an attempt that happened, or the row is claimed and sent again).
     const ids = [...queues.values()].flatMap((queue) => [...queue.waiting.map((row) => row._id), ...queue.running.keys()]);
+    ids.push(...unwritten.map((entry) => entry.id), ...inWrite);
     await store.renew(ids, lease()).catch((error: unknown) => logger.warn('content-router: webhooks could not renew their delivery leases:', error));
   }
 
@@ -113,10 +117,11 @@ export function createDeliveryQueue(store: DeliveryStore, options: ResolvedWebho
   function writeSettlements(): Promise<void> {
     if (writing || unwritten.length === 0) return writing ?? Promise.resolve();
     const batch = unwritten.splice(0);
+    for (const { id } of batch) inWrite.add(id);
     writing = store
       .settle(batch)
       .then((kept) => {
-        if (kept < batch.length) logger.warn(`content-router: ${batch.length - kept} webhook deliveries were taken over by another instance while they ran (their leases ran out); they may be sent twice`);
+        if (kept < batch.length) logger.warn(`content-router: ${batch.length - kept} webhook deliveries lost their lease while they ran (it ran out and they were claimed again); they may be sent twice`);
         // The soonest retry of the batch wakes the poll loop then (nothing sooner is due than what it already waits for).
         const soonest = batch.reduce((at, { settlement }) => (settlement.status === 'pending' ? Math.min(at, settlement.nextAttemptAt.getTime()) : at), Infinity);
         if (soonest < Infinity) schedule(soonest);
@@ -126,6 +131,7 @@ export function createDeliveryQueue(store: DeliveryStore, options: ResolvedWebho
         logger.warn(`content-router: could not record ${batch.length} webhook attempts; those deliveries will be sent again:`, error);
       })
       .finally(() => {
+        for (const { id } of batch) inWrite.delete(id);
         writing = undefined;
         void writeSettlements();
       });
