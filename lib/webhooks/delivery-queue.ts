@@ -18,6 +18,8 @@ export const POLL_MS = 1000;
 export const LEASE_MS = 30_000;
 /** How long close() lets attempts in flight finish before it aborts them. */
 export const CLOSE_GRACE_MS = 1000;
+/** Most attempts one write records: a database that fell behind is not handed one huge write. */
+const SETTLE_BATCH = 500;
 /** Each retry delay is varied by up to this share, either way. */
 const JITTER = 0.2;
 
@@ -113,10 +115,10 @@ export function createDeliveryQueue(store: DeliveryStore, options: ResolvedWebho
     void writeSettlements();
   }
 
-  /** Writes the attempts that ended, one write at a time, each holding all that ended meanwhile. */
+  /** Writes the attempts that ended, one write at a time, each holding what ended meanwhile (up to SETTLE_BATCH). */
   function writeSettlements(): Promise<void> {
     if (writing || unwritten.length === 0) return writing ?? Promise.resolve();
-    const batch = unwritten.splice(0);
+    const batch = unwritten.splice(0, SETTLE_BATCH);
     for (const { id } of batch) inWrite.add(id);
     writing = store
       .settle(batch)
