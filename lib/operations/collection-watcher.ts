@@ -16,6 +16,13 @@ const RESUME_LOST_CODES = new Set([
 /** "Change streams are not available here" (a standalone server): retrying cannot help. */
 const UNSUPPORTED_CODES = new Set([40573, 40324 /* unrecognised $changeStream stage */, 303 /* NotImplemented */, 115 /* CommandNotSupported */]);
 
+/**
+ * How long a consumer's start (and so api.ready) waits for its streams to open. A server that takes the
+ * connection but never answers the stream's first read would otherwise hold api.ready for as long as the
+ * driver lets it; streams still opening then keep trying.
+ */
+export const STREAM_OPEN_TIMEOUT_MS = 10_000;
+
 /** How long the server may hold an empty read open; an answer much faster than this means it does not wait. */
 const MAX_AWAIT_MS = 1000;
 /** Pause after an empty read that came back at once (servers without awaitData), so idle polling stays cheap. */

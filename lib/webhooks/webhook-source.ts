@@ -5,7 +5,7 @@
 // recorded in one write, and only then is the stream's position kept. Rows this instance recorded go straight
 // to their endpoint's queue.
 import type { ChangeEvent } from '../operations/change-bus';
-import { type CollectionWatcher, createCollectionWatcher } from '../operations/collection-watcher';
+import { type CollectionWatcher, STREAM_OPEN_TIMEOUT_MS, createCollectionWatcher } from '../operations/collection-watcher';
 import { constraintTest } from '../operations/constraint-match';
 import type { NormalizedChange, WatchTarget } from '../operations/normalize-change';
 import { presentFor } from '../operations/present-records';
@@ -16,8 +16,6 @@ import { type DeliveryQueue, LEASE_MS } from './delivery-queue';
 import type { DeliveryStore, NewDelivery } from './delivery-store';
 import type { ChangeType, ResolvedEndpoint, ResolvedWebhooks } from './webhook-options';
 
-/** How long start() (and so api.ready) waits for the streams to open; later ones keep trying. */
-const STREAM_OPEN_TIMEOUT_MS = 10_000;
 /** How often an idle stream's advancing position is kept, at most: a quiet collection's position stays fresh in the oplog. */
 const IDLE_KEEP_MS = 10_000;
 
