@@ -23,6 +23,7 @@ import { restFeature } from './http/rest-feature';
 import { type UpgradeListener, createUpgradeListener } from './http/upgrade-listener';
 import { realtimeFeature } from './realtime/realtime-feature';
 import { uploadsFeature } from './uploads/uploads-feature';
+import { webhooksFeature } from './webhooks/webhooks-feature';
 import { type LocalApi, bindLocalApi, createLocalApi } from './local/local-api';
 import { openapiFeature } from './openapi/openapi-feature';
 import { createChangeBus } from './operations/change-bus';
@@ -39,7 +40,8 @@ import { sortIndexWarning } from './schema/sort-index-warning';
  * other work; auth before the rest, so its authenticator and access defaults lead; idempotency next, so a
  * malformed key is refused once the request is counted; the change feed before
  * its consumers, so it starts before them and closes after them; custom endpoints after the generated
- * routes, so a collision names the generated route they collide with.
+ * routes, so a collision names the generated route they collide with. Webhooks watch their own streams
+ * (from a kept position), apart from the change feed.
  */
 const FEATURES: readonly Feature[] = [
   rateLimitFeature,
@@ -49,6 +51,7 @@ const FEATURES: readonly Feature[] = [
   changeFeedFeature,
   cacheFeature,
   realtimeFeature,
+  webhooksFeature,
   uploadsFeature,
   endpointsFeature,
   openapiFeature,
@@ -56,7 +59,8 @@ const FEATURES: readonly Feature[] = [
 
 /**
  * The router contentRouter() returns: mount it with app.use(prefix, api). Besides these, the members
- * features add (RouterMembers): `auth` (docs/auth.md), and `realtime` when it is enabled (docs/realtime.md).
+ * features add (RouterMembers): `auth` (docs/auth.md), `realtime` when it is enabled (docs/realtime.md), and
+ * `webhooks` when webhooks are configured (docs/webhooks.md).
  */
 export interface ContentRouter extends Router, Readonly<RouterMembers> {
   /** Server-side access to the same operations (access overridden unless a user is passed). */

@@ -66,6 +66,11 @@ export type { AuthOptions, CollectionAuthOptions, EmailMessage, PasswordHashOpti
 export type { RateLimitAuthOptions, RateLimitOptions, SecurityOptions } from './config/types';
 /** Idempotent retries with the Idempotency-Key header (docs/writes.md). */
 export type { IdempotencyOptions } from './config/types';
+/** Webhooks: options, and the delivery log of api.webhooks (docs/webhooks.md). */
+export type { WebhookEndpoint, WebhookRetryOptions, WebhooksOptions } from './config/types';
+// Also what declares api.webhooks on ContentRouter (RouterMembers), for the host's compiler.
+export type { WebhookAttempt, WebhookDelivery, WebhookDeliveryPage, WebhookDeliveryQuery } from './webhooks/delivery-log';
+export type { WebhooksApi } from './webhooks/webhooks-feature';
 /** Response caching of a collection (docs/cache.md). */
 export type { CacheOptions } from './config/types';
 // Also what declares api.auth on ContentRouter (RouterMembers), for the host's compiler.

@@ -4,7 +4,7 @@
 import type { AccessArgs, AccessFn, AuthUser } from '../config/types';
 import type { AccessOperation } from '../operations/access';
 import type { CollectionDescriptor } from '../schema/descriptors';
-import { ADMIN_ROLE } from '../config/auth-fields';
+import { isAdmin } from '../config/auth-fields';
 import { isObjectIdString } from '../util/object-id';
 
 /** Fields of an auth collection only admins (or server code) may write. Users change passwords by reset. */
@@ -17,10 +17,6 @@ const ADMIN_ONLY_ON_UPDATE: ReadonlySet<string> = new Set([...ADMIN_ONLY_FIELDS,
 /** What a registering client may not set: it may choose its password, not its role or verified flag. */
 export const REGISTER_READ_ONLY: ReadonlySet<string> = new Set(['role', 'verified']);
 
-/** True for a user with role admin (whichever collection, or the host, vouched for it). */
-export function isAdmin(user: AuthUser | null | undefined): boolean {
-  return user?.role === ADMIN_ROLE;
-}
 
 /** Admins: everything. Others: only the record whose id is theirs (a user id that cannot be one: nothing). */
 const self: AccessFn = ({ user }: AccessArgs) => {

@@ -3,14 +3,9 @@
 import { GLOBALS_COLLECTION } from '../schema/build-models';
 import type { Runtime } from '../operations/runtime';
 import { describeError } from '../util/loggable-error';
-import { type CollectionWatcher, createCollectionWatcher } from './collection-watcher';
-import type { WatchTarget } from './normalize-change';
+import { type CollectionWatcher, STREAM_OPEN_TIMEOUT_MS, createCollectionWatcher } from '../operations/collection-watcher';
+import type { WatchTarget } from '../operations/normalize-change';
 
-/**
- * How long start() (and so api.ready) waits for the streams to open. A server that takes the connection but
- * never answers the stream's first read would otherwise hold api.ready for as long as the driver lets it.
- */
-export const STREAM_OPEN_TIMEOUT_MS = 10_000;
 
 export interface ChangeFeed {
   /**

@@ -1,6 +1,6 @@
 // The fields every auth collection has, as config: validation reads them here, and the schema layer
 // turns them into descriptors. Hidden ones never leave the server; the password is write-only.
-import type { FieldConfig, Fields } from './types';
+import type { AuthUser, FieldConfig, Fields } from './types';
 
 /** The built-in fields of an auth collection, `verificationExpiry` included (verification tokens expire like reset tokens). */
 export const AUTH_FIELDS: Readonly<Record<string, FieldConfig>> = Object.freeze({
@@ -20,6 +20,11 @@ export const REDEFINABLE_AUTH_FIELDS: ReadonlySet<string> = new Set(['name', 'ro
 
 /** The role that may read and write every record of an auth collection and set role/verified. */
 export const ADMIN_ROLE = 'admin';
+
+/** True for a user with role admin (whichever collection, or the host, vouched for it). */
+export function isAdmin(user: AuthUser | null | undefined): boolean {
+  return user?.role === ADMIN_ROLE;
+}
 
 /** The fields of an auth collection as config (for validation of `search` and the like). */
 export function withAuthFields(hostFields: Fields): Fields {

@@ -461,6 +461,57 @@ export interface IdempotencyOptions {
   ttl?: string | number;
 }
 
+/**
+ * Webhooks: signed, retried, persisted deliveries of record changes to the host's receivers, following
+ * Standard Webhooks (https://www.standardwebhooks.com/). The source is the MongoDB change stream, so writes
+ * from every instance, the local API and other processes are delivered (docs/webhooks.md).
+ */
+export interface WebhooksOptions {
+  /** The receivers. Each URL at most once. */
+  endpoints: WebhookEndpoint[];
+  /** When a failed attempt is tried again. */
+  retry?: WebhookRetryOptions;
+  /** How long one attempt may take, in ms, from 100 to 300000; a slower answer is a failed attempt. Default 10000. */
+  timeoutMs?: number;
+  /**
+   * How long deliveries stay in the delivery log (`GET /webhooks/deliveries`), from their creation: a duration
+   * (`'30d'`, `'12h'`) or a number of seconds; it must outlast the retry schedule. Default `'30d'`.
+   */
+  retention?: string | number;
+}
+
+/** One receiver of webhooks. */
+export interface WebhookEndpoint {
+  /** Where deliveries are POSTed: an `http:` or `https:` URL. Redirects are not followed. */
+  url: string;
+  /**
+   * The signing secret, `whsec_` followed by the base64 of at least 24 random bytes
+   * (https://github.com/standard-webhooks/standard-webhooks/blob/main/spec/standard-webhooks.md#signature-scheme).
+   * Read it from the environment.
+   */
+  secret: string;
+  /** What it receives: `'<slug>.create'`, `'<slug>.update'`, `'<slug>.delete'`, `'<slug>.*'` or `'*'` (every collection). */
+  events: string[];
+  /**
+   * Only records that match this, after the change (the list query's `where` dialect, no hidden fields).
+   * A delete has no record after it: an endpoint with a `where` receives no delete events.
+   */
+  where?: Where;
+  /** Extra request headers (an `Authorization` for the receiver's gateway); not `webhook-*`, `content-type` and the like. */
+  headers?: Record<string, string>;
+}
+
+/** The retry schedule of failed deliveries. */
+export interface WebhookRetryOptions {
+  /**
+   * Waits, in ms, before each retry: the first after the first failed attempt, and so on; when they run out
+   * the delivery is `failed`. Each is varied by up to 20 % so retries of many deliveries spread out. `[]`: one
+   * attempt only. At most 20 values, each from 1 ms to 7 days.
+   * Default 5 s, 30 s, 2 min, 10 min, 1 h, 6 h, 24 h (eight attempts over about 31 hours).
+   */
+  delays?: number[];
+}
+
 /** The OpenAPI document and Swagger UI. */
 export interface DocsOptions {
   /** Serve `/docs` and `/docs/openapi.json` without credentials. Default true. */
@@ -632,6 +683,8 @@ export interface ContentConfig {
    * 24 h (`true` is the same); `false` turns it off (the header is then ignored, as by a server that does not know it).
    */
   idempotency?: boolean | IdempotencyOptions;
+  /** Signed, retried deliveries of record changes to the host's receivers (docs/webhooks.md). Default none. */
+  webhooks?: WebhooksOptions;
   /** The OpenAPI document (`/docs/openapi.json`) and Swagger UI (`/docs`); `false` serves neither. Default on and public. */
   docs?: boolean | DocsOptions;
   /** Custom endpoints, functions or objects (docs/endpoints.md). Default none. */

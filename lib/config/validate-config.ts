@@ -38,7 +38,7 @@ const FIELD_KEYS: Record<string, readonly string[]> = {
   array: ['of'],
   json: [],
 };
-const TOP_KEYS = ['core', 'db', 'collections', 'globals', 'auth', 'security', 'uploads', 'realtime', 'idempotency', 'docs', 'endpoints', 'email', 'logger', 'warnings'];
+const TOP_KEYS = ['core', 'db', 'collections', 'globals', 'auth', 'security', 'uploads', 'realtime', 'idempotency', 'webhooks', 'docs', 'endpoints', 'email', 'logger', 'warnings'];
 const WARNING_KEYS = ['unindexedSorts'];
 const COLLECTION_KEYS = ['slug', 'fields', 'auth', 'softDelete', 'cache', 'access', 'search', 'pagination', 'maxBatchSize', 'sortable', 'indexes', 'hooks', 'requireIfMatch'];
 const GLOBAL_KEYS = ['slug', 'fields', 'access', 'hooks', 'requireIfMatch'];

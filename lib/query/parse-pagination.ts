@@ -18,7 +18,7 @@ export function parsePage(raw: Record<string, unknown>): number {
  * Page size from `perPage` (Forms B/C, preferred when both are given) or `limit` (Form A): an integer
  * >= 1, default the collection's defaultLimit. Above maxLimit: a 400 or clamped, per options.overLimit.
  */
-export function parseLimit(raw: Record<string, unknown>, collection: CollectionDescriptor, options: QueryOptions): number {
+export function parseLimit(raw: Record<string, unknown>, collection: Pick<CollectionDescriptor, 'pagination'>, options: QueryOptions): number {
   const name = hasParam(raw, 'perPage') ? 'perPage' : 'limit';
   const value = readSingleParam(raw, name, 'invalid_limit');
   if (value === undefined) return collection.pagination.defaultLimit;

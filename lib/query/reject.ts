@@ -27,6 +27,7 @@ export type QueryErrorCode =
   | 'invalid_include'
   | 'invalid_fields'
   | 'too_many_parameters'
+  | 'unknown_parameter'
   | 'query_too_complex';
 
 /**

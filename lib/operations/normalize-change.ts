@@ -1,7 +1,7 @@
 // Turns one change-stream document into the bus's ChangeEvent (origin `stream`), or says the stream
 // lost its footing (drop, rename, invalidate). Pure, so servers' quirks are handled and tested in one place.
 import type { mongo } from 'mongoose';
-import type { ChangeEvent, WriteStamps } from '../operations/change-bus';
+import type { ChangeEvent, WriteStamps } from './change-bus';
 import { isObjectId } from '../util/object-id';
 
 /** What a watcher watches: one collection's records, or every global (one shared collection, `_id` = slug). */

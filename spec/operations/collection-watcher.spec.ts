@@ -3,8 +3,8 @@
 // streams are unsupported, and close() ends the loop.
 import type { mongo } from 'mongoose';
 import { Types } from 'mongoose';
-import { createCollectionWatcher, isUnsupportedError } from '../../lib/changes/collection-watcher';
-import type { NormalizedChange, WatchTarget } from '../../lib/changes/normalize-change';
+import { type WatcherOptions, createCollectionWatcher, isUnsupportedError } from '../../lib/operations/collection-watcher';
+import type { NormalizedChange, WatchTarget } from '../../lib/operations/normalize-change';
 
 type Step = mongo.ChangeStreamDocument | Error | null;
 
@@ -35,6 +35,11 @@ function scriptedDb(scripts: Step[][]) {
             if (step) stream.resumeToken = step._id;
             return step;
           },
+          /** The changes at the head of the script, as a driver's buffer of one server batch. */
+          bufferedCount() {
+            const end = script.findIndex((step) => !step || step instanceof Error);
+            return end === -1 ? script.length : end;
+          },
           async close() {
             closedStreams += 1;
           },
@@ -57,7 +62,7 @@ async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
   }
 }
 
-function watch(scripts: Step[][]) {
+function watch(scripts: Step[][], options: WatcherOptions = {}, handle?: (change: NormalizedChange) => void | Promise<void>) {
   const fake = scriptedDb(scripts);
   const changes: NormalizedChange[] = [];
   const downs: Array<{ error: unknown; unsupported: boolean }> = [];
@@ -65,8 +70,16 @@ function watch(scripts: Step[][]) {
   const watcher = createCollectionWatcher(
     fake.db,
     target,
-    { onChange: (c) => changes.push(c), onOpen: () => (opens += 1), onDown: (error, unsupported) => downs.push({ error, unsupported }) },
+    {
+      onChange: (c) => {
+        changes.push(c);
+        return handle?.(c);
+      },
+      onOpen: () => (opens += 1),
+      onDown: (error, unsupported) => downs.push({ error, unsupported }),
+    },
     silent,
+    options,
   );
   return { ...fake, watcher, changes, downs, opens: () => opens };
 }
@@ -107,6 +120,57 @@ describe('createCollectionWatcher', () => {
     expect(w.changes.map((c) => c.kind)).toEqual(['change', 'reset', 'change']);
     expect(w.calls[1].resumeAfter).toBeUndefined();
     await w.watcher.close();
+  });
+
+  it('starts after a kept token, and keeps it through outages when asked', async () => {
+    const outage = Object.assign(new Error('connection refused'), { name: 'MongoNetworkError' });
+    const w = watch([[outage], [outage], [outage], [outage], [insert(5)]], { startAfter: { _data: 't4' }, keepTokenThroughOutages: true });
+    await until(() => w.changes.length === 1);
+    // Four outages, never a reset: the kept token opens with startAfter each time until the stream opens.
+    expect(w.calls.map((c) => c.startAfter ?? c.resumeAfter)).toEqual(Array(5).fill({ _data: 't4' }));
+    expect(w.calls[0].startAfter).toEqual({ _data: 't4' });
+    expect(w.changes.map((c) => c.kind)).toEqual(['change']);
+    await w.watcher.close();
+  });
+
+  it('awaits a consumer before the next change, and reads a change again when its consumer failed', async () => {
+    let fail = true;
+    const order: string[] = [];
+    const w = watch([[null, insert(1), insert(2)], [insert(2), insert(3)]], {}, async (c) => {
+      const n = c.kind === 'change' ? (c.event.resumeToken as { _data: string })._data : c.kind;
+      order.push(`start ${n}`);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      if (n === 't2' && fail) {
+        fail = false;
+        throw new Error('database down');
+      }
+      order.push(`end ${n}`);
+    });
+    await until(() => order.includes('end t3'));
+    expect(order).toEqual(['start t1', 'end t1', 'start t2', 'start t2', 'end t2', 'start t3', 'end t3']);
+    // Reopened after t1, the last change handled; the consumer's failure is no reason to reset.
+    expect(w.calls[1].resumeAfter).toEqual({ _data: 't1' });
+    expect(w.changes.map((c) => c.kind)).not.toContain('reset');
+    expect(w.downs).toEqual([{ error: expect.objectContaining({ message: 'database down' }), unsupported: false }]);
+    await w.watcher.close();
+  });
+
+  it('hands a consumer of batches what the server sent together, in one call', async () => {
+    const fake = scriptedDb([[null, insert(1), insert(2), insert(3), null, insert(4)]]);
+    const batches: string[][] = [];
+    const watcher = createCollectionWatcher(
+      fake.db,
+      target,
+      {
+        onChange: () => undefined,
+        onChanges: (changes) => void batches.push(changes.map((c) => (c.kind === 'change' ? (c.event.resumeToken as { _data: string })._data : c.kind))),
+        onDown: () => undefined,
+      },
+      silent,
+    );
+    await until(() => batches.flat().length === 4);
+    expect(batches).toEqual([['t1', 't2', 't3'], ['t4']]);
+    await watcher.close();
   });
 
   it('stops for good where change streams are not supported', async () => {

@@ -1,5 +1,7 @@
 // Watches one MongoDB collection with a change stream, for as long as the router lives: publishes each
 // change, resumes from the last token after an error, starts afresh (and says so) when it cannot resume.
+// Shared by the change feed (caches, realtime) and webhooks, which also start from a token they kept,
+// handle each change before the next is read, and keep their token through an outage.
 import type { mongo } from 'mongoose';
 import type { Logger } from '../config/types';
 import { type NormalizedChange, type WatchTarget, normalizeChange } from './normalize-change';
@@ -14,22 +16,52 @@ const RESUME_LOST_CODES = new Set([
 /** "Change streams are not available here" (a standalone server): retrying cannot help. */
 const UNSUPPORTED_CODES = new Set([40573, 40324 /* unrecognised $changeStream stage */, 303 /* NotImplemented */, 115 /* CommandNotSupported */]);
 
+/**
+ * How long a consumer's start (and so api.ready) waits for its streams to open. A server that takes the
+ * connection but never answers the stream's first read would otherwise hold api.ready for as long as the
+ * driver lets it; streams still opening then keep trying.
+ */
+export const STREAM_OPEN_TIMEOUT_MS = 10_000;
+
 /** How long the server may hold an empty read open; an answer much faster than this means it does not wait. */
 const MAX_AWAIT_MS = 1000;
 /** Pause after an empty read that came back at once (servers without awaitData), so idle polling stays cheap. */
 const IDLE_POLL_MS = 100;
 const RETRY_MIN_MS = 200;
 const RETRY_MAX_MS = 10_000;
+/** Most changes one onChanges call gets. */
+const MAX_BATCH = 256;
 /** Resume attempts with one token before it is given up for a fresh start. */
 const RESUME_ATTEMPTS = 3;
 
 export interface WatcherCallbacks {
-  /** A normalised change or a reset of this target. */
-  onChange(change: NormalizedChange): void;
+  /**
+   * A normalised change or a reset of this target. A promise is awaited before the next change is read; if
+   * it rejects, the watcher reopens the stream after the last change handled, so this one comes again.
+   */
+  onChange(change: NormalizedChange): void | Promise<void>;
+  /**
+   * When given, called instead of onChange with every change the server sent in one batch (up to 256, a reset
+   * last): a consumer that writes per change writes once per batch. Failure and retry as for onChange.
+   */
+  onChanges?(changes: NormalizedChange[]): void | Promise<void>;
+  /** The stream's resume point moved while no change came (the server's post-batch token): a consumer keeping its position may save it. */
+  onProgress?(token: unknown): void;
   /** The stream is open on the server (first time, or again after an error). */
   onOpen?(): void;
   /** The stream failed and is being retried, or cannot run at all (`unsupported`); the watcher logs neither. */
   onDown(error: unknown, unsupported: boolean): void;
+}
+
+export interface WatcherOptions {
+  /** Where to start: a resume token of an earlier run (the stream opens after it). Default: now. */
+  startAfter?: unknown;
+  /**
+   * Keep the token through network errors and server outages, giving it up only when the server answers that
+   * it cannot resume from it (the history is gone, the token is invalid). Default false: after three failed
+   * resumes of any kind the stream starts afresh with a reset (a cache is rebuilt, nothing waits for it).
+   */
+  keepTokenThroughOutages?: boolean;
 }
 
 export interface CollectionWatcher {
@@ -52,8 +84,27 @@ export function isUnsupportedError(error: unknown): boolean {
   return /only supported on replica sets|\$changeStream.*not supported|Unrecognized pipeline stage name: '\$changeStream'/i.test(message);
 }
 
+/** A failure of the connection rather than an answer of the server: it says nothing of the token. */
+function isOutage(error: unknown): boolean {
+  const name = (error as { name?: unknown } | null)?.name;
+  return typeof name === 'string' && /Network|ServerSelection|PoolCleared|NotConnected|Topology/.test(name);
+}
+
+/** A consumer's onChange failed: the change is read again, and this says nothing of the stream. */
+class ConsumerError extends Error {
+  constructor(readonly original: unknown) {
+    super(original instanceof Error ? original.message : String(original));
+  }
+}
+
 /** Starts watching `target` on `db` at once. */
-export function createCollectionWatcher(db: mongo.Db, target: WatchTarget, callbacks: WatcherCallbacks, logger: Required<Logger>): CollectionWatcher {
+export function createCollectionWatcher(
+  db: mongo.Db,
+  target: WatchTarget,
+  callbacks: WatcherCallbacks,
+  logger: Required<Logger>,
+  options: WatcherOptions = {},
+): CollectionWatcher {
   let closed = false;
   let stream: mongo.ChangeStream | undefined;
   let timer: NodeJS.Timeout | undefined;
@@ -72,8 +123,16 @@ export function createCollectionWatcher(db: mongo.Db, target: WatchTarget, callb
       timer.unref();
     });
 
+  /** Tells the consumer of a reset; its failure to take it is logged, the stream goes on. */
+  const reset = (change: NormalizedChange): Promise<void> =>
+    Promise.resolve()
+      .then(() => callbacks.onChange(change))
+      .catch((error: unknown) => logger.error(`content-router: a consumer of the change stream of "${target.collectionName}" failed on a reset:`, error));
+
   async function readLoop(): Promise<void> {
-    let token: unknown;
+    let token: unknown = options.startAfter;
+    /** The first open of a kept token: startAfter, which also opens after an invalidate. */
+    let kept = token !== undefined;
     let attemptsWithToken = 0;
     let retryMs = RETRY_MIN_MS;
     /** A stream was open since the last fresh start: a failure without a token may have lost changes. */
@@ -84,13 +143,14 @@ export function createCollectionWatcher(db: mongo.Db, target: WatchTarget, callb
         stream = db.collection(target.collectionName).watch([], {
           fullDocument: 'updateLookup',
           maxAwaitTimeMS: MAX_AWAIT_MS,
-          ...(resuming ? { resumeAfter: token } : {}),
+          ...(resuming ? (kept ? { startAfter: token } : { resumeAfter: token }) : {}),
         });
         // The first read runs the aggregate: only then is the stream open and no later write missed.
         opening = true;
         let change = await stream.tryNext();
         opening = false;
         if (closed) break;
+        kept = false;
         missable = true;
         attemptsWithToken = 0;
         retryMs = RETRY_MIN_MS;
@@ -98,15 +158,26 @@ export function createCollectionWatcher(db: mongo.Db, target: WatchTarget, callb
         markStarted();
         for (;;) {
           if (change) {
-            const normalized = normalizeChange(change, target);
-            callbacks.onChange(normalized);
-            if (normalized.kind === 'reset') {
+            const batch = [normalizeChange(change, target)];
+            // A consumer of batches gets what the server already sent in one go (no round trip per change).
+            if (callbacks.onChanges) {
+              while (batch.length < MAX_BATCH && batch[batch.length - 1].kind !== 'reset' && stream.bufferedCount() > 0) {
+                const next = await stream.tryNext();
+                if (!next) break;
+                batch.push(normalizeChange(next, target));
+              }
+            }
+            const handled = callbacks.onChanges ? callbacks.onChanges(batch) : callbacks.onChange(batch[0]);
+            if (handled) await handled.catch((error: unknown) => Promise.reject(new ConsumerError(error)));
+            if (batch[batch.length - 1].kind === 'reset') {
               // After a drop or rename the stream is invalidated: start afresh from now.
               token = undefined;
               break;
             }
           }
-          token = stream.resumeToken ?? token;
+          const moved = stream.resumeToken ?? token;
+          if (!change && moved !== token && moved !== undefined) callbacks.onProgress?.(moved);
+          token = moved;
           const asked = Date.now();
           change = await stream.tryNext();
           if (closed) break;
@@ -121,20 +192,24 @@ export function createCollectionWatcher(db: mongo.Db, target: WatchTarget, callb
           markStarted();
           return;
         }
-        callbacks.onDown(error, false);
+        const consumer = error instanceof ConsumerError;
+        callbacks.onDown(consumer ? error.original : error, false);
         markStarted();
         const code = errorCode(error);
         const message = error instanceof Error ? error.message : String(error);
-        if (token !== undefined && (RESUME_LOST_CODES.has(code ?? -1) || (resuming && ++attemptsWithToken >= RESUME_ATTEMPTS))) {
+        // Neither a consumer's failure nor (when kept) an outage says the token is bad.
+        const counts = !consumer && !(options.keepTokenThroughOutages && isOutage(error));
+        if (token !== undefined && (RESUME_LOST_CODES.has(code ?? -1) || (counts && resuming && ++attemptsWithToken >= RESUME_ATTEMPTS))) {
           // Changes between the last event and now are gone: consumers must rebuild what they derived.
           token = undefined;
+          kept = false;
           attemptsWithToken = 0;
           missable = false;
-          callbacks.onChange({ kind: 'reset', reason: `could not resume the change stream of "${target.collectionName}": ${message}` });
+          await reset({ kind: 'reset', reason: `could not resume the change stream of "${target.collectionName}": ${message}` });
         } else if (token === undefined && missable) {
           // It was open and broke before any resume point was known: what happened meanwhile is unknown.
           missable = false;
-          callbacks.onChange({ kind: 'reset', reason: `the change stream of "${target.collectionName}" broke: ${message}` });
+          await reset({ kind: 'reset', reason: `the change stream of "${target.collectionName}" broke: ${message}` });
         }
         await pause(retryMs);
         retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);

@@ -1,0 +1,230 @@
+// The `webhooks` option: checked once with every other config problem (a bad URL, an unknown event, a secret
+// that is not `whsec_` + base64 of at least 24 bytes, a `where` on an unknown field, unknown keys, bad delays),
+// then resolved to endpoints whose signer, event test and parsed `where` are built once.
+import { Webhook } from 'standardwebhooks';
+import type { ContentConfig, WebhookEndpoint } from '../config/types';
+import { ContentError } from '../errors';
+import { parseWhere } from '../query';
+import type { WhereNode } from '../query/types';
+import { describeCollections } from '../schema/describe-collection';
+import type { SchemaRegistry } from '../schema/descriptors';
+import { parseDuration } from '../util/duration';
+import { isRecord } from '../util/is-record';
+
+/** The change types a collection's records emit. */
+export const CHANGE_TYPES = ['create', 'update', 'delete'] as const;
+export type ChangeType = (typeof CHANGE_TYPES)[number];
+
+/** One receiver, resolved. */
+export interface ResolvedEndpoint {
+  readonly url: string;
+  /** Signs with the endpoint's secret (the standardwebhooks package). */
+  readonly signer: Webhook;
+  /** The event names it asked for, as configured. */
+  readonly events: readonly string[];
+  /** Whether it receives `<slug>.<type>`. */
+  wants(slug: string, type: ChangeType): boolean;
+  /** Its where, parsed against the collections it may apply to; undefined when it has none. */
+  readonly where: ReadonlyMap<string, WhereNode> | undefined;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+export interface ResolvedWebhooks {
+  readonly endpoints: readonly ResolvedEndpoint[];
+  /** Waits before each retry (ms), before jitter. */
+  readonly delays: readonly number[];
+  readonly timeoutMs: number;
+  readonly retentionMs: number;
+  /** The collections some endpoint wants events of: only these are watched. */
+  readonly slugs: ReadonlySet<string>;
+}
+
+const DEFAULT_DELAYS = [5_000, 30_000, 120_000, 600_000, 3_600_000, 21_600_000, 86_400_000];
+const DEFAULT_TIMEOUT_MS = 10_000;
+const DEFAULT_RETENTION_MS = 30 * 86_400_000;
+const MAX_DELAYS = 20;
+const MAX_DELAY_MS = 7 * 86_400_000;
+const MIN_SECRET_BYTES = 24;
+const TOP_KEYS = ['endpoints', 'retry', 'timeoutMs', 'retention'];
+const ENDPOINT_KEYS = ['url', 'secret', 'events', 'where', 'headers'];
+/** The signature's and the body's own headers, and those the HTTP client owns: an endpoint may not set them. */
+const OWNED_HEADERS = /^(webhook-.*|content-type|content-length|host|connection|transfer-encoding|keep-alive|upgrade|expect|te|trailer)$/i;
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+const SLUG_EVENT = /^([a-z][a-z0-9_-]*)\.(create|update|delete|\*)$/;
+
+/** The collections as the query layer sees them, to parse each endpoint's where against. */
+function describeRegistry(config: ContentConfig): SchemaRegistry | undefined {
+  try {
+    return describeCollections(config.collections ?? []);
+  } catch {
+    // A collection broken enough not to describe is reported by the core checks.
+    return undefined;
+  }
+}
+
+function checkUrl(path: string, url: unknown, seen: Set<string>, problems: string[]): void {
+  if (typeof url !== 'string') return void problems.push(`${path}.url: required, an http: or https: URL`);
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return void problems.push(`${path}.url: "${url}" is not a URL`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') problems.push(`${path}.url: must be an http: or https: URL (got ${parsed.protocol})`);
+  else if (seen.has(url)) problems.push(`${path}.url: "${url}" is listed twice (one endpoint per URL; list every event it wants in its events)`);
+  seen.add(url);
+}
+
+function checkSecret(path: string, secret: unknown, problems: string[]): void {
+  const rule = `must be "whsec_" followed by the base64 of at least ${MIN_SECRET_BYTES} random bytes`;
+  if (typeof secret !== 'string' || !secret.startsWith('whsec_')) return void problems.push(`${path}.secret: ${rule}`);
+  const encoded = secret.slice('whsec_'.length);
+  if (!BASE64.test(encoded) || Buffer.from(encoded, 'base64').length < MIN_SECRET_BYTES) problems.push(`${path}.secret: ${rule}`);
+}
+
+/** The slugs an endpoint's events name (every collection for `*`); problems for names that are not events. */
+function checkEvents(path: string, events: unknown, registry: SchemaRegistry | undefined, problems: string[]): { slugs: Set<string>; explicitDelete: boolean } {
+  const slugs = new Set<string>();
+  let explicitDelete = false;
+  if (!Array.isArray(events) || events.length === 0) {
+    problems.push(`${path}.events: must be a non-empty array of event names ("posts.create", "posts.*", "*")`);
+    return { slugs, explicitDelete };
+  }
+  events.forEach((event, i) => {
+    if (event === '*') {
+      for (const slug of registry?.keys() ?? []) slugs.add(slug);
+      return;
+    }
+    const match = typeof event === 'string' ? SLUG_EVENT.exec(event) : null;
+    if (!match) return void problems.push(`${path}.events[${i}]: ${JSON.stringify(event)} is not an event name ("<collection>.create", ".update", ".delete", "<collection>.*" or "*")`);
+    if (registry && !registry.has(match[1])) return void problems.push(`${path}.events[${i}]: "${match[1]}" is not a collection`);
+    slugs.add(match[1]);
+    if (match[2] === 'delete') explicitDelete = true;
+  });
+  return { slugs, explicitDelete };
+}
+
+function checkHeaders(path: string, headers: unknown, problems: string[]): void {
+  if (headers === undefined) return;
+  if (!isRecord(headers)) return void problems.push(`${path}.headers: must be an object of header names to string values`);
+  for (const [name, value] of Object.entries(headers)) {
+    if (!HEADER_NAME.test(name)) problems.push(`${path}.headers.${name}: not a valid header name`);
+    else if (OWNED_HEADERS.test(name)) problems.push(`${path}.headers.${name}: set by the router itself (the signature, the body and the connection's headers cannot be overridden)`);
+    else if (typeof value !== 'string' || /[\r\n]/.test(value)) problems.push(`${path}.headers.${name}: must be a string without line breaks`);
+  }
+}
+
+/** The endpoint's where, parsed against each collection it applies to; problems name the path. */
+function parseEndpointWhere(path: string, where: unknown, slugs: ReadonlySet<string>, registry: SchemaRegistry, problems: string[]): Map<string, WhereNode> | undefined {
+  if (where === undefined) return undefined;
+  if (!isRecord(where)) {
+    problems.push(`${path}.where: must be a where object`);
+    return undefined;
+  }
+  const parsed = new Map<string, WhereNode>();
+  for (const slug of slugs) {
+    const collection = registry.get(slug);
+    if (!collection) continue;
+    try {
+      const node = parseWhere(where, collection, registry, { param: 'where' });
+      if (node) parsed.set(slug, node);
+    } catch (error) {
+      if (!(error instanceof ContentError)) throw error;
+      // The query layer names the parameter path (`where.colour`): it is put under the endpoint's path.
+      const on = slugs.size > 1 ? ` (on "${slug}")` : '';
+      for (const detail of error.errors ?? [{ field: 'where', message: error.message }]) problems.push(`${path}.${detail.field ?? 'where'}: ${detail.message}${on}`);
+    }
+  }
+  return parsed.size ? parsed : undefined;
+}
+
+function checkDelays(delays: unknown, problems: string[]): void {
+  const rule = `must be an array of at most ${MAX_DELAYS} waits in ms, each an integer from 1 to ${MAX_DELAY_MS} (7 days)`;
+  if (!Array.isArray(delays) || delays.length > MAX_DELAYS) return void problems.push(`webhooks.retry.delays: ${rule}`);
+  delays.forEach((delay, i) => {
+    if (!(Number.isInteger(delay) && delay >= 1 && delay <= MAX_DELAY_MS)) problems.push(`webhooks.retry.delays[${i}]: ${rule}`);
+  });
+}
+
+/** Problems of `config.webhooks`, named by path; none when it is absent. */
+export function validateWebhooksConfig(config: ContentConfig): string[] {
+  const value: unknown = config.webhooks;
+  if (value === undefined) return [];
+  if (!isRecord(value)) return ['webhooks: must be an object { endpoints, retry?, timeoutMs?, retention? }'];
+  const problems = Object.keys(value).filter((key) => !TOP_KEYS.includes(key)).map((key) => `webhooks.${key}: unknown option`);
+  const registry = describeRegistry(config);
+  // The delivery log's routes live under /webhooks: a collection of that slug would answer there too.
+  if (registry?.has('webhooks')) problems.push('webhooks: a collection with the slug "webhooks" collides with the delivery log routes (/webhooks/deliveries)');
+  const endpoints = value.endpoints;
+  if (!Array.isArray(endpoints) || endpoints.length === 0) problems.push('webhooks.endpoints: must be a non-empty array of { url, secret, events }');
+  else {
+    const urls = new Set<string>();
+    endpoints.forEach((endpoint: unknown, i) => {
+      const path = `webhooks.endpoints[${i}]`;
+      if (!isRecord(endpoint)) return void problems.push(`${path}: must be an object { url, secret, events, where?, headers? }`);
+      problems.push(...Object.keys(endpoint).filter((key) => !ENDPOINT_KEYS.includes(key)).map((key) => `${path}.${key}: unknown option`));
+      checkUrl(path, endpoint.url, urls, problems);
+      checkSecret(path, endpoint.secret, problems);
+      const { slugs, explicitDelete } = checkEvents(path, endpoint.events, registry, problems);
+      checkHeaders(path, endpoint.headers, problems);
+      if (endpoint.where !== undefined && explicitDelete) {
+        problems.push(`${path}.where: a delete leaves no record to match a where against; receive deletes at an endpoint without one`);
+      }
+      if (registry) parseEndpointWhere(path, endpoint.where, slugs, registry, problems);
+    });
+  }
+  const retry = value.retry;
+  if (retry !== undefined) {
+    if (!isRecord(retry)) problems.push('webhooks.retry: must be an object { delays }');
+    else {
+      problems.push(...Object.keys(retry).filter((key) => key !== 'delays').map((key) => `webhooks.retry.${key}: unknown option`));
+      if (retry.delays !== undefined) checkDelays(retry.delays, problems);
+    }
+  }
+  const timeoutMs = value.timeoutMs;
+  if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && (timeoutMs as number) >= 100 && (timeoutMs as number) <= 300_000)) {
+    problems.push('webhooks.timeoutMs: must be a whole number of ms from 100 to 300000');
+  }
+  if (value.retention !== undefined) {
+    const retention = parseDuration(value.retention);
+    if (retention === undefined || retention < 1000 || retention > 365 * 86_400_000) {
+      problems.push('webhooks.retention: must be a duration from 1 s to 365 days ("30d", "12h", or a number of seconds)');
+    } else {
+      const delays = isRecord(retry) && Array.isArray(retry.delays) ? (retry.delays as number[]) : DEFAULT_DELAYS;
+      const schedule = delays.reduce((sum, delay) => sum + (Number(delay) || 0) * 1.2, 0);
+      if (retention <= schedule) problems.push(`webhooks.retention: must outlast the retry schedule (about ${Math.ceil(schedule / 1000)} s), or deliveries expire while still being retried`);
+    }
+  }
+  return problems;
+}
+
+/** The resolved options (the config is valid), or undefined without `webhooks`. */
+export function resolveWebhooksOptions(config: ContentConfig, registry: SchemaRegistry): ResolvedWebhooks | undefined {
+  const value = config.webhooks;
+  if (!value) return undefined;
+  const slugs = new Set<string>();
+  const endpoints = value.endpoints.map((endpoint: WebhookEndpoint): ResolvedEndpoint => {
+    const every = endpoint.events.includes('*');
+    const named = new Set(endpoint.events);
+    const wants = (slug: string, type: ChangeType) => every || named.has(`${slug}.*`) || named.has(`${slug}.${type}`);
+    const own = [...registry.keys()].filter((slug) => CHANGE_TYPES.some((type) => wants(slug, type)));
+    for (const slug of own) slugs.add(slug);
+    return Object.freeze({
+      url: endpoint.url,
+      signer: new Webhook(endpoint.secret),
+      events: Object.freeze([...endpoint.events]),
+      // A where keeps deletes out: there is no record after them to match.
+      wants: endpoint.where === undefined ? wants : (slug: string, type: ChangeType) => type !== 'delete' && wants(slug, type),
+      where: parseEndpointWhere('', endpoint.where, new Set(own), registry, []),
+      headers: Object.freeze({ ...endpoint.headers }),
+    });
+  });
+  return Object.freeze({
+    endpoints: Object.freeze(endpoints),
+    delays: Object.freeze([...(value.retry?.delays ?? DEFAULT_DELAYS)]),
+    timeoutMs: value.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    retentionMs: value.retention === undefined ? DEFAULT_RETENTION_MS : parseDuration(value.retention)!,
+    slugs,
+  });
+}

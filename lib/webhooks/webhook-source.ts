@@ -1,0 +1,232 @@
+// Where deliveries come from: a change stream per collection some endpoint wants, started after the position
+// kept by the last run, so writes made while no router ran are delivered too (as far as the oplog holds them).
+// Each batch of changes the server sends is handled before the next is read: each change's body is built once,
+// each endpoint that wants it (its events, its where on the record after the change) gets a row, the rows are
+// recorded in one write, and only then is the stream's position kept. Rows this instance recorded go straight
+// to their endpoint's queue.
+import type { ChangeEvent } from '../operations/change-bus';
+import { type CollectionWatcher, STREAM_OPEN_TIMEOUT_MS, createCollectionWatcher } from '../operations/collection-watcher';
+import { constraintTest } from '../operations/constraint-match';
+import type { NormalizedChange, WatchTarget } from '../operations/normalize-change';
+import { presentFor } from '../operations/present-records';
+import type { CollectionRuntime, OperationArgs, Runtime } from '../operations/runtime';
+import { toIsoString } from '../util/iso-date';
+import { describeError } from '../util/loggable-error';
+import { type DeliveryQueue, LEASE_MS } from './delivery-queue';
+import type { DeliveryStore, NewDelivery } from './delivery-store';
+import type { ChangeType, ResolvedEndpoint, ResolvedWebhooks } from './webhook-options';
+
+/** How often an idle stream's advancing position is kept, at most: a quiet collection's position stays fresh in the oplog. */
+const IDLE_KEEP_MS = 10_000;
+
+/** The body every attempt of one change sends, to every endpoint. */
+export interface WebhookPayload {
+  type: string;
+  timestamp: string;
+  data: { id: string; collection: string; doc?: Record<string, unknown>; updatedFields?: string[] };
+}
+
+export interface WebhookSource {
+  /** Opens the streams (each from its kept position); resolves once each first open settled. */
+  start(): Promise<void>;
+  /** Ends the streams; the position of every change handled is kept. */
+  close(): Promise<void>;
+}
+
+/** The change's key, the same on every instance that sees it: its collection and the stream's resume token. */
+function eventKey(collectionName: string, token: unknown): string | undefined {
+  const data = (token as { _data?: unknown } | null)?._data;
+  if (typeof data === 'string') return `${collectionName}:${data}`;
+  return token === undefined || token === null ? undefined : `${collectionName}:${JSON.stringify(token)}`;
+}
+
+/** The change's type as a REST client sees it: a soft delete (deletedAt set) is a delete, a restore an update. */
+function changeTypeOf(event: ChangeEvent): ChangeType {
+  const deletedAt = event.stamps?.deletedAt;
+  return event.type === 'update' && deletedAt !== undefined && deletedAt !== null ? 'delete' : event.type;
+}
+
+export function createWebhookSource(runtime: Runtime, options: ResolvedWebhooks, store: DeliveryStore, queue: DeliveryQueue): WebhookSource {
+  const { logger } = runtime.config;
+  const watchers: CollectionWatcher[] = [];
+  let closed = false;
+
+  /** Server code reading with access overridden: how bodies are shaped and wheres are tested. */
+  const readerOf = (collection: CollectionRuntime): OperationArgs => ({ runtime, collection, user: null, overrideAccess: true });
+
+  /** The record as server code reads it with access overridden: hidden and write-only fields out, read hooks run. */
+  async function presentDoc(collection: CollectionRuntime, raw: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const [record] = await presentFor(readerOf(collection), [raw]);
+    return record;
+  }
+
+  /** The endpoints that get this change: they want its type, and its record after the change matches their where. */
+  async function receiversOf(collection: CollectionRuntime, type: ChangeType, raw: Record<string, unknown> | undefined): Promise<ResolvedEndpoint[]> {
+    const { slug } = collection.descriptor;
+    const receivers: ResolvedEndpoint[] = [];
+    for (const endpoint of options.endpoints) {
+      if (!endpoint.wants(slug, type)) continue;
+      const where = endpoint.where?.get(slug);
+      if (where && !(raw && (await constraintTest(readerOf(collection), where))(raw))) continue;
+      receivers.push(endpoint);
+    }
+    return receivers;
+  }
+
+  /** The body of a change: REST-shaped record after it (none for a delete), and the visible fields an update set. */
+  async function payloadOf(collection: CollectionRuntime, event: ChangeEvent, type: ChangeType, id: string, raw: Record<string, unknown> | undefined): Promise<WebhookPayload> {
+    const { slug, fields } = collection.descriptor;
+    const data: WebhookPayload['data'] = { id, collection: slug };
+    if (type !== 'delete' && raw) data.doc = await presentDoc(collection, raw);
+    if (event.type === 'update' && event.fields) {
+      // Only fields a client could see: never a hidden one, nor the stored revision.
+      data.updatedFields = event.fields.filter((name) => Object.hasOwn(fields, name) && !fields[name].hidden && !fields[name].writeOnly);
+    }
+    return { type: `${slug}.${type}`, timestamp: toIsoString(event.timestamp ?? new Date()), data };
+  }
+
+  /** The rows of one change: one per endpoint that gets it, all with the same body. */
+  async function rowsOf(collection: CollectionRuntime, target: WatchTarget, event: ChangeEvent): Promise<NewDelivery[]> {
+    const key = eventKey(target.collectionName, event.resumeToken);
+    const id = event.ids[0];
+    if (!key || !id) {
+      // Some servers send an update without the record's id: nothing could be delivered of it.
+      logger.debug(`content-router: webhooks skipped a change of "${target.collectionName}" that does not name its record`);
+      return [];
+    }
+    const type = changeTypeOf(event);
+    const raw = event.docs?.[0];
+    const receivers = await receiversOf(collection, type, raw);
+    if (receivers.length === 0) return [];
+    const payload = JSON.stringify(await payloadOf(collection, event, type, id, raw));
+    const { slug } = collection.descriptor;
+    return receivers.map((endpoint) => ({ event: key, endpoint: endpoint.url, type: `${slug}.${type}`, collection: slug, recordId: id, payload }));
+  }
+
+  /**
+   * Records the deliveries of a batch of changes in one write (two when a queue is full); the rows this
+   * instance recorded are queued at once.
+   */
+  async function record(collection: CollectionRuntime, target: WatchTarget, events: readonly ChangeEvent[]): Promise<void> {
+    const rows: NewDelivery[] = [];
+    for (const event of events) rows.push(...(await rowsOf(collection, target, event)));
+    if (rows.length === 0) return;
+    // Leased to this instance only where its queue has room; the rest wait for whichever instance polls first.
+    const roomy = new Set(options.endpoints.filter((endpoint) => queue.hasRoom(endpoint)).map((endpoint) => endpoint.url));
+    const lease = new Date(Date.now() + LEASE_MS);
+    const later = rows.filter((row) => !roomy.has(row.endpoint));
+    const [recorded] = await Promise.all([store.record(rows.filter((row) => roomy.has(row.endpoint)), lease), store.record(later, undefined)]);
+    for (const endpoint of options.endpoints) {
+      const own = recorded.filter((row) => row.endpoint === endpoint.url);
+      if (own.length) queue.push(endpoint, own);
+    }
+    for (const url of new Set(later.map((row) => row.endpoint))) queue.backlog(url);
+  }
+
+  /** Keeps a stream's position: one write at a time, the newest position waiting while one is written. */
+  function positionKeeper(collectionName: string) {
+    let writing: Promise<void> | undefined;
+    let next: { token: unknown; at: Date } | undefined;
+    let lastKept = 0;
+    const write = (): Promise<void> => {
+      const position = next!;
+      next = undefined;
+      lastKept = Date.now();
+      return store.keepPosition(collectionName, position.token, position.at).then(
+        () => undefined,
+        (error: unknown) => logger.warn(`content-router: webhooks could not keep the stream position of "${collectionName}" (a restart may send a few changes again; receivers dedupe on webhook-id):`, error),
+      );
+    };
+    const flush = (): Promise<void> => {
+      if (writing || !next) return writing ?? Promise.resolve();
+      writing = write().finally(() => {
+        writing = undefined;
+        void flush();
+      });
+      return writing;
+    };
+    return {
+      keep(token: unknown, at: Date): void {
+        next = { token, at };
+        void flush();
+      },
+      idle(token: unknown): void {
+        if (Date.now() - lastKept < IDLE_KEEP_MS) return;
+        next = { token, at: new Date() };
+        void flush();
+      },
+      async settle(): Promise<void> {
+        while (writing || next) await flush();
+      },
+    };
+  }
+
+  const keepers: Array<{ settle(): Promise<void> }> = [];
+
+  async function watch(collection: CollectionRuntime): Promise<CollectionWatcher> {
+    const target: WatchTarget = { scope: 'collection', slugs: [collection.descriptor.slug], collectionName: collection.model.collection.collectionName };
+    const kept = await store.position(target.collectionName);
+    const keeper = positionKeeper(target.collectionName);
+    keepers.push(keeper);
+    const since = kept ? toIsoString(kept.at) : undefined;
+
+    /** A batch of the stream: resets said loudly, changes recorded, then the position after the last one kept. */
+    async function handle(changes: NormalizedChange[]): Promise<void> {
+      for (const change of changes) {
+        if (change.kind !== 'reset') continue;
+        logger.error(
+          `content-router: webhooks lost changes of "${target.collectionName}": ${change.reason}. Changes made ${since ? `since ${since} ` : ''}until now ` +
+            'that were not yet recorded will not be delivered (the oplog no longer holds them); delivery goes on from now.',
+        );
+      }
+      const events = changes.flatMap((change) => (change.kind === 'change' ? [change.event] : []));
+      if (events.length === 0) return;
+      await record(collection, target, events);
+      const last = events[events.length - 1];
+      keeper.keep(last.resumeToken, last.timestamp ?? new Date());
+    }
+    return createCollectionWatcher(
+      runtime.connection.db!,
+      target,
+      {
+        onChange: (change: NormalizedChange) => handle([change]),
+        onChanges: handle,
+        onProgress: (token) => keeper.idle(token),
+        onDown(error, unsupported) {
+          if (unsupported) logger.error(`content-router: webhooks need change streams (a replica set); this MongoDB server has none (${describeError(error)}): nothing will be delivered.`);
+          else logger.warn(`content-router: the webhooks stream of "${target.collectionName}" failed (${describeError(error)}); retrying from its last position.`);
+        },
+      },
+      logger,
+      { startAfter: kept?.token, keepTokenThroughOutages: true },
+    );
+  }
+
+  return {
+    async start() {
+      if (closed || !runtime.connection.db) return;
+      const collections = [...options.slugs].map((slug) => runtime.collections.get(slug)!);
+      for (const collection of collections) {
+        const watcher = await watch(collection);
+        if (closed) {
+          await watcher.close();
+          return;
+        }
+        watchers.push(watcher);
+      }
+      // Bounded: a server that takes the connection and never answers must not hold api.ready forever.
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, STREAM_OPEN_TIMEOUT_MS);
+        timer.unref();
+      });
+      await Promise.race([Promise.all(watchers.map((w) => w.started)), late]);
+      clearTimeout(timer);
+    },
+    async close() {
+      closed = true;
+      await Promise.all(watchers.splice(0).map((w) => w.close()));
+      await Promise.all(keepers.map((k) => k.settle()));
+    },
+  };
+}
