@@ -25,6 +25,7 @@ const UNIT = [
   'idempotency/idempotency-config.spec.ts',
   'webhooks/webhook-config.spec.ts',
   'webhooks/delivery-queue.spec.ts',
+  'webhooks/attack-config.spec.ts',
   'openapi/build-document.spec.ts',
   'openapi/docs-options.spec.ts',
   'util/',
