@@ -25,6 +25,8 @@ const UNIT = [
   'idempotency/idempotency-config.spec.ts',
   'webhooks/webhook-config.spec.ts',
   'webhooks/delivery-queue.spec.ts',
+  'webhooks/attack-config.spec.ts',
+  'webhooks/attack-send.spec.ts',
   'openapi/build-document.spec.ts',
   'openapi/docs-options.spec.ts',
   'util/',

@@ -1,6 +1,7 @@
 // One attempt of one delivery: a signed POST (Standard Webhooks headers, the standardwebhooks package's
 // signature), redirects not followed, bounded by the timeout from the first byte sent to the last byte read,
-// the answer read up to a few KiB and kept for the log. Never throws: every outcome is an attempt to record.
+// the answer read up to a few KiB and kept for the log (a 2xx is delivered even if its body never ends).
+// Never throws: every outcome is an attempt to record.
 import type { AttemptRow } from './delivery-store';
 import type { ResolvedEndpoint } from './webhook-options';
 
@@ -24,7 +25,10 @@ export interface SendOutcome {
   delivered: boolean;
 }
 
-/** Reads at most RESPONSE_BYTES of the body, then lets the rest go. */
+/**
+ * Reads at most RESPONSE_BYTES of the body, then lets the rest go. A body that breaks off or outlasts the
+ * timeout keeps what arrived: the status already answered whether the receiver took the delivery.
+ */
 async function readStart(response: Response): Promise<string> {
   if (!response.body) return '';
   const reader = response.body.getReader();
@@ -37,6 +41,8 @@ async function readStart(response: Response): Promise<string> {
       chunks.push(value);
       size += value.byteLength;
     }
+  } catch {
+    // Aborted by the timeout (or close()) or cut off: what was read is kept.
   } finally {
     // The rest is not wanted: cancelling frees the connection without reading a large answer to its end.
     void reader.cancel().catch(() => undefined);

@@ -47,9 +47,11 @@ const MAX_DELAY_MS = 7 * 86_400_000;
 const MIN_SECRET_BYTES = 24;
 const TOP_KEYS = ['endpoints', 'retry', 'timeoutMs', 'retention'];
 const ENDPOINT_KEYS = ['url', 'secret', 'events', 'where', 'headers'];
-/** The signature's and the body's own headers, and those the HTTP client owns: an endpoint may not set them. */
-const OWNED_HEADERS = /^(webhook-.*|content-type|content-length|host|connection|transfer-encoding|keep-alive|upgrade|expect|te|trailer)$/i;
+/** The signature's, the body's and the router's own headers, and those the HTTP client owns: an endpoint may not set them. */
+const OWNED_HEADERS = /^(webhook-.*|content-.*|user-agent|host|connection|transfer-encoding|keep-alive|upgrade|expect|te|trailer)$/i;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** An HTTP field value (RFC 9110): visible Latin-1 characters, spaces and tabs; fetch refuses anything else. */
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const SLUG_EVENT = /^([a-z][a-z0-9_-]*)\.(create|update|delete|\*)$/;
 
@@ -72,6 +74,8 @@ function checkUrl(path: string, url: unknown, seen: Set<string>, problems: strin
     return void problems.push(`${path}.url: "${url}" is not a URL`);
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') problems.push(`${path}.url: must be an http: or https: URL (got ${parsed.protocol})`);
+  // fetch refuses such a URL, and the delivery log would show it to every admin: credentials go in headers.
+  else if (parsed.username || parsed.password) problems.push(`${path}.url: must not carry credentials (user:password@); send them in headers, e.g. { Authorization: 'Basic …' }`);
   else if (seen.has(url)) problems.push(`${path}.url: "${url}" is listed twice (one endpoint per URL; list every event it wants in its events)`);
   seen.add(url);
 }
@@ -111,7 +115,9 @@ function checkHeaders(path: string, headers: unknown, problems: string[]): void 
   for (const [name, value] of Object.entries(headers)) {
     if (!HEADER_NAME.test(name)) problems.push(`${path}.headers.${name}: not a valid header name`);
     else if (OWNED_HEADERS.test(name)) problems.push(`${path}.headers.${name}: set by the router itself (the signature, the body and the connection's headers cannot be overridden)`);
-    else if (typeof value !== 'string' || /[\r\n]/.test(value)) problems.push(`${path}.headers.${name}: must be a string without line breaks`);
+    else if (typeof value !== 'string' || !HEADER_VALUE.test(value)) {
+      problems.push(`${path}.headers.${name}: must be a string without line breaks or other control characters, in Latin-1`);
+    }
   }
 }
 
