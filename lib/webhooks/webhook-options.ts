@@ -72,6 +72,9 @@ function checkUrl(path: string, url: unknown, seen: Set<string>, problems: strin
     return void problems.push(`${path}.url: "${url}" is not a URL`);
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') problems.push(`${path}.url: must be an http: or https: URL (got ${parsed.protocol})`);
+  // fetch refuses such a URL on every attempt, and the log would show the password: it belongs in a header.
+  else if (parsed.username || parsed.password)
+    problems.push(`${path}.url: must not carry a user name or password (fetch refuses such URLs); send credentials in the endpoint's headers, e.g. Authorization`);
   else if (seen.has(url)) problems.push(`${path}.url: "${url}" is listed twice (one endpoint per URL; list every event it wants in its events)`);
   seen.add(url);
 }
