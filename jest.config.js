@@ -24,6 +24,7 @@ const UNIT = [
   'rate-limit/rate-limit-config.spec.ts',
   'idempotency/idempotency-config.spec.ts',
   'webhooks/webhook-config.spec.ts',
+  'webhooks/newcomer-config.spec.ts',
   'webhooks/delivery-queue.spec.ts',
   'webhooks/attack-config.spec.ts',
   'webhooks/attack-send.spec.ts',

@@ -110,7 +110,7 @@ export function createDeliveryQueue(store: DeliveryStore, options: ResolvedWebho
     // Aborted by close(): not the receiver's failure. The lease is given back and the row is sent later.
     if (closing.signal.aborted && !delivered) return;
     const settlement = (delivered ? { status: 'delivered', attempt } : { ...afterFailure(row.tries, options.delays, Date.now()), attempt }) as Settlement;
-    if (settlement.status === 'failed') logger.warn(`content-router: webhook delivery ${row._id} (${row.type}) to ${endpoint.url} failed for good after ${row.tries + 1} attempts: ${attempt.error}`);
+    if (settlement.status === 'failed') logger.warn(`content-router: webhook delivery ${row._id} (${row.type}) to ${endpoint.url} failed for good after ${row.attempts.length + 1} attempts: ${attempt.error}`);
     unwritten.push({ id: row._id, settlement });
     void writeSettlements();
   }

@@ -1,0 +1,43 @@
+// Found using webhooks from the docs alone: after a manual retry of a failed delivery failed again, the
+// "failed for good" warning counted the attempts of the schedule, not the delivery's (it said 1 where the
+// log showed 2). The warning now counts every attempt the delivery has had.
+import { type TestApp, createTestApp } from '../helpers/create-test-app';
+import { capabilities, describeIf } from '../helpers/test-db';
+import { type Receiver, startReceiver, waitFor } from './receivers';
+
+describeIf(capabilities().changeStreams, 'the server has no change streams (webhooks read them)')('a manual retry that fails again', () => {
+  let t: TestApp;
+  let down: Receiver;
+  const warnings: string[] = [];
+
+  beforeAll(async () => {
+    down = await startReceiver((_req, res) => res.writeHead(503).end('down'));
+    const logger = { error: () => undefined, info: () => undefined, warn: (...args: unknown[]) => void warnings.push(args.map(String).join(' ')) };
+    t = await createTestApp({
+      logger,
+      collections: [{ slug: 'posts', fields: { title: { type: 'text' } } }],
+      webhooks: { endpoints: [{ url: down.url, secret: down.secret, events: ['posts.create'] }], retry: { delays: [] }, retention: '1h' },
+    });
+  });
+
+  afterAll(async () => {
+    await t?.close();
+    await down?.close();
+  });
+
+  it('is logged with the number of attempts the delivery really had', async () => {
+    await t.api.local.create('posts', { title: 'x' });
+    const [failed] = await waitFor(async () => {
+      const { data } = await t.api.webhooks!.list({ status: 'failed' });
+      return data.length ? data : undefined;
+    });
+    expect(warnings.filter((w) => w.includes(failed.id))).toEqual([expect.stringContaining('failed for good after 1 attempts')]);
+    await t.api.webhooks!.retry(failed.id);
+    await waitFor(async () => {
+      const { data } = await t.api.webhooks!.list({ status: 'failed' });
+      return data[0]?.attempts.length === 2 || undefined;
+    });
+    await waitFor(() => warnings.filter((w) => w.includes(failed.id)).length === 2 || undefined);
+    expect(warnings.filter((w) => w.includes(failed.id))[1]).toContain('failed for good after 2 attempts');
+  });
+});
