@@ -12,6 +12,8 @@ const { contentRouter } = require('../../dist');
     auth: { jwtSecret: 'x'.repeat(40), passwordHash: { cost: 1024 } },
     uploads: {},
     realtime: true,
+    // Nothing listens there: deliveries fail and wait for their retries; the fuzzing is of the delivery log's routes.
+    webhooks: { endpoints: [{ url: 'http://127.0.0.1:9/hook', secret: 'whsec_' + Buffer.alloc(24, 7).toString('base64'), events: ['*'] }] },
     security: { rateLimit: { windowMs: 60000, max: 1000000, auth: { max: 1000000, maxPerClient: 1000000 } } },
     endpoints: [{ path: '/contact', method: 'post', schema: { name: 'ContactForm', body: { properties: { name: { type: 'string' } }, required: ['name'] } }, handler: async ({ body }) => ({ ok: true, name: body.name }) }],
     collections: [
