@@ -4,7 +4,7 @@ import request from 'supertest';
 import { Types } from 'mongoose';
 import { createTestApp, type TestApp } from '../helpers/create-test-app';
 import { capabilities, describeIf, itIf, openTestConnection } from '../helpers/test-db';
-import { eventually } from './eventually';
+import { eventually } from '../helpers/eventually';
 
 const config = {
   collections: [

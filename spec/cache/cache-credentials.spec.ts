@@ -3,7 +3,7 @@
 import request from 'supertest';
 import type { AccessArgs } from '../../lib';
 import { type AuthTestApp, bearer, createAuthTestApp, registerUser, type Registered } from '../auth/auth-test-app';
-import { eventually } from './eventually';
+import { eventually } from '../helpers/eventually';
 
 /** Notes: anonymous readers see public ones; users see their own. */
 function readNotes({ user }: AccessArgs) {

@@ -7,7 +7,7 @@ import request from 'supertest';
 import type { AccessArgs } from '../../lib';
 import { asUser, createTestApp, type TestApp } from '../helpers/create-test-app';
 import { capabilities, closeTestConnection, itIf, testDbUri, uniqueDbName } from '../helpers/test-db';
-import { eventually } from './eventually';
+import { eventually } from '../helpers/eventually';
 
 type CountKind = 'estimated' | 'exact';
 interface CountCommand {

@@ -4,7 +4,7 @@
 import request from 'supertest';
 import type { AccessArgs } from '../../lib';
 import { asUser, createTestApp, type TestApp } from '../helpers/create-test-app';
-import { eventually } from './eventually';
+import { eventually } from '../helpers/eventually';
 
 type User = { id: string; role?: string; scopes?: string[] } | null;
 const userOf = (args: AccessArgs) => args.user as User;

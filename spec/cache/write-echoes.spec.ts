@@ -7,7 +7,7 @@ import request from 'supertest';
 import { Types } from 'mongoose';
 import { createTestApp, type TestApp } from '../helpers/create-test-app';
 import { capabilities, describeIf, itIf } from '../helpers/test-db';
-import { eventually } from './eventually';
+import { eventually } from '../helpers/eventually';
 
 let t: TestApp;
 /** A record per collection: each collection has its own stream. */

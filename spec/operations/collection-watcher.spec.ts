@@ -5,6 +5,10 @@ import type { mongo } from 'mongoose';
 import { Types } from 'mongoose';
 import { type WatcherOptions, createCollectionWatcher, isUnsupportedError } from '../../lib/operations/collection-watcher';
 import type { NormalizedChange, WatchTarget } from '../../lib/operations/normalize-change';
+import { until as untilWithin } from '../helpers/until';
+
+/** The stubbed streams answer at once: five seconds is plenty. */
+const until = (check: () => boolean) => untilWithin(check, 5000);
 
 type Step = mongo.ChangeStreamDocument | Error | null;
 
@@ -53,14 +57,6 @@ function scriptedDb(scripts: Step[][]) {
 
 const target: WatchTarget = { scope: 'collection', slugs: ['posts'], collectionName: 'posts' };
 const silent = { error: () => undefined, warn: () => undefined, info: () => undefined, debug: () => undefined };
-
-async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 function watch(scripts: Step[][], options: WatcherOptions = {}, handle?: (change: NormalizedChange) => void | Promise<void>) {
   const fake = scriptedDb(scripts);

@@ -3,7 +3,7 @@
 // an upgrade is refused with one; closing a connection frees its place, and refused requests hold none.
 import type http from 'node:http';
 import { registerUser } from '../auth/auth-test-app';
-import { eventually } from '../cache/eventually';
+import { eventually } from '../helpers/eventually';
 import { type SseClient, type WsClient, openSse, openWs } from './realtime-clients';
 import { type RealtimeTestApp, createRealtimeTestApp } from './realtime-test-app';
 

@@ -3,16 +3,9 @@
 import type { DeliveryStore } from '../../lib/webhooks/delivery-store';
 import { POLL_MS, createDeliveryQueue, jittered } from '../../lib/webhooks/delivery-queue';
 import type { ResolvedWebhooks } from '../../lib/webhooks/webhook-options';
+import { until } from '../helpers/until';
 
 const silent = { error: () => undefined, warn: () => undefined, info: () => undefined, debug: () => undefined };
-
-async function until(check: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 describe('the delivery queue', () => {
   it('keeps polling when woken while a poll runs', async () => {
