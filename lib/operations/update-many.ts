@@ -132,20 +132,22 @@ async function writeChanges(args: UpdateManyArgs, ready: Pending[]): Promise<voi
   const { collection } = args;
   if (ready.length === 0) return;
   const now = new Date();
-  const stamped = new Map<Pending, Record<string, unknown>>();
+  // Each record's change once, as text: it groups the records and finds the change's cast values.
+  const changeKeys = new Map<Pending, string>();
   const written = new Map<Pending, RawDoc>();
   const castByChange = new Map<string, Record<string, unknown>>();
   for (const item of ready) {
     const { input } = item.prepared!;
-    const change = changeOf(input)!;
-    stamped.set(item, withRevisionMoved({ ...change, $set: { ...(change.$set as object), updatedAt: now } }));
-    const key = JSON.stringify(change);
-    const cast = castByChange.get(key) ?? castValues(collection, input.set);
-    castByChange.set(key, cast);
-    written.set(item, asWritten(item, cast, now));
+    const key = JSON.stringify(changeOf(input));
+    changeKeys.set(item, key);
+    if (!castByChange.has(key)) castByChange.set(key, castValues(collection, input.set));
+    written.set(item, asWritten(item, castByChange.get(key)!, now));
   }
-  const groups = atRevisions(ready, (item) => (setsUnique(collection, item.prepared!.input.set) ? String(item.stored._id) : JSON.stringify(changeOf(item.prepared!.input))));
-  const updates = groups.map(({ filter, items }) => ({ updateMany: { filter, update: stamped.get(items[0])!, timestamps: false } }));
+  const groups = atRevisions(ready, (item) => (setsUnique(collection, item.prepared!.input.set) ? String(item.stored._id) : changeKeys.get(item)!));
+  const updates = groups.map(({ filter, items }) => {
+    const change = changeOf(items[0].prepared!.input)!;
+    return { updateMany: { filter, update: withRevisionMoved({ ...change, $set: { ...(change.$set as object), updatedAt: now } }), timestamps: false } };
+  });
   const write = async (session?: ClientSession): Promise<number> => {
     try {
       return (await collection.model.bulkWrite(updates as never, { ordered: false, session })).matchedCount;
