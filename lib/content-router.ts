@@ -34,6 +34,8 @@ import { rateLimitFeature } from './rate-limit/rate-limit-feature';
 import { buildCollectionModels, buildGlobalModels } from './schema/build-models';
 import { describeCollections, describeGlobal } from './schema/describe-collection';
 import { sortIndexWarning } from './schema/sort-index-warning';
+import { databaseAddress } from './util/database-address';
+import { describeError } from './util/loggable-error';
 
 /**
  * The features of every router, in hook order: the rate limit first, so a request is counted before any
@@ -118,9 +120,16 @@ function createRuntime(config: ResolvedConfig, connection: Connection): Runtime 
   };
 }
 
+/** The one line a failed start is logged as: the error's name and message, and the database it could not use. */
+function startupFailure(error: unknown, connection: Connection): string {
+  const address = databaseAddress(connection);
+  return `content-router: startup failed: ${describeError(error)}${address ? ` (database ${address})` : ''}`;
+}
+
 async function buildIndexes(runtime: Runtime): Promise<void> {
   await runtime.connection.asPromise();
-  const models = [...runtime.collections.values(), ...runtime.globals.values()].map((c) => c.model);
+  // A collection fronting the host's existing data (`existing`) is indexed only when the host asks for it.
+  const models = [...runtime.collections.values(), ...runtime.globals.values()].filter((c) => c.descriptor.buildIndexes).map((c) => c.model);
   await Promise.all(models.map((model) => model.createIndexes()));
 }
 
@@ -181,8 +190,9 @@ export function contentRouter(config: ContentConfig): ContentRouter {
   const ready = buildIndexes(runtime).then(async () => {
     for (const onReady of lifecycle.onReady) await onReady();
   });
-  // Marked handled so a host that never awaits `ready` does not crash on an unhandled rejection.
-  ready.catch((error: unknown) => resolved.logger.error('content-router: startup failed:', error));
+  // Marked handled so a host that never awaits `ready` does not crash on an unhandled rejection. One line:
+  // the driver's error would print its whole topology, and the host decides what happens next.
+  ready.catch((error: unknown) => resolved.logger.error(startupFailure(error, connection)));
 
   let closed = false;
   const local: LocalApi = Object.assign(createLocalApi(runtime), ...instances.map((i) => i.local ?? {}));

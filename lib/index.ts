@@ -42,6 +42,8 @@ export type {
   AfterErrorHook,
   BeforeChangeArgs,
   BeforeChangeHook,
+  BeforeValidateArgs,
+  BeforeValidateHook,
   CollectionHooks,
   DeleteHook,
   DeleteHookArgs,

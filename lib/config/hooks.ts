@@ -47,6 +47,12 @@ export interface BeforeChangeArgs extends HookArgs {
   id?: string;
 }
 
+/**
+ * `beforeValidate`: the body as the client sent it (field names checked, values not yet), before validation.
+ * The same shape as `beforeChange`'s arguments, named for the hook it types.
+ */
+export type BeforeValidateArgs = BeforeChangeArgs;
+
 /** `afterChange`: the write is stored. */
 export interface AfterChangeArgs extends HookArgs {
   operation: 'create' | 'update' | 'restore';
@@ -84,6 +90,7 @@ export interface AfterErrorArgs extends HookArgs {
 
 /** A hook whose non-undefined return value replaces `data` or `doc`. May be async. */
 export type BeforeChangeHook = (args: BeforeChangeArgs) => unknown;
+export type BeforeValidateHook = (args: BeforeValidateArgs) => unknown;
 export type AfterChangeHook = (args: AfterChangeArgs) => unknown;
 export type ReadHook = (args: ReadHookArgs) => unknown;
 export type DeleteHook = (args: DeleteHookArgs) => unknown;
@@ -95,7 +102,7 @@ export type AfterErrorHook = (args: AfterErrorArgs) => unknown;
  */
 export interface CollectionHooks {
   /** Before validation: fill in or normalise the body (a slug from the title). */
-  beforeValidate?: BeforeChangeHook[];
+  beforeValidate?: BeforeValidateHook[];
   /** After validation, before the write: the last word on what is stored. */
   beforeChange?: BeforeChangeHook[];
   /** After the write: side effects (an audit entry); a failure is logged and cannot undo the write. */

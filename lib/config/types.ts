@@ -71,8 +71,17 @@ export interface DateFieldConfig extends BaseField {
   type: 'date' | 'datetime';
 }
 
+/** What list fields (`array`, and `hasMany` select, relationship and upload fields) accept. */
+interface ListOptions {
+  /**
+   * Most items the list holds: a body with more is a 400 `too_many_items` naming the field. An integer from
+   * 1 to 100000; only on list fields (a single select is refused). Default 1000.
+   */
+  maxItems?: number;
+}
+
 /** One of `options` (or several with `hasMany`). */
-export interface SelectFieldConfig extends BaseField {
+export interface SelectFieldConfig extends BaseField, ListOptions {
   type: 'select';
   /** The allowed values; required, non-empty. */
   options: readonly string[];
@@ -81,7 +90,7 @@ export interface SelectFieldConfig extends BaseField {
 }
 
 /** The id of a record of `relationTo` (or several with `hasMany`); populated by `depth`/`include`. */
-export interface RelationshipFieldConfig extends BaseField {
+export interface RelationshipFieldConfig extends BaseField, ListOptions {
   type: 'relationship';
   /** Slug of the related collection; required. */
   relationTo: string;
@@ -90,14 +99,14 @@ export interface RelationshipFieldConfig extends BaseField {
 }
 
 /** The id of a stored file (or several with `hasMany`). */
-export interface UploadFieldConfig extends BaseField {
+export interface UploadFieldConfig extends BaseField, ListOptions {
   type: 'upload';
   /** An array of file ids instead of one. Default false. */
   hasMany?: boolean;
 }
 
 /** An array of scalars. */
-export interface ArrayFieldConfig extends BaseField {
+export interface ArrayFieldConfig extends BaseField, ListOptions {
   type: 'array';
   /** The type of each element. Default `text`. */
   of?: ArrayItemType;
@@ -222,6 +231,49 @@ export interface CollectionConfig {
   indexes?: CollectionIndex[];
   /** Lifecycle hooks: ordered lists of functions, each may be async (docs/hooks.md). Default: none. */
   hooks?: CollectionHooks;
+  /**
+   * How text sorts and compares: MongoDB's collation, applied to every query of the collection (sorts,
+   * cursor pages, filters, counts, relation filters through it) and to every index the router builds for
+   * it, so the indexes stay usable. `{ locale: 'fr' }` sorts `Élection` before `Zebra`. Default: none
+   * (code-point order: `Zebra` before `apple` before `Élection`).
+   */
+  collation?: CollationOptions;
+  /**
+   * This collection fronts a MongoDB collection that already holds documents written by something else
+   * (the host's own `users`): the router then builds no index on it unless `buildIndexes` says so, and its
+   * records' `createdAt`/`updatedAt` may be null (documents written elsewhere may lack them), which the
+   * OpenAPI document and generated types say. Default false.
+   */
+  existing?: boolean;
+  /**
+   * Whether `api.ready` builds the collection's indexes (docs/indexes.md). Default true, or false with
+   * `existing`: on data the router does not own, the host decides when an index is built.
+   */
+  buildIndexes?: boolean;
+}
+
+/**
+ * A MongoDB collation (https://www.mongodb.com/docs/manual/reference/collation/): `locale` (an ICU locale
+ * such as `fr`, `en_US`, `de@collation=phonebook`, or `simple` for code-point order) and the options that tune it.
+ */
+export interface CollationOptions {
+  locale: string;
+  /** 1: base letters only (`e` = `É`); 2: and accents; 3 (default): and case; 4, 5: finer still. */
+  strength?: 1 | 2 | 3 | 4 | 5;
+  /** Case as its own level under strength 1 or 2. Default false. */
+  caseLevel?: boolean;
+  /** Which case sorts first at strength 3. Default `off` (the locale's order). */
+  caseFirst?: 'upper' | 'lower' | 'off';
+  /** Digits compared as numbers (`2` before `10`). Default false. */
+  numericOrdering?: boolean;
+  /** `shifted`: spaces and punctuation ignored at strengths 1 to 3. Default `non-ignorable`. */
+  alternate?: 'non-ignorable' | 'shifted';
+  /** With `shifted`: which characters are ignorable. Default `punct` (spaces and punctuation). */
+  maxVariable?: 'punct' | 'space';
+  /** Accents compared from the end of the string (French dictionary order). Default false. */
+  backwards?: boolean;
+  /** Unicode normalization before comparing. Default false. */
+  normalization?: boolean;
 }
 
 /** One compound index of a collection (docs/indexes.md). */

@@ -23,7 +23,7 @@ type Problems = string[];
 
 const BASE_FIELD_KEYS = ['type', 'required', 'unique', 'hidden', 'index', 'default', 'hooks', 'access'];
 /** The options each field type takes beyond the base ones; anything else is a typo the host should hear about. */
-const FIELD_KEYS: Record<string, readonly string[]> = {
+export const FIELD_KEYS: Readonly<Record<string, readonly string[]>> = {
   text: ['minLength', 'maxLength'],
   string: ['minLength', 'maxLength'],
   textarea: ['minLength', 'maxLength'],
@@ -32,16 +32,23 @@ const FIELD_KEYS: Record<string, readonly string[]> = {
   boolean: [],
   date: [],
   datetime: [],
-  select: ['options', 'hasMany'],
-  relationship: ['relationTo', 'hasMany'],
-  upload: ['hasMany'],
-  array: ['of'],
+  select: ['options', 'hasMany', 'maxItems'],
+  relationship: ['relationTo', 'hasMany', 'maxItems'],
+  upload: ['hasMany', 'maxItems'],
+  array: ['of', 'maxItems'],
   json: [],
 };
 const TOP_KEYS = ['core', 'db', 'collections', 'globals', 'auth', 'security', 'uploads', 'realtime', 'idempotency', 'webhooks', 'docs', 'endpoints', 'email', 'logger', 'warnings'];
 const WARNING_KEYS = ['unindexedSorts'];
-const COLLECTION_KEYS = ['slug', 'fields', 'auth', 'softDelete', 'cache', 'access', 'search', 'pagination', 'maxBatchSize', 'sortable', 'indexes', 'hooks', 'requireIfMatch'];
-const GLOBAL_KEYS = ['slug', 'fields', 'access', 'hooks', 'requireIfMatch'];
+/** Every option a collection takes (the README's one-line shape names them all). */
+export const COLLECTION_KEYS: readonly string[] = Object.freeze([
+  'slug', 'fields', 'auth', 'softDelete', 'cache', 'access', 'search', 'pagination', 'maxBatchSize', 'sortable', 'indexes', 'hooks',
+  'requireIfMatch', 'collation', 'existing', 'buildIndexes',
+]);
+/** Every option a global takes. */
+export const GLOBAL_KEYS: readonly string[] = Object.freeze(['slug', 'fields', 'access', 'hooks', 'requireIfMatch']);
+/** Most items a list field's `maxItems` may allow: far more would not fit in one 16 MB document anyway. */
+const MAX_ITEMS_LIMIT = 100_000;
 /** A size as Express's body parser reads it (the `bytes` format): `100kb`, `1mb`, `1.5 MB`, `2048`. */
 const SIZE = /^\s*\d+(?:\.\d+)?\s*(?:b|kb|mb|gb|tb|pb)?\s*$/i;
 const API_KEYS = ['prefix', 'listFormat', 'bodyLimit', 'maxDepth', 'overLimit', 'maxRelationConditions', 'maxRelationDepth', 'maxRelationIds', 'maxBulk'];
@@ -124,6 +131,10 @@ function checkField(path: string, name: string, field: FieldConfig, slugs: Reado
     if (typeof field.relationTo !== 'string') problems.push(`${path}.relationTo: a relationship field needs relationTo`);
     else if (!slugs.has(field.relationTo)) problems.push(`${path}.relationTo: unknown collection "${field.relationTo}"`);
   }
+  if ('maxItems' in field && field.maxItems !== undefined) {
+    if (!isIntegerIn(field.maxItems, 1, MAX_ITEMS_LIMIT)) problems.push(`${path}.maxItems: must be an integer from 1 to ${MAX_ITEMS_LIMIT}`);
+    else if (field.type !== 'array' && field.hasMany !== true) problems.push(`${path}.maxItems: only a list field (array, or hasMany) takes maxItems`);
+  }
   if (field.type === 'array' && field.of !== undefined && !ARRAY_ITEM_TYPES.has(field.of)) {
     problems.push(`${path}.of: unknown array element type "${String(field.of)}"`);
   }
@@ -179,7 +190,10 @@ function checkSlug(path: string, slug: unknown, seen: Set<string>, problems: Pro
 function checkCollection(path: string, c: CollectionConfig, slugs: ReadonlySet<string>, problems: Problems): void {
   checkKnownKeys(path, c as unknown as Record<string, unknown>, COLLECTION_KEYS, problems);
   if (c.softDelete !== undefined && typeof c.softDelete !== 'boolean') problems.push(`${path}.softDelete: must be a boolean`);
-  if (c.requireIfMatch !== undefined && typeof c.requireIfMatch !== 'boolean') problems.push(`${path}.requireIfMatch: must be a boolean`);
+  for (const key of ['requireIfMatch', 'existing', 'buildIndexes'] as const) {
+    if (c[key] !== undefined && typeof c[key] !== 'boolean') problems.push(`${path}.${key}: must be a boolean`);
+  }
+  checkCollation(`${path}.collation`, c.collation, problems);
   checkFields(`${path}.fields`, c.fields, slugs, problems);
   checkAccess(`${path}.access`, c.access, ACCESS_OPS, problems);
   checkHooks(`${path}.hooks`, c.hooks, COLLECTION_HOOKS, problems);
@@ -211,6 +225,51 @@ function checkCollection(path: string, c: CollectionConfig, slugs: ReadonlySet<s
         }
       }
     }
+  }
+}
+
+const COLLATION_CHOICES: Readonly<Record<string, readonly unknown[]>> = {
+  strength: [1, 2, 3, 4, 5],
+  caseFirst: ['upper', 'lower', 'off'],
+  alternate: ['non-ignorable', 'shifted'],
+  maxVariable: ['punct', 'space'],
+};
+const COLLATION_FLAGS = ['caseLevel', 'numericOrdering', 'backwards', 'normalization'];
+
+/** Whether ICU (through Intl) knows the locale MongoDB is given: `en_US`, `de@collation=phonebook`. */
+function knownLocale(locale: string): boolean {
+  const tag = locale.split('@')[0].replace(/_/g, '-');
+  try {
+    return Intl.Collator.supportedLocalesOf(tag).length > 0;
+  } catch {
+    return false; // not even a well-formed tag
+  }
+}
+
+/** A MongoDB collation, checked here so a typo is a start-up error rather than every query's failure. */
+function checkCollation(path: string, collation: unknown, problems: Problems): void {
+  if (collation === undefined) return;
+  if (!isRecord(collation)) {
+    problems.push(`${path}: must be an object { locale, ... }`);
+    return;
+  }
+  checkKnownKeys(path, collation, ['locale', ...Object.keys(COLLATION_CHOICES), ...COLLATION_FLAGS], problems);
+  const { locale } = collation;
+  if (locale === undefined) problems.push(`${path}.locale: required`);
+  else if (typeof locale !== 'string') problems.push(`${path}.locale: must be a string`);
+  else if (locale === 'simple') {
+    // MongoDB refuses any other option beside it.
+    if (Object.keys(collation).length > 1) problems.push(`${path}: the "simple" locale (code-point order) takes no other option`);
+  } else if (!knownLocale(locale)) problems.push(`${path}.locale: unknown locale "${locale}"`);
+  for (const [key, choices] of Object.entries(COLLATION_CHOICES)) {
+    const value = collation[key];
+    if (value !== undefined && !choices.includes(value)) {
+      const listed = choices.map((choice) => (typeof choice === 'string' ? `"${choice}"` : String(choice)));
+      problems.push(`${path}.${key}: must be ${listed.slice(0, -1).join(', ')} or ${listed[listed.length - 1]}`);
+    }
+  }
+  for (const key of COLLATION_FLAGS) {
+    if (collation[key] !== undefined && typeof collation[key] !== 'boolean') problems.push(`${path}.${key}: must be a boolean`);
   }
 }
 

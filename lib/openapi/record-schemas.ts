@@ -76,6 +76,8 @@ export function fieldSchema(field: FieldDescriptor, mode: Mode, related: (slug: 
     const item = scalarSchema(field.type, field, mode, relatedRecord);
     schema = field.isArray ? { type: 'array', items: item } : item;
   }
+  // Bounds are told where they are enforced: on what a client sends.
+  if (mode === 'write' && field.maxItems !== undefined) schema = { ...schema, maxItems: field.maxItems };
   if (mode === 'write' && field.writeOnly) schema = { ...schema, writeOnly: true };
   return schema;
 }
@@ -101,8 +103,9 @@ export function recordSchema(descriptor: CollectionDescriptor, related: (slug: s
   const properties: Record<string, JsonSchema> = {};
   for (const field of readableFields(descriptor)) {
     if (field.name === 'id') properties.id = ref('ObjectId');
-    // deletedAt is null on live records; a global never written yet has null timestamps.
-    else if (field.system) properties[field.name] = field.name === 'deletedAt' || descriptor.isGlobal ? nullable({ type: 'string', format: 'date-time' }) : { type: 'string', format: 'date-time' };
+    // deletedAt is null on live records; a global never written yet has null timestamps, and so may a
+    // document of an `existing` collection that something else wrote.
+    else if (field.system) properties[field.name] = field.name === 'deletedAt' || descriptor.isGlobal || descriptor.existing ? nullable({ type: 'string', format: 'date-time' }) : { type: 'string', format: 'date-time' };
     else properties[field.name] = field.required ? fieldSchema(field, 'read', related) : nullable(fieldSchema(field, 'read', related));
   }
   return {

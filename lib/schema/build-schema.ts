@@ -62,6 +62,9 @@ export function buildSchema(collection: CollectionDescriptor): Schema {
     autoIndex: false,
     autoCreate: false,
     minimize: false,
+    // Mongoose gives every query, aggregation and index of the model this collation: sorts, keyset cursor
+    // bounds, filters and counts compare text alike, and the indexes stay usable by those queries.
+    ...(collection.collation && { collation: { ...collection.collation } }),
   });
 
   for (const spec of collectionIndexes(collection)) {

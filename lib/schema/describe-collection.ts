@@ -47,6 +47,9 @@ export function describeCollection(config: CollectionConfig): CollectionDescript
     sortable: config.sortable ? Object.freeze([...config.sortable]) : undefined,
     indexes: Object.freeze((config.indexes ?? []).map((index) => indexKeys(index.fields))),
     hooks: resolveHooks(config.hooks),
+    ...(config.collation && { collation: Object.freeze({ ...config.collation }) }),
+    existing: config.existing === true,
+    buildIndexes: config.buildIndexes ?? config.existing !== true,
   });
 }
 

@@ -2,7 +2,7 @@
 // serialization and OpenAPI layers read. Built once from the resolved config; plain data, no Mongoose.
 import type { IndexKeys } from '../config/index-keys';
 import type { CollectionHooks } from '../config/hooks';
-import type { ArrayItemType, CollectionAccess, FieldConfig, FieldType } from '../config/types';
+import type { ArrayItemType, CollationOptions, CollectionAccess, FieldConfig, FieldType } from '../config/types';
 
 /** The canonical type of a field (aliases folded: string -> text, datetime -> date). */
 export type CanonicalType = Exclude<FieldType, 'string' | 'datetime'>;
@@ -21,6 +21,7 @@ export type AnyFieldConfig = FieldConfig &
     hasMany: boolean;
     options: readonly string[];
     relationTo: string;
+    maxItems: number;
   }>;
 
 export interface FieldDescriptor {
@@ -30,6 +31,8 @@ export interface FieldDescriptor {
   valueType: ValueType;
   /** True for `array` fields and `hasMany` select/relationship/upload fields. */
   isArray: boolean;
+  /** List fields: the most items a body may give it (`maxItems`, default DEFAULT_MAX_ITEMS). */
+  maxItems?: number;
   hidden: boolean;
   /** Hidden, yet clients may write it (an auth collection's password): accepted on input, never read back. */
   writeOnly?: boolean;
@@ -65,6 +68,12 @@ export interface CollectionDescriptor {
   indexes: readonly IndexKeys[];
   /** Every hook list, empty where none is configured (a global's create, delete and read-before lists always are). */
   hooks: ResolvedHooks;
+  /** How the collection's text sorts and compares, in every query and index; undefined: code-point order. */
+  collation?: Readonly<CollationOptions>;
+  /** Fronts documents written by something else: timestamps may be missing (they read as null). */
+  existing: boolean;
+  /** Whether api.ready builds the collection's indexes. */
+  buildIndexes: boolean;
 }
 
 /** Every collection hook list, present and frozen. */
@@ -89,6 +98,9 @@ export function resolveHooks(hooks: CollectionHooks | undefined): ResolvedHooks 
 
 /** All collections by slug: relationship paths resolve through this. */
 export type SchemaRegistry = ReadonlyMap<string, CollectionDescriptor>;
+
+/** Most items a list field holds when it sets no `maxItems` of its own. */
+export const DEFAULT_MAX_ITEMS = 1000;
 
 /** Slug used for the uploads pseudo-collection that `upload` fields point at. */
 export const UPLOADS_SLUG = '_uploads';
@@ -128,6 +140,7 @@ export function describeField(name: string, fieldConfig: FieldConfig): FieldDesc
     type,
     valueType,
     isArray,
+    ...(isArray && { maxItems: config.maxItems ?? DEFAULT_MAX_ITEMS }),
     hidden: config.hidden === true,
     required: config.required === true,
     unique: config.unique === true,

@@ -105,6 +105,10 @@ function castScalar(field: FieldDescriptor, valueType: ValueType, value: unknown
 function castField(field: FieldDescriptor, value: unknown): Cast {
   if (!field.isArray) return castScalar(field, field.valueType, value);
   if (!Array.isArray(value)) return { ok: false, message: 'must be an array', code: 'invalid_type' };
+  // Before any item is cast: a list far over the limit costs nothing more than one just over it.
+  if (field.maxItems !== undefined && value.length > field.maxItems) {
+    return { ok: false, message: `must have at most ${field.maxItems} items`, code: 'too_many_items' };
+  }
   const out: unknown[] = [];
   for (let i = 0; i < value.length; i++) {
     const cast = castScalar(field, field.valueType, value[i]);

@@ -107,8 +107,9 @@ function recordInterface(name: string, descriptor: CollectionDescriptor, emitter
     if (field.system) {
       if (field.name === 'id') out += '  id: string;\n';
       else if (field.name === 'deletedAt') out += '  deletedAt: string | null;\n';
-      // A global never written yet reads as its defaults, with null timestamps.
-      else out += `  ${field.name}: string${descriptor.isGlobal ? ' | null' : ''};\n`;
+      // A global never written yet reads as its defaults, with null timestamps; a document of an `existing`
+      // collection written by something else may lack them.
+      else out += `  ${field.name}: string${descriptor.isGlobal || descriptor.existing ? ' | null' : ''};\n`;
       continue;
     }
     // Every field is in every record (all of them unless `fields=` picks some): unset reads as null.

@@ -90,7 +90,7 @@ export function detectCapabilities(conn: Connection): Promise<DbCapabilities> {
  * being registered, so `itIf`/`describeIf` can skip). All false if unknown.
  */
 export function capabilities(): DbCapabilities {
-  return readCapabilitiesFromEnv() ?? { transactions: false, textSearch: false, changeStreams: false, findAndModifyEvents: false, explain: false };
+  return readCapabilitiesFromEnv() ?? { transactions: false, textSearch: false, changeStreams: false, findAndModifyEvents: false, explain: false, collation: false };
 }
 
 type TestFn = (name: string, fn: jest.ProvidesCallback, timeout?: number) => void;

@@ -54,3 +54,27 @@ it('answers 503 problem+json when the database is unreachable, and ready rejects
   expect(errors.length).toBeGreaterThan(0);
   await api.close();
 });
+
+it('logs a start against an unreachable database as one line: what failed and where, without credentials', async () => {
+  const lines: unknown[][] = [];
+  const record = (...args: unknown[]) => void lines.push(args);
+  const api = contentRouter({
+    db: { uri: 'mongodb://editor:s3cret@127.0.0.1:1/unreachable?authSource=admin', options: { serverSelectionTimeoutMS: 200 } },
+    collections,
+    logger: { error: record, warn: record, info: record },
+  });
+  await expect(api.ready).rejects.toThrow();
+  await api.close();
+  // Whatever else is logged (the outage's own line) is a line of text too: no error object to expand.
+  for (const args of lines) expect(args).toEqual([expect.not.stringContaining('\n')]);
+  const startup = lines.filter((args) => String(args[0]).includes('startup failed'));
+  expect(startup).toHaveLength(1);
+  // One string argument, one line: a host's log shows it whole, not a topology dump.
+  expect(startup[0]).toHaveLength(1);
+  const [line] = startup[0] as [string];
+  expect(line).not.toContain('\n');
+  expect(line).toMatch(/ServerSelectionError: .+/);
+  expect(line).toContain('mongodb://127.0.0.1:1/unreachable');
+  expect(line).not.toContain('s3cret');
+  expect(line).not.toContain('editor');
+});

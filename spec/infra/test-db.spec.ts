@@ -63,6 +63,7 @@ describe('test database infrastructure', () => {
       changeStreams: expect.any(Boolean),
       findAndModifyEvents: expect.any(Boolean),
       explain: expect.any(Boolean),
+      collation: expect.any(Boolean),
     });
     // agrees with the global setup's probe of the same server
     expect(caps).toEqual(capabilities());

@@ -141,6 +141,15 @@ describe('the packed tarball', () => {
     expect(stray).toEqual([]);
   });
 
+  it('ships no source maps: they would point at sources the tarball does not hold', () => {
+    expect(packedFiles.filter((file) => file.endsWith('.map'))).toEqual([]);
+    const dist = join(hostDir, 'node_modules', 'content-router', 'dist');
+    const mapped = packedFiles
+      .filter((file) => /^package\/dist\/.*\.(?:js|d\.ts)$/.test(file))
+      .filter((file) => readFileSync(join(dist, file.slice('package/dist/'.length)), 'utf8').includes('sourceMappingURL='));
+    expect(mapped).toEqual([]);
+  });
+
   it('declares nothing that needs a package a host lacks: the public declarations import only Node, the peers and typed dependencies', () => {
     const dist = join(hostDir, 'node_modules', 'content-router', 'dist');
     const pkg = readPackage(join(dist, '..'));

@@ -8,6 +8,8 @@ export interface DbCapabilities {
   findAndModifyEvents: boolean;
   /** The explain command with executionStats (real MongoDB; not mongo-java-server). */
   explain: boolean;
+  /** Collations change comparisons and sorts (real MongoDB; mongo-java-server ignores them). */
+  collation: boolean;
 }
 
 export declare const CAPABILITIES_ENV: 'TEST_DB_CAPABILITIES';

@@ -144,10 +144,27 @@ async function probeExplain(db, name) {
 }
 
 /**
+ * Collations: a sort with `{ locale: 'fr' }` puts "Élection" before "Zebra", as MongoDB's ICU collation does
+ * (mongo-java-server accepts the option and ignores it: code-point order puts "É" after "Z").
+ */
+async function probeCollation(db, name) {
+  const coll = db.collection(name);
+  try {
+    await coll.insertMany([{ t: 'Zebra' }, { t: 'Élection' }]);
+    const sorted = await coll.find({}, { collation: { locale: 'fr' } }).sort({ t: 1 }).toArray();
+    return sorted.map((doc) => doc.t).join(',') === 'Élection,Zebra';
+  } catch (err) {
+    return { ok: false, err };
+  } finally {
+    await coll.drop().catch(() => undefined);
+  }
+}
+
+/**
  * @param {import('mongodb').MongoClient} client
  * @param {import('mongodb').Db} db  scratch database; probe collections are created and dropped in it
  * @param {{ timeoutMs?: number, onFailure?: (feature: string, err: unknown) => void }} [options]
- * @returns {Promise<{ transactions: boolean, textSearch: boolean, changeStreams: boolean, findAndModifyEvents: boolean, explain: boolean }>}
+ * @returns {Promise<{ transactions: boolean, textSearch: boolean, changeStreams: boolean, findAndModifyEvents: boolean, explain: boolean, collation: boolean }>}
  */
 async function probeCapabilities(client, db, options = {}) {
   const timeoutMs = options.timeoutMs ?? 3000;
@@ -159,6 +176,7 @@ async function probeCapabilities(client, db, options = {}) {
   };
   results.findAndModifyEvents = results.changeStreams === true ? await probeFindAndModifyEvents(db, `__probe_fam_${suffix}`, timeoutMs) : false;
   results.explain = await probeExplain(db, `__probe_explain_${suffix}`);
+  results.collation = await probeCollation(db, `__probe_collation_${suffix}`);
   const caps = {};
   for (const [feature, r] of Object.entries(results)) {
     if (r === true) caps[feature] = true;
@@ -182,6 +200,7 @@ function readCapabilitiesFromEnv() {
       changeStreams: parsed.changeStreams === true,
       findAndModifyEvents: parsed.findAndModifyEvents === true,
       explain: parsed.explain === true,
+      collation: parsed.collation === true,
     };
   } catch {
     return undefined;

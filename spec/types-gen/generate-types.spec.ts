@@ -245,3 +245,10 @@ describe('compiled with tsc --strict', () => {
     expect(errors.join('\n')).toContain(message);
   });
 });
+
+it('lets the timestamps of an existing collection be null: documents written elsewhere may lack them', () => {
+  const types = generateTypes({ collections: [{ slug: 'members', existing: true, fields: { name: { type: 'text' } } }] }, { source: 'c.ts' });
+  expect(types).toContain('  createdAt: string | null;\n  updatedAt: string | null;\n');
+  const owned = generateTypes({ collections: [{ slug: 'members', fields: { name: { type: 'text' } } }] }, { source: 'c.ts' });
+  expect(owned).toContain('  createdAt: string;\n  updatedAt: string;\n');
+});

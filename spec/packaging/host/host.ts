@@ -43,6 +43,8 @@ import {
   type AuthUser,
   type BeforeChangeArgs,
   type BeforeChangeHook,
+  type BeforeValidateArgs,
+  type BeforeValidateHook,
   type CacheOptions,
   type CollectionAccess,
   type CollectionAuthOptions,
@@ -136,7 +138,7 @@ const editors: FieldAccessFn = ({ user }: FieldAccessArgs) => user?.role === 'ed
 const notesAccess: FieldAccess = { read: editors, create: editors, update: async () => false };
 const trim: FieldHook = ({ value }: FieldHookArgs) => (typeof value === 'string' ? value.trim() : undefined);
 const notesHooks: FieldHooks = { beforeChange: [trim], afterRead: [({ value, doc }: FieldHookArgs) => value ?? doc?.title] };
-const slugFromTitle: BeforeChangeHook = ({ data, originalDoc }: BeforeChangeArgs) =>
+const slugFromTitle: BeforeValidateHook = ({ data, originalDoc }: BeforeValidateArgs) =>
   data.slug === undefined && typeof data.title === 'string' && !originalDoc ? { ...data, slug: data.title.toLowerCase() } : undefined;
 const audit: AfterChangeHook = async ({ api, context, doc, operation: done, user }: AfterChangeArgs) => {
   if (context.skipAudit) return;
@@ -161,7 +163,8 @@ const postHooks: CollectionHooks = {
   afterDelete: [...seen],
   afterError: [reportFailure],
 };
-const siteHooks: GlobalHooks = { beforeChange: [({ data }) => ({ ...data, title: String(data.title ?? '').trim() })] };
+const trimTitle: BeforeChangeHook = ({ data }: BeforeChangeArgs) => ({ ...data, title: String(data.title ?? '').trim() });
+const siteHooks: GlobalHooks = { beforeChange: [trimTitle] };
 
 const posts: CollectionConfig = {
   slug: 'posts',
