@@ -34,6 +34,23 @@ export class ContentError extends Error {
   }
 }
 
+/**
+ * True for a ContentError the router answers as it is: its status is an error status (400-599). One thrown
+ * with any other status (a hook or a rule throwing a 200 or a 302) would answer success, a 1xx that never
+ * ends, or nothing at all: it is the host's bug, handled like any unexpected error (a logged 500, given to
+ * the collection's afterError hooks).
+ */
+export function isErrorAnswer(error: unknown): error is ContentError {
+  return error instanceof ContentError && Number.isInteger(error.status) && error.status >= 400 && error.status <= 599;
+}
+
+/** What is wrong with a ContentError whose status is not an error status, for the log; undefined for any other error. */
+export function misusedStatus(error: unknown): string | undefined {
+  if (!(error instanceof ContentError)) return undefined;
+  const { status } = error;
+  return isErrorAnswer(error) ? undefined : `a ContentError with status ${String(status)}, which is not an error status (400-599)`;
+}
+
 /** 400: a body that does not fit the schema (wrong type, missing, unknown field, bad option). */
 export class ValidationError extends ContentError {
   constructor(detail: string, errors?: ErrorDetail[]) {

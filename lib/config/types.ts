@@ -364,7 +364,7 @@ export interface EndpointHandlerArgs<Body = unknown> {
 /**
  * A custom endpoint declared as an object. The handler's return value is sent as JSON (status 200 unless
  * the handler set another); `undefined` answers 204, or nothing more when the handler already answered
- * through `res`. A thrown ContentError keeps its status; any other error is a 500 problem.
+ * through `res`. A thrown ContentError keeps its status (400-599); any other error is a 500 problem.
  */
 export interface EndpointObject {
   /** Relative to the mount path; literal and `:param` segments, starting with a literal one (`/posts/:id/related`). */
