@@ -172,6 +172,22 @@ export class IdempotencyKeyInFlightError extends ContentError {
   }
 }
 
+/**
+ * 429: the caller holds as many Idempotency-Keys as it may within their TTL (`idempotency.maxKeysPerCaller`);
+ * a request with a new key is refused before it runs, never run without its key's protection.
+ */
+export class IdempotencyQuotaExceededError extends ContentError {
+  constructor(max: number, retryAfterSeconds: number) {
+    super(
+      429,
+      'idempotency_quota_exceeded',
+      'Too many requests',
+      `This caller already holds ${max} Idempotency-Keys, the most it may at once; nothing was run. Send the request again after Retry-After seconds, once its oldest key has expired.`,
+      { headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) } },
+    );
+  }
+}
+
 /** 422: this Idempotency-Key was used for another request (method, path or body) by the same caller. */
 export class IdempotencyKeyReusedError extends ContentError {
   constructor(detail = 'This Idempotency-Key was already used for a different request; use a new key for a new request.') {

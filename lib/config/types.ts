@@ -382,6 +382,13 @@ export interface EndpointObject {
    * Access tokens and host users carry no scopes and are never restricted by it.
    */
   scope?: Scope;
+  /**
+   * true: the handler acts where the router cannot see it (sends a mail, calls a payment service), so a
+   * success with an `Idempotency-Key` is always kept and replayed. Without it, an answer is kept only when
+   * the request wrote through the router (`req.context`, `api.local`) or the handler used `db`: a repeat of
+   * a request that wrote nothing runs again. Default false.
+   */
+  sideEffects?: boolean;
 }
 
 /** File uploads stored in GridFS. */
@@ -459,6 +466,16 @@ export interface IdempotencyOptions {
    * number of seconds. A repeat after it runs as a new request. Default `'24h'`.
    */
   ttl?: string | number;
+  /**
+   * The largest answer body kept for a replay, in bytes, from 0 (keep keys only) to 15 MiB. A larger answer is
+   * sent, and its key kept without it: a repeat is a 422, never a second run. Default 1 MiB.
+   */
+  maxAnswerBytes?: number;
+  /**
+   * How many keys one caller (a user, an API key's scopes, an anonymous client address) may hold within the
+   * TTL. A request with a new key beyond them is a 429 `idempotency_quota_exceeded` before it runs. Default 1000.
+   */
+  maxKeysPerCaller?: number;
 }
 
 /**
