@@ -34,6 +34,23 @@ export class ContentError extends Error {
   }
 }
 
+/**
+ * True for a ContentError the router answers as it is: its status is an error status (400-599). One thrown
+ * with any other status (a hook or a rule throwing a 200 or a 302) would answer success, a 1xx that never
+ * ends, or nothing at all: it is the host's bug, handled like any unexpected error (a logged 500, given to
+ * the collection's afterError hooks).
+ */
+export function isErrorAnswer(error: unknown): error is ContentError {
+  return error instanceof ContentError && Number.isInteger(error.status) && error.status >= 400 && error.status <= 599;
+}
+
+/** What is wrong with a ContentError whose status is not an error status, for the log; undefined for any other error. */
+export function misusedStatus(error: unknown): string | undefined {
+  if (!(error instanceof ContentError)) return undefined;
+  const { status } = error;
+  return isErrorAnswer(error) ? undefined : `a ContentError with status ${String(status)}, which is not an error status (400-599)`;
+}
+
 /** 400: a body that does not fit the schema (wrong type, missing, unknown field, bad option). */
 export class ValidationError extends ContentError {
   constructor(detail: string, errors?: ErrorDetail[]) {
@@ -152,6 +169,22 @@ export class IdempotencyKeyInFlightError extends ContentError {
     super(409, 'idempotency_key_in_flight', 'Conflict', 'A request with this Idempotency-Key is still being processed; retry it later.', {
       headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
     });
+  }
+}
+
+/**
+ * 429: the caller holds as many Idempotency-Keys as it may within their TTL (`idempotency.maxKeysPerCaller`);
+ * a request with a new key is refused before it runs, never run without its key's protection.
+ */
+export class IdempotencyQuotaExceededError extends ContentError {
+  constructor(max: number, retryAfterSeconds: number) {
+    super(
+      429,
+      'idempotency_quota_exceeded',
+      'Too many requests',
+      `This caller already holds ${max} Idempotency-Keys, the most it may at once; nothing was run. Send the request again after Retry-After seconds, once its oldest key has expired.`,
+      { headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) } },
+    );
   }
 }
 

@@ -83,7 +83,7 @@ export interface DeleteHookArgs extends HookArgs {
   permanent: boolean;
 }
 
-/** `afterError`: an operation of this collection failed with an error that is not a ContentError. */
+/** `afterError`: an operation of this collection failed with an error that is not a ContentError with an error status (400-599). */
 export interface AfterErrorArgs extends HookArgs {
   error: unknown;
 }
@@ -98,7 +98,8 @@ export type AfterErrorHook = (args: AfterErrorArgs) => unknown;
 
 /**
  * Lifecycle hooks of a collection. A `ContentError` thrown by a hook answers with its status and code, and
- * nothing of the operation is written; any other error is a 500, logged and given to `afterError`.
+ * nothing of the operation is written; any other error (a ContentError with a status outside 400-599 too) is
+ * a 500, logged and given to `afterError`.
  */
 export interface CollectionHooks {
   /** Before validation: fill in or normalise the body (a slug from the title). */
@@ -115,7 +116,7 @@ export interface CollectionHooks {
   beforeDelete?: DeleteHook[];
   /** After a delete; a failure is logged and cannot undo the delete. */
   afterDelete?: DeleteHook[];
-  /** Told of every failure that is not a ContentError (a 500), before it is answered and logged. */
+  /** Told of every failure that is not a ContentError with an error status (a 500), before it is answered and logged. */
   afterError?: AfterErrorHook[];
 }
 

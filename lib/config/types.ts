@@ -416,7 +416,7 @@ export interface EndpointHandlerArgs<Body = unknown> {
 /**
  * A custom endpoint declared as an object. The handler's return value is sent as JSON (status 200 unless
  * the handler set another); `undefined` answers 204, or nothing more when the handler already answered
- * through `res`. A thrown ContentError keeps its status; any other error is a 500 problem.
+ * through `res`. A thrown ContentError keeps its status (400-599); any other error is a 500 problem.
  */
 export interface EndpointObject {
   /** Relative to the mount path; literal and `:param` segments, starting with a literal one (`/posts/:id/related`). */
@@ -434,6 +434,13 @@ export interface EndpointObject {
    * Access tokens and host users carry no scopes and are never restricted by it.
    */
   scope?: Scope;
+  /**
+   * true: the handler acts where the router cannot see it (sends a mail, calls a payment service), so a
+   * success with an `Idempotency-Key` is always kept and replayed. Without it, an answer is kept only when
+   * the request wrote through the router (`req.context`, `api.local`) or the handler used `db`: a repeat of
+   * a request that wrote nothing runs again. Default false.
+   */
+  sideEffects?: boolean;
 }
 
 /** File uploads stored in GridFS. */
@@ -511,6 +518,16 @@ export interface IdempotencyOptions {
    * number of seconds. A repeat after it runs as a new request. Default `'24h'`.
    */
   ttl?: string | number;
+  /**
+   * The largest answer body kept for a replay, in bytes, from 0 (keep keys only) to 15 MiB. A larger answer is
+   * sent, and its key kept without it: a repeat is a 422, never a second run. Default 1 MiB.
+   */
+  maxAnswerBytes?: number;
+  /**
+   * How many keys one caller (a user, an API key's scopes, an anonymous client address) may hold within the
+   * TTL. A request with a new key beyond them is a 429 `idempotency_quota_exceeded` before it runs. Default 1000.
+   */
+  maxKeysPerCaller?: number;
 }
 
 /**

@@ -8,6 +8,7 @@ import { readQuery } from '../http/read-query';
 import type { RouteDef, RouteResponse } from '../http/route-table';
 import type { LocalApi } from '../local/local-api';
 import type { Runtime } from '../operations/runtime';
+import { noteWrite } from '../operations/write-trace';
 import { bodyJsonSchema, hasFileProperty } from './body-schema';
 import { callerResponses, endpointCaller, endpointScope, hideHostUser, scopedError } from './endpoint-caller';
 import { pathToOperationPart } from './endpoint-path';
@@ -17,7 +18,7 @@ import { validateEndpointBody } from './validate-body';
 
 const BODY_METHODS = new Set(['post', 'put', 'patch']);
 /** Methods a retry may repeat with an Idempotency-Key: the ones that are not idempotent by themselves. */
-const RETRIED_METHODS = new Set(['post', 'patch']);
+export const RETRIED_METHODS = new Set(['post', 'patch']);
 
 /** The route of one object endpoint, and the multipart reader it needs (run before its handler). */
 export function objectEndpointRoute(runtime: Runtime, endpoint: EndpointObject, index: number, local: LocalApi): { route: RouteDef; reader?: RequestHandler } {
@@ -71,8 +72,14 @@ export function objectEndpointRoute(runtime: Runtime, endpoint: EndpointObject, 
       try {
         const raw = req.body as unknown;
         const body = bodySchema ? validateEndpointBody(bodySchema, raw, multipart) : raw;
+        // What the router cannot see the handler do counts as a write, so an Idempotency-Key keeps its answer:
+        // a declared side effect, or the connection taken (its writes bypass the router's operations).
+        if (endpoint.sideEffects === true) noteWrite();
         result = await endpoint.handler({
-          db: runtime.connection,
+          get db() {
+            noteWrite();
+            return runtime.connection;
+          },
           query: readQuery(req),
           params: { ...req.params } as Record<string, string>,
           body,

@@ -1,15 +1,16 @@
 // Checks `endpoints[]` once at start-up: each entry a function or a well-formed object endpoint (method,
-// path, handler, schema, detail, scope), every problem named by its path like the rest of the config.
+// path, handler, schema, detail, scope, sideEffects), every problem named by its path like the rest of the config.
 import type { ContentConfig, Scope } from '../config/types';
 import { SCOPES } from '../operations/access';
 import { generatedTypeNames } from '../schema/type-names';
 import { isRecord } from '../util/is-record';
 import { checkBodySchema } from './body-schema';
 import { checkEndpointPath } from './endpoint-path';
+import { RETRIED_METHODS } from './object-endpoint';
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 const BODY_METHODS = new Set(['post', 'put', 'patch']);
-const ENDPOINT_KEYS = ['path', 'method', 'handler', 'schema', 'detail', 'scope'];
+const ENDPOINT_KEYS = ['path', 'method', 'handler', 'schema', 'detail', 'scope', 'sideEffects'];
 const SCHEMA_KEYS = ['name', 'body', 'response'];
 const DETAIL_KEYS = ['summary', 'description', 'tags'];
 /** An exported TypeScript identifier in PascalCase. */
@@ -74,6 +75,10 @@ export function validateEndpoints(config: ContentConfig): string[] {
     if (typeof endpoint.handler !== 'function') problems.push(`${path}.handler: must be a function ({ db, query, params, body, user, req, res }) => value`);
     if (endpoint.detail !== undefined) checkDetail(`${path}.detail`, endpoint.detail, problems);
     if (endpoint.scope !== undefined && !SCOPES.includes(endpoint.scope as Scope)) problems.push(`${path}.scope: must be one of ${SCOPES.join(', ')}`);
+    if (endpoint.sideEffects !== undefined) {
+      if (typeof endpoint.sideEffects !== 'boolean') problems.push(`${path}.sideEffects: must be true or false`);
+      else if (!RETRIED_METHODS.has(String(endpoint.method))) problems.push(`${path}.sideEffects: only post and patch endpoints take an Idempotency-Key, which it is about`);
+    }
     if (endpoint.schema === undefined) return;
     const name = checkSchema(`${path}.schema`, endpoint.method, endpoint.schema, problems);
     if (name === undefined) return;

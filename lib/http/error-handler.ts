@@ -2,7 +2,7 @@
 // problem+json, so a client's mistake never reaches the host's error handler as a 500.
 import type { ErrorRequestHandler, Request, Response } from 'express';
 import type { Logger } from '../config/types';
-import { DatabaseDownError, DatabaseTimeoutError, RequestAbortedError } from '../errors';
+import { DatabaseDownError, DatabaseTimeoutError, RequestAbortedError, misusedStatus } from '../errors';
 import { type OutageLog, createOutageLog } from '../operations/outage-log';
 import { escapeControlCharacters, toLoggableError } from '../util/loggable-error';
 import { isClientAbort } from './client-abort';
@@ -91,7 +91,10 @@ export function createErrorHandler(logger: Required<Logger>, outage: OutageLog =
     if (aborted) logger.debug(`content-router: ${where}: the client closed the connection before the request ended.`);
     else if (error instanceof DatabaseTimeoutError) outage.timedOut(where, error);
     else if (problem.status === 503 && isDatabaseUnavailable(error)) outage.failed(where, error);
-    else if (problem.unexpected && !(error instanceof DatabaseDownError)) logger.error(`content-router: ${where} failed:`, toLoggableError(error));
+    else if (problem.unexpected && !(error instanceof DatabaseDownError)) {
+      const misuse = misusedStatus(error);
+      logger.error(`content-router: ${where} failed${misuse ? ` with ${misuse}` : ''}:`, toLoggableError(error));
+    }
     // Ended, not sent: res.send would give the problem a weak ETag of its own, which a client could take
     // for the record's (and send back in If-Match).
     const body = JSON.stringify(problem.body);

@@ -4,6 +4,7 @@ import mongoose from 'mongoose';
 import {
   ContentError,
   type ErrorDetail,
+  isErrorAnswer,
   MalformedBodyError,
   PayloadTooLargeError,
   ServiceUnavailableError,
@@ -130,17 +131,12 @@ function fromClientStatus(error: unknown): ContentError | undefined {
   return new ContentError(status, 'bad_request', STATUS_CODES[status] ?? 'Bad request', 'The request could not be read.');
 }
 
-function isErrorStatus(status: unknown): boolean {
-  return typeof status === 'number' && Number.isInteger(status) && status >= 400 && status <= 599;
-}
-
 /** Maps any thrown value to a problem; unknown errors become a 500 without internals. */
 export function toProblem(error: unknown, options: { development: boolean }): Problem {
-  // A ContentError is an error answer: one thrown with a status outside 400-599 (host code: a hook, a rule)
-  // would answer success, a 1xx that never ends, or nothing at all; it is the host's bug, a logged 500.
+  // A ContentError with a status outside 400-599 is the host's bug: a logged 500 (isErrorAnswer).
   const known =
     error instanceof ContentError
-      ? isErrorStatus(error.status) ? error : undefined
+      ? isErrorAnswer(error) ? error : undefined
       : fromBodyParser((error ?? {}) as { type?: string }) ?? fromMongoose(error) ?? fromClientStatus(error);
   if (known) {
     const body: Problem['body'] = {

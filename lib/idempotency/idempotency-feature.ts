@@ -1,15 +1,17 @@
 // Idempotency-Key as a feature (docs/writes.md): on the routes whose config says `idempotent`, a request
 // carrying the header claims its key for its caller before its handler runs; a repeat of a completed one
 // gets the stored answer again and writes nothing, a changed request with the key is a 422, a repeat while
-// the first runs a 409. A request without the header is not touched: no store access, no wrapper.
+// the first runs a 409, a new key beyond the caller's quota a 429. A request that wrote nothing keeps
+// nothing. A request without the header is not touched: no store access, no wrapper.
 import type { Request, RequestHandler, Response } from 'express';
-import { DatabaseTimeoutError, IdempotencyKeyInFlightError, IdempotencyKeyReusedError } from '../errors';
+import { DatabaseTimeoutError, IdempotencyKeyInFlightError, IdempotencyKeyReusedError, IdempotencyQuotaExceededError } from '../errors';
 import { LateAnswerError } from '../http/error-handler';
 import type { Feature } from '../http/feature';
 import { type FormSize, digestFormOf, requestedFormDigest } from '../http/form-digest';
 import { readFormDigest } from '../http/multipart';
 import type { RouteDef } from '../http/route-table';
 import { isDatabaseUnavailable } from '../http/to-problem';
+import { traceWrites } from '../operations/write-trace';
 import { toLoggableError } from '../util/loggable-error';
 import { hashToken } from '../util/random-token';
 import { createCallerScope } from './caller-scope';
@@ -45,7 +47,7 @@ function fingerprintOf(req: Request, route: RouteDef, key: string): Fingerprint 
 }
 
 const REPLAY_NOT_KEPT =
-  "This Idempotency-Key's request was completed, but its answer was not kept for a replay (too large to keep, or marked Cache-Control: no-store); use a new key to run it again.";
+  "This Idempotency-Key's request was completed, but its answer was not kept for a replay (too large to keep, marked Cache-Control: no-store, or finished after the request deadline's answer); use a new key to run it again.";
 
 export const idempotencyFeature: Feature = {
   name: 'idempotency',
@@ -54,7 +56,7 @@ export const idempotencyFeature: Feature = {
     const { config } = runtime;
     const options = resolveIdempotencyOptions(config.source, config.requestTimeoutMS);
     if (!options) return undefined;
-    const { leaseMs } = options;
+    const { leaseMs, maxAnswerBytes, maxKeysPerCaller } = options;
     const store = createIdempotencyStore(runtime.connection, options, config.requestTimeoutMS);
     const scopeOf = createCallerScope(runtime);
     const keys = new WeakMap<Request, string>();
@@ -69,14 +71,26 @@ export const idempotencyFeature: Feature = {
 
     /** Answers a repeat, or claims the key and records the answer; true when it answered. */
     async function check(req: Request, res: Response, route: RouteDef, key: string): Promise<boolean> {
-      const id = hashToken(`${await within(config.requestTimeoutMS, scopeOf(req))}\n${key}`);
+      const scope = await within(config.requestTimeoutMS, scopeOf(req));
+      const id = hashToken(`${scope}\n${key}`);
+      const caller = hashToken(scope);
       const known = fingerprintOf(req, route, key);
-      const outcome = await store.claim(id, known?.fingerprint);
+      const outcome = await store.claim(id, caller, known?.fingerprint);
       if ('claim' in outcome) {
+        // Counted with this key: a new key beyond the quota is refused before anything runs.
+        const over = await store.overQuota(caller, maxKeysPerCaller).catch(async (error: unknown) => {
+          await store.release(outcome.claim).catch(report);
+          throw error;
+        });
+        if (over) {
+          await store.release(outcome.claim).catch(report);
+          throw new IdempotencyQuotaExceededError(maxKeysPerCaller, (over.firstExpiry.getTime() - Date.now()) / 1000);
+        }
         const recording = recordAnswer(res, {
           store,
           claim: outcome.claim,
           leaseMs,
+          maxAnswerBytes,
           // A streamed form (an upload) was digested while the handler read it.
           fingerprint: () => known ?? fingerprintOf(req, route, key),
           report,
@@ -112,11 +126,14 @@ export const idempotencyFeature: Feature = {
     lifecycle.onRoute.push((route) => {
       if (!idempotent(route)) return;
       Object.assign(route, withIdempotencyDocs(route, options.ttlMs));
-      // A request the deadline answered settles its key when its handler ends (stored-answer.ts).
+      // The handler runs with its request's write trace (what it wrote decides what is kept), and settles its
+      // key as it ends: a request answered before it ended (stored-answer.ts).
       const { handler } = route;
       route.handler = async (req, res, next) => {
-        await handler(req, res, next);
-        await recordings.get(req)?.settle().catch(report);
+        const recording = recordings.get(req);
+        if (!recording) return handler(req, res, next);
+        await traceWrites(recording.trace, () => handler(req, res, next));
+        await recording.settle().catch(report);
       };
     });
     // The header is read first, so a malformed one costs no body; a form to compare is digested as it is read.

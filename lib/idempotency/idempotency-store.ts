@@ -1,5 +1,6 @@
 // The keys of every router on one database, in one collection: a row per caller and key, { _id: SHA-256 of
-// scope and key (never the key itself), state, token, fingerprint, expiresAt, answer }. A running request's
+// scope and key (never the key itself), caller: SHA-256 of the scope, state, token, fingerprint, expiresAt,
+// answer }. A running request's
 // row is its claim, held until `expiresAt` (its lease, renewed while it runs); a done row keeps the answer
 // until `expiresAt` (the TTL). A TTL index removes expired rows, and every read treats one as absent too,
 // so nothing depends on the TTL monitor having run.
@@ -23,6 +24,8 @@ export interface StoredAnswer {
 
 export interface KeyRow {
   _id: string;
+  /** Whose key it is (the SHA-256 of the caller's scope): a caller's live keys are counted against its quota. */
+  caller?: string;
   state: 'running' | 'done';
   /** Whose claim this is: only the request holding it completes, renews or releases the row. */
   token: string;
@@ -46,14 +49,19 @@ export type ClaimOutcome = { claim: Claim } | { row: KeyRow } | { busy: true };
 
 export interface IdempotencyStore {
   /** One indexed write; on a live row, one indexed read more. */
-  claim(id: string, fingerprint: string | undefined): Promise<ClaimOutcome>;
+  claim(id: string, caller: string, fingerprint: string | undefined): Promise<ClaimOutcome>;
+  /**
+   * Undefined while the caller holds at most `max` live keys (one indexed count); else when the first of
+   * them expires (one indexed read more).
+   */
+  overQuota(caller: string, max: number): Promise<{ firstExpiry: Date } | undefined>;
   /** Keeps the answer for the TTL (answer undefined: not kept, too large or marked no-store). */
   complete(claim: Claim, result: { fingerprint: string; formSize?: FormSize; answer?: StoredAnswer }): Promise<void>;
   /** Gives the key up (the request failed): a repeat runs. */
   release(claim: Claim): Promise<void>;
   /** Extends a running request's lease. */
   renew(claim: Claim): Promise<void>;
-  /** The TTL index; housekeeping only. */
+  /** The TTL index, and the index counting a caller's keys. */
   createIndexes(): Promise<void>;
 }
 
@@ -64,11 +72,11 @@ export function createIdempotencyStore(connection: Connection, options: Resolved
   const rows = () => connection.collection<KeyRow>(IDEMPOTENCY_COLLECTION);
   const later = (ms: number) => new Date(Date.now() + ms);
 
-  async function claim(id: string, fingerprint: string | undefined): Promise<ClaimOutcome> {
+  async function claim(id: string, caller: string, fingerprint: string | undefined): Promise<ClaimOutcome> {
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
       const now = new Date();
       const token = randomBytes(16).toString('hex');
-      const held = { state: 'running' as const, token, expiresAt: new Date(now.getTime() + options.leaseMs) };
+      const held = { state: 'running' as const, caller, token, expiresAt: new Date(now.getTime() + options.leaseMs) };
       try {
         // Takes an expired row over, or inserts one; a live row makes the insert fail on the unique _id,
         // also when another request claimed the key a moment ago. Atomic whichever instance asks.
@@ -93,8 +101,8 @@ export function createIdempotencyStore(connection: Connection, options: Resolved
   };
 
   return {
-    claim(id, fingerprint) {
-      const claiming = claim(id, fingerprint);
+    claim(id, caller, fingerprint) {
+      const claiming = claim(id, caller, fingerprint);
       return within(requestTimeoutMS, claiming).catch((error: unknown) => {
         // Answered 503 meanwhile: a claim landing late is given up at once rather than held for its lease.
         if (error instanceof DatabaseTimeoutError) claiming.then((outcome) => ('claim' in outcome ? release(outcome.claim) : undefined)).catch(() => undefined);
@@ -109,8 +117,16 @@ export function createIdempotencyStore(connection: Connection, options: Resolved
     async renew({ id, token }) {
       await within(requestTimeoutMS, rows().updateOne({ _id: id, token, state: 'running' }, { $set: { expiresAt: later(options.leaseMs) } }));
     },
+    async overQuota(caller, max) {
+      const live = { caller, expiresAt: { $gt: new Date() } };
+      // Counted only that far: a caller far beyond (a smaller quota since) costs no more than one just beyond.
+      if ((await within(requestTimeoutMS, rows().countDocuments(live, { limit: max + 1 }))) <= max) return undefined;
+      const first = await within(requestTimeoutMS, rows().findOne(live, { sort: { expiresAt: 1 }, projection: { expiresAt: 1 } }));
+      return { firstExpiry: first?.expiresAt ?? later(options.ttlMs) };
+    },
     async createIndexes() {
       await rows().createIndex({ expiresAt: 1 }, { expireAfterSeconds: 0 });
+      await rows().createIndex({ caller: 1, expiresAt: 1 });
     },
   };
 }

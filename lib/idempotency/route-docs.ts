@@ -1,5 +1,5 @@
 // What an idempotent route adds to its OpenAPI operation: the Idempotency-Key request header, the
-// Idempotent-Replayed header of its success answers, and its 400, 409 and 422 problems. The feature that
+// Idempotent-Replayed header of its success answers, and its 400, 409, 422 and 429 problems. The feature that
 // reads a header documents it, so a router with `idempotency: false` does not.
 import type { HeaderParameter, RouteDef, RouteResponse } from '../http/route-table';
 import { IDEMPOTENCY_KEY, MAX_KEY_LENGTH } from './idempotency-key';
@@ -16,6 +16,7 @@ function keyParameter(ttlMs: number): HeaderParameter {
 
 const REPLAYED = { description: 'true when this is the stored answer of an earlier request with the same Idempotency-Key', schema: { type: 'string', const: 'true' } };
 const RETRY_AFTER = { description: 'Seconds to wait before retrying (idempotency_key_in_flight)', schema: { type: 'integer' } };
+const QUOTA_RETRY_AFTER = { description: "Seconds until the caller's oldest Idempotency-Key expires (idempotency_quota_exceeded)", schema: { type: 'integer' } };
 
 /** `description`, or it and `more` when the route already answers that status for another reason. */
 function joined(response: RouteResponse | undefined, more: string): string {
@@ -37,6 +38,11 @@ export function withIdempotencyDocs(route: RouteDef, ttlMs: number): Pick<RouteD
   };
   responses[422] = {
     description: joined(route.responses[422], "this Idempotency-Key was used for a different request, or its request was done but its answer was not kept for a replay: too large to keep, or marked no-store (idempotency_key_reused)"),
+  };
+  responses[429] = {
+    ...route.responses[429],
+    description: joined(route.responses[429], 'the caller holds as many Idempotency-Keys as it may (idempotency_quota_exceeded): nothing ran; retry after Retry-After seconds'),
+    headers: { 'Retry-After': QUOTA_RETRY_AFTER, ...route.responses[429]?.headers },
   };
   return { headers: [...(route.headers ?? []), keyParameter(ttlMs)], responses };
 }

@@ -1,7 +1,7 @@
 // What the bulk writes by where share: the records a where selects (never more than core.api.maxBulk),
 // how one record's failure is reported without failing the others, and the answer's shape.
 import type { ClientSession } from 'mongoose';
-import { ContentError, TooManyMatchesError, WriteConflictError } from '../errors';
+import { TooManyMatchesError, WriteConflictError, isErrorAnswer } from '../errors';
 import type { WhereNode } from '../query/types';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
 import { toLoggableError } from '../util/loggable-error';
@@ -46,7 +46,7 @@ export function dryRunAnswer(matched: number): BulkResult {
 
 /** How one record's failure is reported: a ContentError as it would be answered; anything else a logged 500 without detail. */
 export function failureOf(args: WriteArgs, id: string, error: unknown): BulkFailure {
-  if (error instanceof ContentError && error.status >= 400 && error.status <= 599) {
+  if (isErrorAnswer(error)) {
     return { id, status: error.status, code: error.code, message: error.message };
   }
   args.runtime.config.logger.error(`content-router: a bulk write of "${args.collection.descriptor.slug}" failed on record ${id}:`, toLoggableError(error));

@@ -3,7 +3,7 @@
 // is the answer as it is; anything else becomes a HookError naming the hook (a 500 whose log says where).
 import type { Request } from 'express';
 import type { FieldHookArgs, HookApi, HookContext, HookOperation } from '../config/hooks';
-import { ContentError } from '../errors';
+import { ContentError, isErrorAnswer, misusedStatus } from '../errors';
 import { isRecord } from '../util/is-record';
 import { toLoggableError } from '../util/loggable-error';
 import type { CollectionRuntime, OperationArgs } from './runtime';
@@ -74,17 +74,19 @@ export type MaybePromise<T> = T | Promise<T>;
 
 /**
  * What a hook's failure is thrown as: a ContentError as it is (remembering the hook), a nested call's
- * HookError as it is (named already: it stays one error), anything else (a non-Error value too) a HookError
- * naming the hook. `label` may be a function: a hook called once per record is named only when it fails.
+ * HookError as it is (named already: it stays one error), anything else (a non-Error value too, or a
+ * ContentError whose status is not an error status: the hook's bug) a HookError naming the hook. `label`
+ * may be a function: a hook called once per record is named only when it fails.
  */
 function hookFailure(label: string | (() => string), error: unknown): unknown {
   const name = () => (typeof label === 'string' ? label : label());
-  if (error instanceof ContentError) {
+  if (isErrorAnswer(error)) {
     if (!thrownBy.has(error)) thrownBy.set(error, name());
     return error;
   }
   if (error instanceof HookError) return error;
-  const message = error instanceof Error ? error.message : `it threw a non-Error value (${typeof error})`;
+  const misuse = misusedStatus(error);
+  const message = error instanceof Error ? `${misuse ? `it threw ${misuse}: ` : ''}${error.message}` : `it threw a non-Error value (${typeof error})`;
   return new HookError(`content-router: the ${name()} hook failed: ${message}`, { cause: error });
 }
 
@@ -197,13 +199,14 @@ function describe(value: unknown): string {
 const reported = new WeakMap<object, Set<string>>();
 
 /**
- * Gives an operation's unexpected failure (not a ContentError) to the collection's afterError hooks. A hook
+ * Gives an operation's unexpected failure (not a ContentError with an error status) to the collection's
+ * afterError hooks. A hook
  * that fails there is logged and the others still run: the original error is what the caller gets.
  */
 export async function reportError(args: OperationArgs, operation: HookOperation, error: unknown): Promise<void> {
   const { collection } = args;
   const hooks = collection.descriptor.hooks.afterError;
-  if (hooks.length === 0 || error instanceof ContentError) return;
+  if (hooks.length === 0 || isErrorAnswer(error)) return;
   // A failure inside a nested call (a hook's `api`) passes through the outer operation too: each
   // collection's afterError hears of it once.
   if (typeof error === 'object' && error !== null) {
@@ -222,7 +225,7 @@ export async function reportError(args: OperationArgs, operation: HookOperation,
 }
 
 /**
- * Runs `work` as one operation of the collection: a failure that is not a ContentError also goes to the
+ * Runs `work` as one operation of the collection: an unexpected failure (see reportError) also goes to the
  * afterError hooks before it is rethrown (and answered, and logged, where it is caught).
  */
 export async function withAfterError<T>(args: OperationArgs, operation: HookOperation, work: () => Promise<T>): Promise<T> {

@@ -12,6 +12,7 @@ import type { ValidatedInput } from '../schema/validate-input';
 import { type RecordSerializer, createRecordSerializer } from '../schema/to-record';
 import type { ChangeBus, WriteStamps } from './change-bus';
 import type { OutageLog } from './outage-log';
+import { noteWrite } from './write-trace';
 
 export interface CollectionRuntime {
   readonly descriptor: CollectionDescriptor;
@@ -297,6 +298,7 @@ export function defaultAccessOf(runtime: Runtime, collection: CollectionDescript
  * `docs` are the stored rows as the write left them (for a delete: as they were before it), raw,
  * hidden fields included: consumers such as realtime check each reader's access against them.
  * `stamps`: what a soft delete wrote (see ChangeEvent.stamps); a delete without them removed its records.
+ * The request it was made for, when one is traced, is noted as having written (write-trace.ts).
  */
 export function publishWrite(
   runtime: Runtime,
@@ -308,6 +310,7 @@ export function publishWrite(
   stamps?: WriteStamps,
 ): void {
   const { slug, isGlobal } = target.descriptor;
+  noteWrite();
   runtime.changes.emitChange({
     scope: isGlobal ? 'global' : 'collection',
     slug,

@@ -29,6 +29,8 @@ describe('validateEndpoints', () => {
         { path: '/stats/', method: 'get', handler, schema: { name: 'Stats', response: { type: 'object' } } },
         { path: '/admin/reindex', method: 'post', handler, scope: 'admin' },
         { path: '/search', method: 'post', handler, scope: 'read' },
+        { path: '/mail', method: 'post', handler, sideEffects: true },
+        { path: '/mail', method: 'patch', handler, sideEffects: false },
       ]),
     ).toEqual([]);
   });
@@ -61,6 +63,8 @@ describe('validateEndpoints', () => {
     ['an unknown detail key', { path: '/a', method: 'get', handler, detail: { summry: 'x' } }, 'endpoints[0].detail.summry: unknown option'],
     ['an unknown scope', { path: '/a', method: 'get', handler, scope: 'owner' }, 'endpoints[0].scope: must be one of read, write, admin'],
     ['a list of scopes', { path: '/a', method: 'get', handler, scope: ['read', 'write'] }, 'endpoints[0].scope: must be one of read, write, admin'],
+    ['sideEffects not a boolean', { path: '/a', method: 'post', handler, sideEffects: 'yes' }, 'endpoints[0].sideEffects: must be true or false'],
+    ['sideEffects on a method without Idempotency-Key', { path: '/a', method: 'put', handler, sideEffects: true }, 'endpoints[0].sideEffects: only post and patch endpoints take an Idempotency-Key'],
   ])('reports %s', (_name, endpoint, expected) => {
     const problems = problemsOf([endpoint]);
     expect(problems).toEqual(expect.arrayContaining([expect.stringContaining(expected)]));

@@ -5,7 +5,7 @@
 // stay out of answers whatever afterRead returns.
 import { Types } from 'mongoose';
 import request from 'supertest';
-import { ContentError, ForbiddenError, NotFoundError } from '../../lib';
+import { type AccessResult, ContentError, type EndpointHandlerArgs, ForbiddenError, NotFoundError } from '../../lib';
 import type { AfterErrorArgs, BeforeChangeArgs, AfterChangeArgs, DeleteHookArgs, FieldHookArgs, ReadHookArgs } from '../../lib/config/hooks';
 import { type TestApp, asUser, createTestApp } from '../helpers/create-test-app';
 
@@ -27,6 +27,9 @@ interface Plugs {
   afterDelete?: (args: DeleteHookArgs) => unknown;
   afterError?: (args: AfterErrorArgs) => unknown;
   settings?: (args: BeforeChangeArgs) => unknown;
+  /** The items' read and create rules; absent: allowed. */
+  readRule?: () => AccessResult;
+  createRule?: () => AccessResult;
 }
 
 let plug: Plugs = {};
@@ -47,7 +50,7 @@ function hooksConfig() {
     collections: [
       {
         slug: 'items',
-        access: everyone,
+        access: { ...everyone, read: () => plug.readRule?.() ?? true, create: () => plug.createRule?.() ?? true },
         softDelete: true,
         fields: {
           title: { type: 'text' as const, required: true, hooks: { beforeChange: [function pluggedTitle(args: FieldHookArgs) { return plug.title?.(args); }] } },
@@ -77,6 +80,20 @@ function hooksConfig() {
         access: { read: () => true, update: () => true },
         fields: { siteName: { type: 'text' as const } },
         hooks: { beforeChange: [function pluggedSettings(args: BeforeChangeArgs) { return plug.settings?.(args); }] },
+      },
+    ],
+    endpoints: [
+      {
+        path: '/items-through-context',
+        method: 'post' as const,
+        handler: ({ req }: EndpointHandlerArgs) => req.context!.create('items', { title: 'through context' }),
+      },
+      {
+        path: '/odd-answer',
+        method: 'post' as const,
+        handler: () => {
+          throw new ContentError(302, 'moved', 'Found', 'Look elsewhere.');
+        },
       },
     ],
     logger: { error: (...args: unknown[]) => logged.push(args), warn: () => undefined, info: () => undefined, debug: () => undefined },
@@ -257,6 +274,82 @@ describe('any other error from a hook', () => {
     expect(await items().countDocuments()).toBe(stored);
     expect(logText()).toContain('"items" hooks.beforeChange[0] (pluggedBeforeChange) hook failed: it threw a non-Error value');
     expect(afterErrors).toHaveLength(1);
+  });
+});
+
+describe('a ContentError with a status that is not an error status (a host bug)', () => {
+  const INTERNAL = { type: 'urn:content-router:problem:internal_error', title: 'Internal server error', status: 500, detail: GENERIC, code: 'internal_error' };
+  const success = () => new ContentError(200, 'fine', 'OK', 'Secret detail 42.');
+  const redirect = () => new ContentError(302, 'moved', 'Found', 'Secret detail 42.');
+
+  it('from a hook: a 500 without detail, logged naming the hook, given to afterError once; nothing is written', async () => {
+    const thrown = success();
+    plug.beforeChange = () => {
+      throw thrown;
+    };
+    const stored = await items().countDocuments();
+    const res = await request(t.app).post('/api/items').set(...editor).send({ title: 'odd' });
+    expect(res.status).toBe(500);
+    expect(res.headers['content-type']).toMatch(PROBLEM);
+    expect(res.body).toEqual(INTERNAL);
+    expect(res.text).not.toContain('Secret');
+    expect(await items().countDocuments()).toBe(stored);
+    expect(logText()).toContain('"items" hooks.beforeChange[0] (pluggedBeforeChange) hook failed');
+    expect(logText()).toContain('status 200');
+    expect(afterErrors).toHaveLength(1);
+    expect(afterErrors[0]).toMatchObject({ operation: 'create', collection: 'items' });
+    expect((afterErrors[0].error as Error).cause).toBe(thrown);
+  });
+
+  it('from an access rule, over REST: a 500 without detail, logged naming the status, given to afterError once', async () => {
+    const thrown = redirect();
+    plug.readRule = () => {
+      throw thrown;
+    };
+    const res = await request(t.app).get('/api/items').set(...editor);
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual(INTERNAL);
+    expect(logText()).toContain('status 302');
+    expect(afterErrors.map((a) => a.operation)).toEqual(['read']);
+    expect(afterErrors[0].error).toBe(thrown);
+  });
+
+  it('through the local API: the caller gets the error, and afterError is given it once', async () => {
+    const thrown = success();
+    plug.createRule = () => {
+      throw thrown;
+    };
+    await expect(t.api.local.create('items', { title: 'x' }, { user: { id: '0000000000000000000000e1' } })).rejects.toBe(thrown);
+    expect(afterErrors).toHaveLength(1);
+    expect(afterErrors[0].error).toBe(thrown);
+  });
+
+  it("from a hook under a custom endpoint's req.context: a 500, given to afterError once", async () => {
+    plug.beforeValidate = () => {
+      throw redirect();
+    };
+    const res = await request(t.app).post('/api/items-through-context').set(...editor).send({});
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual(INTERNAL);
+    expect(logText()).toContain('"items" hooks.beforeValidate[0] (pluggedBeforeValidate) hook failed');
+    expect(afterErrors).toHaveLength(1);
+  });
+
+  it('thrown by a custom endpoint: a 500 without detail, logged naming the status', async () => {
+    const res = await request(t.app).post('/api/odd-answer').set(...editor).send({});
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual(INTERNAL);
+    expect(logText()).toContain('status 302');
+  });
+
+  it('afterChange throwing it: the write stands, the failure is logged and given to afterError once', async () => {
+    plug.afterChange = () => {
+      throw success();
+    };
+    const created = await request(t.app).post('/api/items').set(...editor).send({ title: 'stands anyway' });
+    expect(created.status).toBe(201);
+    expect(afterErrors.map((a) => a.operation)).toEqual(['create']);
+    expect(logText()).toContain('hooks.afterChange[0] (pluggedAfterChange) hook failed');
   });
 });
 

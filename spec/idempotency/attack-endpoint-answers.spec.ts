@@ -16,6 +16,7 @@ const CONFIG: TestConfig = {
     {
       path: '/answered',
       method: 'post',
+      sideEffects: true,
       handler: ({ res }) => {
         called('/answered');
         res.status(201).json({ ok: true });
@@ -24,6 +25,7 @@ const CONFIG: TestConfig = {
     {
       path: '/returned',
       method: 'post',
+      sideEffects: true,
       // Returns what res.json returns (the response): "nothing more is sent, whatever it returned".
       handler: ({ res }) => {
         called('/returned');
@@ -33,6 +35,7 @@ const CONFIG: TestConfig = {
     {
       path: '/redirected',
       method: 'post',
+      sideEffects: true,
       handler: ({ res }) => {
         called('/redirected');
         res.redirect(303, '/api/somewhere');
@@ -41,6 +44,7 @@ const CONFIG: TestConfig = {
     {
       path: '/csv',
       method: 'patch',
+      sideEffects: true,
       handler: ({ res }) => {
         called('/csv');
         res.type('text/csv').send('a,b\n1,2\n');
@@ -49,6 +53,7 @@ const CONFIG: TestConfig = {
     {
       path: '/nothing',
       method: 'post',
+      sideEffects: true,
       handler: () => {
         called('/nothing');
       },

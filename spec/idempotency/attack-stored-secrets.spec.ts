@@ -23,6 +23,7 @@ const CONFIG = {
       // such for every store on the way, as RFC 6749 asks of token answers.
       path: '/one-time-login',
       method: 'post',
+      sideEffects: true,
       handler: ({ res }) => {
         const token = randomBytes(16).toString('hex');
         issued.push(token);

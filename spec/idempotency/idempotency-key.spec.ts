@@ -73,6 +73,7 @@ const CONFIG: TestConfig = {
     {
       path: '/contact',
       method: 'post',
+      sideEffects: true,
       schema: { name: 'ContactForm', body: { properties: { name: { type: 'string' } }, required: ['name'] } },
       handler: ({ body, res }) => {
         calls.contact = (calls.contact ?? 0) + 1;
@@ -83,6 +84,7 @@ const CONFIG: TestConfig = {
     {
       path: '/contact',
       method: 'patch',
+      sideEffects: true,
       handler: () => {
         calls.patch = (calls.patch ?? 0) + 1;
         return { call: calls.patch };
@@ -91,15 +93,17 @@ const CONFIG: TestConfig = {
     {
       path: '/export',
       method: 'post',
+      sideEffects: true,
       handler: () => {
         calls.export = (calls.export ?? 0) + 1;
-        // One byte more than a kept answer holds, once JSON-quoted.
-        return 'x'.repeat(15 * 1024 * 1024 - 1);
+        // One byte more than a kept answer holds by default (idempotency.maxAnswerBytes), once JSON-quoted.
+        return 'x'.repeat(1024 * 1024 - 1);
       },
     },
     {
       path: '/attach',
       method: 'post',
+      sideEffects: true,
       schema: { name: 'AttachForm', body: { properties: { note: { type: 'string' }, doc: { type: 'file' } }, required: ['doc'] } },
       handler: ({ body }) => {
         calls.attach = (calls.attach ?? 0) + 1;
@@ -625,7 +629,7 @@ describe('an answer too large to keep', () => {
     const before = calls.export ?? 0;
     const first = await request(t.app).post('/api/export').set('Idempotency-Key', key);
     expect(first.status).toBe(200);
-    expect(first.text.length).toBe(15 * 1024 * 1024 + 1);
+    expect(first.text.length).toBe(1024 * 1024 + 1);
     const again = await request(t.app).post('/api/export').set('Idempotency-Key', key);
     expectProblem(again, 422, 'idempotency_key_reused');
     expect(again.body.detail).toContain('too large to keep');

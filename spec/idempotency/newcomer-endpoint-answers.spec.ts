@@ -18,6 +18,7 @@ const CONFIG: TestConfig = {
     {
       path: '/go',
       method: 'post',
+      sideEffects: true,
       handler: ({ res }) => {
         called('go');
         res.redirect(303, '/api/notes');
@@ -26,6 +27,7 @@ const CONFIG: TestConfig = {
     {
       path: '/report',
       method: 'post',
+      sideEffects: true,
       handler: async ({ res }) => {
         called('report');
         await new Promise((resolve) => setImmediate(resolve));
@@ -35,6 +37,7 @@ const CONFIG: TestConfig = {
     {
       path: '/ping',
       method: 'post',
+      sideEffects: true,
       handler: () => {
         called('ping');
       },
