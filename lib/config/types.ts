@@ -435,10 +435,11 @@ export interface EndpointObject {
    */
   scope?: Scope;
   /**
-   * true: the handler acts where the router cannot see it (sends a mail, calls a payment service), so a
-   * success with an `Idempotency-Key` is always kept and replayed. Without it, an answer is kept only when
-   * the request wrote through the router (`req.context`, `api.local`) or the handler used `db`: a repeat of
-   * a request that wrote nothing runs again. Default false.
+   * Whether the handler may act where the router cannot see it (sends a mail, calls a payment service).
+   * true (the default): a success with an `Idempotency-Key` is always kept and replayed, so a retry never
+   * acts twice. false: the endpoint declares that it writes only through the router (`req.context`,
+   * `api.local`) or `db`, so an answer is kept only when the request did write: a repeat of a request that
+   * wrote nothing (a search sent as a POST) runs again and keeps nothing. Default true.
    */
   sideEffects?: boolean;
 }

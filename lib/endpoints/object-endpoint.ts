@@ -73,8 +73,9 @@ export function objectEndpointRoute(runtime: Runtime, endpoint: EndpointObject, 
         const raw = req.body as unknown;
         const body = bodySchema ? validateEndpointBody(bodySchema, raw, multipart) : raw;
         // What the router cannot see the handler do counts as a write, so an Idempotency-Key keeps its answer:
-        // a declared side effect, or the connection taken (its writes bypass the router's operations).
-        if (endpoint.sideEffects === true) noteWrite();
+        // side effects (assumed unless declared absent), or the connection taken (its writes bypass the
+        // router's operations). Assuming them keeps a retried payment or mail from acting twice.
+        if (endpoint.sideEffects !== false) noteWrite();
         result = await endpoint.handler({
           get db() {
             noteWrite();

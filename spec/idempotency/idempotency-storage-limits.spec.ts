@@ -1,5 +1,6 @@
 // What an Idempotency-Key may make the router keep, end to end against the database: nothing for a request
-// that wrote nothing (a read-only object endpoint: its repeat runs again), no answer over
+// that wrote nothing (an object endpoint declared `sideEffects: false` that only read: its repeat runs
+// again), no answer over
 // `idempotency.maxAnswerBytes`, and no more than `idempotency.maxKeysPerCaller` keys per caller within the
 // TTL (a new key beyond them is a 429 before anything runs).
 import request from 'supertest';
@@ -22,7 +23,8 @@ const CONFIG: TestConfig = {
     {
       path: '/search',
       method: 'post',
-      // Reads through the router, writes nothing.
+      // Reads through the router, writes nothing: declared, so the router's own trace decides.
+      sideEffects: false,
       handler: async ({ req }) => {
         called('/search');
         const found = await req.context!.find('notes', { limit: 1 });
@@ -32,6 +34,7 @@ const CONFIG: TestConfig = {
     {
       path: '/note',
       method: 'post',
+      sideEffects: false,
       handler: async ({ req, body }) => {
         called('/note');
         return req.context!.create('notes', { title: (body as { title: string }).title });
@@ -41,6 +44,7 @@ const CONFIG: TestConfig = {
       path: '/raw-note',
       method: 'post',
       // Writes past the router's operations, straight through the connection it is given.
+      sideEffects: false,
       handler: async ({ db, body }) => {
         called('/raw-note');
         const { insertedId } = await db.collection('notes').insertOne({ title: (body as { title: string }).title });
@@ -50,8 +54,7 @@ const CONFIG: TestConfig = {
     {
       path: '/mail',
       method: 'post',
-      // Acts outside the database (a mail sent): declared, since the router cannot see it.
-      sideEffects: true,
+      // Acts outside the database (a mail sent), and says nothing: the router assumes it has side effects.
       handler: () => {
         called('/mail');
         return { sent: true };
@@ -131,7 +134,7 @@ describe('a request that wrote nothing', () => {
     expect(await countNotes(t)).toBe(notes + 1);
   });
 
-  it('is told from an endpoint declaring sideEffects: its answer is kept, the handler runs once', async () => {
+  it('is told from an endpoint that does not declare sideEffects: false (the default assumes side effects): its answer is kept, the handler runs once', async () => {
     const key = newKey();
     const before = calls['/mail'] ?? 0;
     await request(t.app).post('/api/mail').set('Idempotency-Key', key).send({ to: 'a@example.com' }).expect(200);
