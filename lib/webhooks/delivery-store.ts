@@ -77,6 +77,8 @@ export interface DeliveryStore {
    * `lease` (three indexed round trips however many): each row is claimed by one instance only.
    */
   claim(endpoint: string, lease: Date, limit: number): Promise<DeliveryRow[]>;
+  /** When the soonest pending row of `endpoint` that nobody holds is due (undefined when there is none): when to claim next. */
+  nextDue(endpoint: string): Promise<Date | undefined>;
   /** Extends this instance's leases of `ids`. */
   renew(ids: readonly string[], lease: Date): Promise<void>;
   /**
@@ -117,6 +119,8 @@ export function createDeliveryStore(connection: Connection, retentionMs: number)
   const cursors = () => connection.collection<CursorRow>(CURSORS_COLLECTION);
   const owner = randomBytes(12).toString('hex');
   const live = (now = new Date()) => ({ expiresAt: { $gt: now } });
+  /** Pending rows of `endpoint` nobody holds (no lease, or one that ran out): for whoever claims them first. */
+  const unheld = (endpoint: string, now: Date) => ({ endpoint, status: 'pending' as const, $or: [{ leaseUntil: { $exists: false } }, { leaseUntil: { $lte: now } }], ...live(now) });
 
   return {
     owner,
@@ -144,13 +148,17 @@ export function createDeliveryStore(connection: Connection, retentionMs: number)
     },
     async claim(endpoint, lease, limit) {
       const now = new Date();
-      const free = { endpoint, status: 'pending' as const, nextAttemptAt: { $lte: now }, $or: [{ leaseUntil: { $exists: false } }, { leaseUntil: { $lte: now } }], ...live(now) };
+      const free = { ...unheld(endpoint, now), nextAttemptAt: { $lte: now } };
       const candidates = await rows().find(free, { projection: { _id: 1 } }).sort({ nextAttemptAt: 1 }).limit(limit).toArray();
       if (candidates.length === 0) return [];
       // The filter is checked again row by row as each is written: a row another instance claimed meanwhile is left out.
       const claim = randomBytes(8).toString('hex');
       await rows().updateMany({ ...free, _id: { $in: candidates.map((c) => c._id) } }, { $set: { owner, leaseUntil: lease, claim } });
       return rows().find({ _id: { $in: candidates.map((c) => c._id) }, owner, claim }).sort({ nextAttemptAt: 1 }).toArray();
+    },
+    async nextDue(endpoint) {
+      const [next] = await rows().find(unheld(endpoint, new Date()), { projection: { nextAttemptAt: 1 } }).sort({ nextAttemptAt: 1 }).limit(1).toArray();
+      return next?.nextAttemptAt;
     },
     async renew(ids, lease) {
       if (ids.length) await rows().updateMany({ _id: { $in: [...ids] }, owner }, { $set: { leaseUntil: lease } });
