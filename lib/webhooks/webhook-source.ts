@@ -123,11 +123,16 @@ export function createWebhookSource(runtime: Runtime, options: ResolvedWebhooks,
     for (const url of new Set(later.map((row) => row.endpoint))) queue.backlog(url);
   }
 
-  /** Keeps a stream's position: one write at a time, the newest position waiting while one is written. */
+  /**
+   * Keeps a stream's position: one write at a time, the newest position waiting while one is written. The
+   * position after a change is written at once (its deliveries are recorded); the stream's own progress at
+   * most every IDLE_KEEP_MS, the newest of it at the latest then (or on close).
+   */
   function positionKeeper(collectionName: string) {
     let writing: Promise<void> | undefined;
     let next: { token: unknown; at: Date } | undefined;
     let lastKept = 0;
+    let idleTimer: NodeJS.Timeout | undefined;
     const write = (): Promise<void> => {
       const position = next!;
       next = undefined;
@@ -138,6 +143,8 @@ export function createWebhookSource(runtime: Runtime, options: ResolvedWebhooks,
       );
     };
     const flush = (): Promise<void> => {
+      clearTimeout(idleTimer);
+      idleTimer = undefined;
       if (writing || !next) return writing ?? Promise.resolve();
       writing = write().finally(() => {
         writing = undefined;
@@ -151,9 +158,12 @@ export function createWebhookSource(runtime: Runtime, options: ResolvedWebhooks,
         void flush();
       },
       idle(token: unknown): void {
-        if (Date.now() - lastKept < IDLE_KEEP_MS) return;
         next = { token, at: new Date() };
-        void flush();
+        const wait = lastKept + IDLE_KEEP_MS - Date.now();
+        if (wait <= 0) return void flush();
+        if (idleTimer || writing) return;
+        idleTimer = setTimeout(() => void flush(), wait);
+        idleTimer.unref();
       },
       async settle(): Promise<void> {
         while (writing || next) await flush();
@@ -170,8 +180,11 @@ export function createWebhookSource(runtime: Runtime, options: ResolvedWebhooks,
     keepers.push(keeper);
     const since = kept ? toIsoString(kept.at) : undefined;
 
-    /** A batch of the stream: resets said loudly, changes recorded, then the position after the last one kept. */
-    async function handle(changes: NormalizedChange[]): Promise<void> {
+    /**
+     * A batch of the stream: resets said loudly, changes recorded, then the position kept: past the whole batch
+     * (events it ignored too, so a restart does not read them again), or, before a reset, after the last change.
+     */
+    async function handle(changes: NormalizedChange[], position?: unknown): Promise<void> {
       for (const change of changes) {
         if (change.kind !== 'reset') continue;
         logger.error(
@@ -180,10 +193,11 @@ export function createWebhookSource(runtime: Runtime, options: ResolvedWebhooks,
         );
       }
       const events = changes.flatMap((change) => (change.kind === 'change' ? [change.event] : []));
-      if (events.length === 0) return;
-      await record(collection, target, events);
-      const last = events[events.length - 1];
-      keeper.keep(last.resumeToken, last.timestamp ?? new Date());
+      if (events.length) await record(collection, target, events);
+      const last = events.at(-1);
+      const reset = changes.at(-1)?.kind === 'reset';
+      if (!reset && position !== undefined) keeper.keep(position, last?.timestamp ?? new Date());
+      else if (last) keeper.keep(last.resumeToken, last.timestamp ?? new Date());
     }
     return createCollectionWatcher(
       runtime.connection.db!,
