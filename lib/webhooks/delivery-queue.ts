@@ -106,7 +106,8 @@ export function createDeliveryQueue(store: DeliveryStore, options: ResolvedWebho
 
   /** Attempts a row; its slot is free once the receiver answered, the attempt is written with others. */
   async function attemptOnce(endpoint: ResolvedEndpoint, row: DeliveryRow): Promise<void> {
-    const { attempt, delivered } = await sendWebhook({ endpoint, id: row._id, payload: row.payload, timeoutMs: options.timeoutMs, signal: closing.signal });
+    // Only pending rows are queued, and every pending row has a body (one without is recorded failed and never requeued).
+    const { attempt, delivered } = await sendWebhook({ endpoint, id: row._id, payload: row.payload!, timeoutMs: options.timeoutMs, signal: closing.signal });
     // Aborted by close(): not the receiver's failure. The lease is given back and the row is sent later.
     if (closing.signal.aborted && !delivered) return;
     const settlement = (delivered ? { status: 'delivered', attempt } : { ...afterFailure(row.tries, options.delays, Date.now()), attempt }) as Settlement;

@@ -4,14 +4,16 @@
 // each endpoint that wants it (its events, its where on the record after the change) gets a row, the rows are
 // recorded in one write, and only then is the stream's position kept. Rows this instance recorded go straight
 // to their endpoint's queue.
+import { ContentError } from '../errors';
 import type { ChangeEvent } from '../operations/change-bus';
 import { type CollectionWatcher, STREAM_OPEN_TIMEOUT_MS, createCollectionWatcher } from '../operations/collection-watcher';
 import { constraintTest } from '../operations/constraint-match';
+import { HookError, namedHookError } from '../operations/hooks';
 import type { NormalizedChange, WatchTarget } from '../operations/normalize-change';
 import { presentFor } from '../operations/present-records';
 import type { CollectionRuntime, OperationArgs, Runtime } from '../operations/runtime';
 import { toIsoString } from '../util/iso-date';
-import { describeError } from '../util/loggable-error';
+import { describeError, toLoggableError } from '../util/loggable-error';
 import { type DeliveryQueue, LEASE_MS } from './delivery-queue';
 import type { DeliveryStore, NewDelivery } from './delivery-store';
 import type { ChangeType, ResolvedEndpoint, ResolvedWebhooks } from './webhook-options';
@@ -98,9 +100,25 @@ export function createWebhookSource(runtime: Runtime, options: ResolvedWebhooks,
     const raw = event.docs?.[0];
     const receivers = await receiversOf(collection, type, raw);
     if (receivers.length === 0) return [];
-    const payload = JSON.stringify(await payloadOf(collection, event, type, id, raw));
     const { slug } = collection.descriptor;
-    return receivers.map((endpoint) => ({ event: key, endpoint: endpoint.url, type: `${slug}.${type}`, collection: slug, recordId: id, payload }));
+    const body = await bodyOf(collection, event, type, id, raw);
+    return receivers.map((endpoint) => ({ event: key, endpoint: endpoint.url, type: `${slug}.${type}`, collection: slug, recordId: id, ...body }));
+  }
+
+  /**
+   * The body of a change as JSON, or, when a read hook fails on it, why not: the change is recorded as a failed
+   * delivery naming the hook and the stream goes on (read again, it would fail again, and hold back every later
+   * change of the collection). Any other failure (the database) is thrown: the change is read again.
+   */
+  async function bodyOf(collection: CollectionRuntime, event: ChangeEvent, type: ChangeType, id: string, raw: Record<string, unknown> | undefined): Promise<{ payload: string } | { unbuilt: string }> {
+    try {
+      return { payload: JSON.stringify(await payloadOf(collection, event, type, id, raw)) };
+    } catch (error) {
+      if (!(error instanceof HookError || error instanceof ContentError)) throw error;
+      const failure = namedHookError(error, 'read');
+      logger.error(`content-router: webhooks could not build the body of ${collection.descriptor.slug}.${type} of record ${id}; it is recorded as a failed delivery and later changes go on:`, toLoggableError(failure));
+      return { unbuilt: `the body could not be built: ${failure.message.replace(/^content-router: /, '')}` };
+    }
   }
 
   /**
@@ -117,7 +135,8 @@ export function createWebhookSource(runtime: Runtime, options: ResolvedWebhooks,
     const later = rows.filter((row) => !roomy.has(row.endpoint));
     const [recorded] = await Promise.all([store.record(rows.filter((row) => roomy.has(row.endpoint)), lease), store.record(later, undefined)]);
     for (const endpoint of options.endpoints) {
-      const own = recorded.filter((row) => row.endpoint === endpoint.url);
+      // Rows without a body are recorded failed: nothing to attempt.
+      const own = recorded.filter((row) => row.endpoint === endpoint.url && row.status === 'pending');
       if (own.length) queue.push(endpoint, own);
     }
     for (const url of new Set(later.map((row) => row.endpoint))) queue.backlog(url);
