@@ -132,6 +132,13 @@ export class WriteConflictError extends ContentError {
   }
 }
 
+/** 409: a webhook delivery whose body could not be built (a read hook failed); there is nothing to send again. */
+export class DeliveryNotRetryableError extends ContentError {
+  constructor(detail: string) {
+    super(409, 'delivery_not_retryable', 'Conflict', detail);
+  }
+}
+
 /** 400: a bulk write whose where matches more records than it may write; nothing was written. */
 export class TooManyMatchesError extends ContentError {
   constructor(most: number) {

@@ -69,7 +69,7 @@ export type { RateLimitAuthOptions, RateLimitOptions, SecurityOptions } from './
 /** Idempotent retries with the Idempotency-Key header (docs/writes.md). */
 export type { IdempotencyOptions } from './config/types';
 /** Webhooks: options, and the delivery log of api.webhooks (docs/webhooks.md). */
-export type { WebhookEndpoint, WebhookRetryOptions, WebhooksOptions } from './config/types';
+export type { WebhookEndpoint, WebhookRetryOptions, WebhookView, WebhooksOptions } from './config/types';
 // Also what declares api.webhooks on ContentRouter (RouterMembers), for the host's compiler.
 export type { WebhookAttempt, WebhookDelivery, WebhookDeliveryPage, WebhookDeliveryQuery } from './webhooks/delivery-log';
 export type { WebhooksApi } from './webhooks/webhooks-feature';

@@ -569,6 +569,23 @@ export interface WebhookEndpoint {
   where?: Where;
   /** Extra request headers (an `Authorization` for the receiver's gateway); not `webhook-*`, `content-type` and the like. */
   headers?: Record<string, string>;
+  /**
+   * How `data.doc` (and `data.updatedFields`) are rendered. Default: as server code reads the record (access
+   * overridden): hidden fields out, but every field that field access hides from some callers in.
+   */
+  view?: WebhookView;
+}
+
+/** An endpoint's view of the records it receives: that of a given caller, only some fields, or both. */
+export interface WebhookView {
+  /**
+   * Render the record as REST renders it for this caller: its field `read` rules decide which fields are in,
+   * and the read hooks run with it as `user`. It does not decide which records are sent (`events` and
+   * `where` do).
+   */
+  user?: AuthUser;
+  /** Only these fields (and `id`), as a list's `fields` parameter selects them; each a visible field of every collection the endpoint receives. */
+  fields?: string[];
 }
 
 /** The retry schedule of failed deliveries. */

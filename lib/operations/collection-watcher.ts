@@ -43,8 +43,10 @@ export interface WatcherCallbacks {
   /**
    * When given, called instead of onChange with every change the server sent in one batch (up to 256, a reset
    * last): a consumer that writes per change writes once per batch. Failure and retry as for onChange.
+   * `position`: the stream's resume token past the batch (its last event's, ignored ones included, or the
+   * server's post-batch token), for a consumer that keeps its position.
    */
-  onChanges?(changes: NormalizedChange[]): void | Promise<void>;
+  onChanges?(changes: NormalizedChange[], position: unknown): void | Promise<void>;
   /** The stream's resume point moved while no change came (the server's post-batch token): a consumer keeping its position may save it. */
   onProgress?(token: unknown): void;
   /** The stream is open on the server (first time, or again after an error). */
@@ -158,16 +160,16 @@ export function createCollectionWatcher(
         markStarted();
         for (;;) {
           if (change) {
-            const batch = [normalizeChange(change, target)];
+            const batch = [normalizeChange(change, target, db.databaseName)];
             // A consumer of batches gets what the server already sent in one go (no round trip per change).
             if (callbacks.onChanges) {
               while (batch.length < MAX_BATCH && batch[batch.length - 1].kind !== 'reset' && stream.bufferedCount() > 0) {
                 const next = await stream.tryNext();
                 if (!next) break;
-                batch.push(normalizeChange(next, target));
+                batch.push(normalizeChange(next, target, db.databaseName));
               }
             }
-            const handled = callbacks.onChanges ? callbacks.onChanges(batch) : callbacks.onChange(batch[0]);
+            const handled = callbacks.onChanges ? callbacks.onChanges(batch, stream.resumeToken ?? undefined) : callbacks.onChange(batch[0]);
             if (handled) await handled.catch((error: unknown) => Promise.reject(new ConsumerError(error)));
             if (batch[batch.length - 1].kind === 'reset') {
               // After a drop or rename the stream is invalidated: start afresh from now.

@@ -90,6 +90,16 @@ function hookFailure(label: string | (() => string), error: unknown): unknown {
   return new HookError(`content-router: the ${name()} hook failed: ${message}`, { cause: error });
 }
 
+/**
+ * Where no caller is there to answer (a write that stands, a webhook's body), a hook's failure as a HookError
+ * naming the hook: a HookError as it is, a ContentError named after the hook that threw it (`fallback` when
+ * the hook is not known).
+ */
+export function namedHookError(error: HookError | ContentError, fallback: string): HookError {
+  if (error instanceof HookError) return error;
+  return new HookError(`content-router: the ${thrownBy.get(error) ?? fallback} hook failed: ${error.message}`, { cause: error });
+}
+
 /** Calls one hook and returns its answer as it gave it: a value at once, or a promise; failures as hookFailure says. */
 export function callHookNow<A>(label: string | (() => string), hook: (args: A) => unknown, args: A): unknown {
   let result: unknown;
@@ -244,7 +254,7 @@ export async function withAfterError<T>(args: OperationArgs, operation: HookOper
  */
 export async function reportAfterWrite(args: OperationArgs, operation: HookOperation, error: unknown): Promise<void> {
   // A ContentError cannot refuse a write that stands: here it is a failure of the hook that threw it, named.
-  const failure = error instanceof ContentError ? new HookError(`content-router: the ${thrownBy.get(error) ?? 'after-write'} hook failed: ${error.message}`, { cause: error }) : error;
+  const failure = error instanceof ContentError ? namedHookError(error, 'after-write') : error;
   args.runtime.config.logger.error('content-router: a hook failed after the write was stored (the write stands):', toLoggableError(failure));
   await reportError(args, operation, failure);
 }

@@ -1,5 +1,6 @@
 // Turns one change-stream document into the bus's ChangeEvent (origin `stream`), or says the stream
-// lost its footing (drop, rename, invalidate). Pure, so servers' quirks are handled and tested in one place.
+// lost its footing (a drop, rename or invalidate of the watched collection, or a drop of its database).
+// Pure, so servers' quirks are handled and tested in one place.
 import type { mongo } from 'mongoose';
 import type { ChangeEvent, WriteStamps } from './change-bus';
 import { isObjectId } from '../util/object-id';
@@ -36,11 +37,15 @@ function timestampOf(change: Record<string, unknown>): Date {
  * Normalises a change. The id comes from the full document first: some servers put something other
  * than `{ _id }` in an update's documentKey. An event whose id cannot be told keeps `ids: []`
  * (consumers then treat the whole collection as changed). `docs` only when the full document is whole.
+ * `databaseName`: the watched collection's database, so a drop naming another database is told apart.
  */
-export function normalizeChange(change: mongo.ChangeStreamDocument, target: WatchTarget): NormalizedChange {
+export function normalizeChange(change: mongo.ChangeStreamDocument, target: WatchTarget, databaseName?: string): NormalizedChange {
   const raw = change as unknown as Record<string, unknown>;
   const operation = String(raw.operationType);
-  if (RESETS.has(operation)) return { kind: 'reset', reason: `the collection "${target.collectionName}" saw "${operation}"` };
+  if (RESETS.has(operation)) {
+    if (!namesWatched(raw, operation, target, databaseName)) return { kind: 'ignore' };
+    return { kind: 'reset', reason: `the collection "${target.collectionName}" saw "${operation}"` };
+  }
   const type = TYPES[operation];
   if (!type) return { kind: 'ignore' };
   const full = raw.fullDocument && typeof raw.fullDocument === 'object' ? (raw.fullDocument as Record<string, unknown>) : undefined;
@@ -60,6 +65,26 @@ export function normalizeChange(change: mongo.ChangeStreamDocument, target: Watc
   const event: ChangeEvent = { ...base, scope: 'collection', slug: target.slugs[0], ids: id ? [id] : [] };
   if (full && id && type !== 'delete') event.docs = [full];
   return { kind: 'change', event: withFields(event, fields) };
+}
+
+interface Namespace {
+  db?: unknown;
+  coll?: unknown;
+}
+
+/**
+ * Whether a drop, rename, dropDatabase or invalidate is about the watched collection. MongoDB names the
+ * namespace of the first three (a rename also names where it went) and sends an invalidate only to the
+ * streams it ends, without one. Some servers (mongo-java-server) send every drop of the database to every
+ * stream, naming none: such an event says nothing of the watched collection.
+ */
+function namesWatched(raw: Record<string, unknown>, operation: string, target: WatchTarget, databaseName: string | undefined): boolean {
+  const ns = raw.ns as Namespace | undefined;
+  const sameDb = (at: Namespace | undefined) => databaseName === undefined || at?.db === databaseName;
+  if (operation === 'invalidate') return ns === undefined || (sameDb(ns) && ns.coll === target.collectionName);
+  if (operation === 'dropDatabase') return ns !== undefined && sameDb(ns);
+  const to = raw.to as Namespace | undefined;
+  return [ns, to].some((at) => at !== undefined && sameDb(at) && at.coll === target.collectionName);
 }
 
 /** An update event's description of what it set and removed (top-level or dotted paths). */

@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ChangeEvent } from '../operations/change-bus';
 import type { CollectionRuntime } from '../operations/runtime';
+import { isSoftDelete } from '../operations/soft-delete-change';
 import { findField } from '../query/find-field';
 import type { CollectionDescriptor } from '../schema/descriptors';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
@@ -72,7 +73,7 @@ export function toHubEntries(
   const updatedFields = change.type === 'update' && change.fields ? visibleFields(collection.descriptor, change.fields) : undefined;
   return change.ids.map((docId, index) => {
     const stored = rows.get(docId);
-    const gone = softDeleted(change, collection, stored);
+    const gone = isSoftDelete(change, collection, stored);
     // Checked as it was live: a delete reaches the readers who could read the record just before it went.
     const row = gone && stored ? { ...stored, deletedAt: null } : stored;
     const id = change.resumeToken !== undefined ? `${tokenText(change.resumeToken)}${single ? '' : `:${index}`}` : nextId();
@@ -81,17 +82,6 @@ export function toHubEntries(
     if (updatedFields && !gone) event.updatedFields = updatedFields;
     return row ? { event, row } : { event };
   });
-}
-
-/**
- * Whether an update is a soft delete: one made elsewhere reaches the stream as an update setting deletedAt
- * (this router's own are delete events already). The stream's description of the update says what it set;
- * without one, the stored row does.
- */
-function softDeleted(change: ChangeEvent, collection: CollectionRuntime, row: RawDoc | undefined): boolean {
-  if (change.type !== 'update' || !collection.descriptor.softDelete) return false;
-  const deletedAt = change.stamps ? change.stamps.deletedAt : row?.deletedAt;
-  return deletedAt !== null && deletedAt !== undefined;
 }
 
 /** The names among `fields` that are fields of the collection a reader sees (not hidden, not unknown like `__v`). */

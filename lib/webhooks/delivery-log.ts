@@ -1,7 +1,7 @@
 // The delivery log as the API shows it, for the routes and for api.webhooks alike: a page of deliveries
 // (newest first, filtered by status and endpoint) and "queue this one again".
 import type { QueryOptions } from '../config/resolve-config';
-import { NotFoundError } from '../errors';
+import { DeliveryNotRetryableError, NotFoundError } from '../errors';
 import { toListEnvelope } from '../http/list-envelope';
 import type { FindResult } from '../operations/find-result';
 import { chooseEnvelope, parseLimit, parsePage } from '../query';
@@ -62,7 +62,11 @@ export interface WebhookDeliveryPage {
 export interface WebhooksApi {
   /** Deliveries, newest first. */
   list(query?: WebhookDeliveryQuery): Promise<WebhookDeliveryPage>;
-  /** Sends a failed (or delivered) delivery again, same webhook-id, one attempt; a pending one is left as it is. Rejects with NotFoundError for an unknown id. */
+  /**
+   * Sends a failed (or delivered) delivery again, same webhook-id, one attempt; a pending one is left as it is.
+   * Rejects with NotFoundError for an unknown id, and with DeliveryNotRetryableError for a delivery whose body
+   * could not be built (a read hook failed).
+   */
   retry(id: string): Promise<WebhookDelivery>;
 }
 
@@ -137,9 +141,14 @@ export function createDeliveryLog(store: DeliveryStore, queue: DeliveryQueue, de
       return toListEnvelope(result, envelope);
     },
     async retry(id) {
-      const row = await store.requeue(id, delays.length);
-      if (!row) throw new NotFoundError('No such webhook delivery (it may have expired).');
-      queue.wake();
+      const found = await store.requeue(id, delays.length);
+      if (!found) throw new NotFoundError('No such webhook delivery (it may have expired).');
+      const { row, requeued } = found;
+      // A pending delivery is queued already: it is answered as it is. Any other that was not queued has no body.
+      if (!requeued && row.status !== 'pending') {
+        throw new DeliveryNotRetryableError('This delivery cannot be sent again: its body could not be built (a read hook failed, see its attempt). Later changes of the record are delivered as usual.');
+      }
+      if (requeued) queue.wake();
       return toDelivery(row);
     },
   };

@@ -12,7 +12,7 @@ import type { ResolvedEndpoint, ResolvedWebhooks } from './webhook-options';
 export const ENDPOINT_CONCURRENCY = 16;
 /** Rows one endpoint's queue holds (running and waiting): a bound on memory; more wait in the database for a poll. */
 export const QUEUE_ROOM = 1000;
-/** How often due rows are looked for when nothing woke the loop sooner. */
+/** How often due rows are looked for when nothing woke the loop sooner (a retry due sooner wakes it then). */
 export const POLL_MS = 1000;
 /** A lease, renewed every third of it while the row is held. */
 export const LEASE_MS = 30_000;
@@ -106,7 +106,8 @@ export function createDeliveryQueue(store: DeliveryStore, options: ResolvedWebho
 
   /** Attempts a row; its slot is free once the receiver answered, the attempt is written with others. */
   async function attemptOnce(endpoint: ResolvedEndpoint, row: DeliveryRow): Promise<void> {
-    const { attempt, delivered } = await sendWebhook({ endpoint, id: row._id, payload: row.payload, timeoutMs: options.timeoutMs, signal: closing.signal });
+    // Only pending rows are queued, and every pending row has a body (one without is recorded failed and never requeued).
+    const { attempt, delivered } = await sendWebhook({ endpoint, id: row._id, payload: row.payload!, timeoutMs: options.timeoutMs, signal: closing.signal });
     // Aborted by close(): not the receiver's failure. The lease is given back and the row is sent later.
     if (closing.signal.aborted && !delivered) return;
     const settlement = (delivered ? { status: 'delivered', attempt } : { ...afterFailure(row.tries, options.delays, Date.now()), attempt }) as Settlement;
@@ -140,21 +141,28 @@ export function createDeliveryQueue(store: DeliveryStore, options: ResolvedWebho
     return writing;
   }
 
-  /** Claims due rows for every endpoint with room. */
-  async function poll(): Promise<void> {
+  /**
+   * Claims due rows for every endpoint with room; answers when the soonest row not yet due falls due (Infinity
+   * when none), so the loop wakes then rather than at its next regular poll.
+   */
+  async function poll(): Promise<number> {
+    let soonest = Infinity;
     for (const queue of queues.values()) {
       const room = QUEUE_ROOM - held(queue);
       if (closed || room <= 0) continue;
       const rows = await store.claim(queue.endpoint.url, lease(), room);
       if (closed) {
         await store.release(rows.map((row) => row._id));
-        return;
+        return soonest;
       }
       queue.waiting.push(...rows);
       drain(queue);
       // A full claim: more may be due; look again once there is room.
       if (rows.length === room) queue.backlog = true;
+      // Room left: the next retry due (this instance's, or another's it gave back) is claimed when it is due.
+      else soonest = Math.min(soonest, (await store.nextDue(queue.endpoint.url))?.getTime() ?? Infinity);
     }
+    return soonest;
   }
 
   /** Runs a poll now (or right after the one running), then waits for the next due time. */
@@ -167,12 +175,15 @@ export function createDeliveryQueue(store: DeliveryStore, options: ResolvedWebho
       return;
     }
     polling = poll()
-      .catch((error: unknown) => logger.warn('content-router: webhooks could not look for due deliveries (retrying):', error))
-      .finally(() => {
+      .catch((error: unknown) => {
+        logger.warn('content-router: webhooks could not look for due deliveries (retrying):', error);
+        return Infinity;
+      })
+      .then((due) => {
         polling = undefined;
         const soon = pollAgain;
         pollAgain = false;
-        schedule(soon ? Date.now() : Date.now() + POLL_MS);
+        schedule(soon ? Date.now() : Math.min(due, Date.now() + POLL_MS));
       });
   }
 

@@ -37,8 +37,11 @@ export interface DeliveryRow {
   type: string;
   collection: string;
   recordId: string;
-  /** The body, exactly as every attempt sends it. */
-  payload: string;
+  /**
+   * The body, exactly as every attempt sends it. Absent when it could not be built (a read hook failed): such
+   * a row is recorded failed, with an attempt saying why, and is never sent.
+   */
+  payload?: string;
   status: DeliveryStatus;
   attempts: AttemptRow[];
   /** Failed attempts of the current schedule: which retry delay comes next. */
@@ -53,8 +56,8 @@ export interface DeliveryRow {
   expiresAt: Date;
 }
 
-/** A row to record: everything but what the store sets. */
-export type NewDelivery = Pick<DeliveryRow, 'event' | 'endpoint' | 'type' | 'collection' | 'recordId' | 'payload'>;
+/** A row to record: everything but what the store sets; with `unbuilt` (why its body could not be built) instead of a body, recorded failed. */
+export type NewDelivery = Pick<DeliveryRow, 'event' | 'endpoint' | 'type' | 'collection' | 'recordId'> & ({ payload: string } | { unbuilt: string });
 
 /** What an attempt's end writes: the attempt, and what follows it. */
 export type Settlement = { attempt: AttemptRow } & ({ status: 'delivered' } | { status: 'pending'; nextAttemptAt: Date } | { status: 'failed' });
@@ -69,7 +72,7 @@ export interface DeliveryStore {
   readonly owner: string;
   /**
    * Records the rows (one write); those another instance recorded first are left out of the answer. `lease`:
-   * the new rows are this instance's until then, to attempt at once.
+   * the new rows with a body are this instance's until then, to attempt at once.
    */
   record(rows: readonly NewDelivery[], lease: Date | undefined): Promise<DeliveryRow[]>;
   /**
@@ -77,6 +80,8 @@ export interface DeliveryStore {
    * `lease` (three indexed round trips however many): each row is claimed by one instance only.
    */
   claim(endpoint: string, lease: Date, limit: number): Promise<DeliveryRow[]>;
+  /** When the soonest pending row of `endpoint` that nobody holds is due (undefined when there is none): when to claim next. */
+  nextDue(endpoint: string): Promise<Date | undefined>;
   /** Extends this instance's leases of `ids`. */
   renew(ids: readonly string[], lease: Date): Promise<void>;
   /**
@@ -88,8 +93,12 @@ export interface DeliveryStore {
   release(ids: readonly string[]): Promise<void>;
   /** A page of rows, newest first, and the total. */
   list(filter: DeliveryFilter, page: number, limit: number): Promise<{ rows: DeliveryRow[]; total: number }>;
-  /** Queues a failed or delivered row again for one more attempt (`tries` then at `lastTry`); answers the row, or undefined when there is none. */
-  requeue(id: string, lastTry: number): Promise<DeliveryRow | undefined>;
+  /**
+   * Queues a failed or delivered row again for one more attempt (`tries` then at `lastTry`); answers the row and
+   * whether it was queued now (not a pending one, queued already, nor one without a body, which cannot be
+   * sent), or undefined when there is none.
+   */
+  requeue(id: string, lastTry: number): Promise<{ row: DeliveryRow; requeued: boolean } | undefined>;
   /** The stream position kept for a collection. */
   position(collectionName: string): Promise<{ token: unknown; at: Date } | undefined>;
   /** Keeps a collection's stream position. */
@@ -117,23 +126,20 @@ export function createDeliveryStore(connection: Connection, retentionMs: number)
   const cursors = () => connection.collection<CursorRow>(CURSORS_COLLECTION);
   const owner = randomBytes(12).toString('hex');
   const live = (now = new Date()) => ({ expiresAt: { $gt: now } });
+  /** Pending rows of `endpoint` nobody holds (no lease, or one that ran out): for whoever claims them first. */
+  const unheld = (endpoint: string, now: Date) => ({ endpoint, status: 'pending' as const, $or: [{ leaseUntil: { $exists: false } }, { leaseUntil: { $lte: now } }], ...live(now) });
 
   return {
     owner,
     async record(list, lease) {
       if (list.length === 0) return [];
       const now = new Date();
-      const fresh: DeliveryRow[] = list.map((row) => ({
-        _id: `msg_${new Types.ObjectId().toHexString()}`,
-        ...row,
-        status: 'pending',
-        attempts: [],
-        tries: 0,
-        nextAttemptAt: now,
-        ...(lease ? { owner, leaseUntil: lease } : {}),
-        createdAt: now,
-        expiresAt: new Date(now.getTime() + retentionMs),
-      }));
+      const fresh = list.map((row): DeliveryRow => {
+        const common = { _id: `msg_${new Types.ObjectId().toHexString()}`, event: row.event, endpoint: row.endpoint, type: row.type, collection: row.collection, recordId: row.recordId };
+        const kept = { tries: 0, nextAttemptAt: now, createdAt: now, expiresAt: new Date(now.getTime() + retentionMs) };
+        if ('unbuilt' in row) return { ...common, status: 'failed', attempts: [{ at: now, error: row.unbuilt, durationMs: 0 }], ...kept };
+        return { ...common, payload: row.payload, status: 'pending', attempts: [], ...kept, ...(lease ? { owner, leaseUntil: lease } : {}) };
+      });
       try {
         await rows().insertMany(fresh, { ordered: false });
         return fresh;
@@ -144,13 +150,17 @@ export function createDeliveryStore(connection: Connection, retentionMs: number)
     },
     async claim(endpoint, lease, limit) {
       const now = new Date();
-      const free = { endpoint, status: 'pending' as const, nextAttemptAt: { $lte: now }, $or: [{ leaseUntil: { $exists: false } }, { leaseUntil: { $lte: now } }], ...live(now) };
+      const free = { ...unheld(endpoint, now), nextAttemptAt: { $lte: now } };
       const candidates = await rows().find(free, { projection: { _id: 1 } }).sort({ nextAttemptAt: 1 }).limit(limit).toArray();
       if (candidates.length === 0) return [];
       // The filter is checked again row by row as each is written: a row another instance claimed meanwhile is left out.
       const claim = randomBytes(8).toString('hex');
       await rows().updateMany({ ...free, _id: { $in: candidates.map((c) => c._id) } }, { $set: { owner, leaseUntil: lease, claim } });
       return rows().find({ _id: { $in: candidates.map((c) => c._id) }, owner, claim }).sort({ nextAttemptAt: 1 }).toArray();
+    },
+    async nextDue(endpoint) {
+      const [next] = await rows().find(unheld(endpoint, new Date()), { projection: { nextAttemptAt: 1 } }).sort({ nextAttemptAt: 1 }).limit(1).toArray();
+      return next?.nextAttemptAt;
     },
     async renew(ids, lease) {
       if (ids.length) await rows().updateMany({ _id: { $in: [...ids] }, owner }, { $set: { leaseUntil: lease } });
@@ -192,12 +202,13 @@ export function createDeliveryStore(connection: Connection, retentionMs: number)
     async requeue(id, lastTry) {
       const now = new Date();
       const row = await rows().findOneAndUpdate(
-        { _id: id, status: { $in: ['failed', 'delivered'] }, ...live(now) },
+        { _id: id, status: { $in: ['failed', 'delivered'] }, payload: { $exists: true }, ...live(now) },
         { $set: { status: 'pending', nextAttemptAt: now, tries: lastTry }, $unset: { owner: '', leaseUntil: '', claim: '' } },
         { returnDocument: 'after', projection: { payload: 0 } },
       );
-      // A pending row is queued already: it is answered as it is.
-      return row ?? (await rows().findOne({ _id: id, ...live(now) }, { projection: { payload: 0 } })) ?? undefined;
+      if (row) return { row, requeued: true };
+      const found = await rows().findOne({ _id: id, ...live(now) }, { projection: { payload: 0 } });
+      return found ? { row: found, requeued: false } : undefined;
     },
     async position(collectionName) {
       const row = await cursors().findOne({ _id: collectionName });

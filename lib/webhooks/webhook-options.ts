@@ -1,10 +1,11 @@
 // The `webhooks` option: checked once with every other config problem (a bad URL, an unknown event, a secret
-// that is not `whsec_` + base64 of at least 24 bytes, a `where` on an unknown field, unknown keys, bad delays),
-// then resolved to endpoints whose signer, event test and parsed `where` are built once.
+// that is not `whsec_` + base64 of at least 24 bytes, a `where` or `view` on an unknown field, unknown keys, bad
+// delays), then resolved to endpoints whose signer, event test, parsed `where` and view are built once.
 import { Webhook } from 'standardwebhooks';
-import type { ContentConfig, WebhookEndpoint } from '../config/types';
+import type { AuthUser, ContentConfig, WebhookEndpoint, WebhookView } from '../config/types';
 import { ContentError } from '../errors';
-import { parseWhere } from '../query';
+import { parseSelect, parseWhere } from '../query';
+import { findField } from '../query/find-field';
 import type { WhereNode } from '../query/types';
 import { describeCollections } from '../schema/describe-collection';
 import type { SchemaRegistry } from '../schema/descriptors';
@@ -27,6 +28,16 @@ export interface ResolvedEndpoint {
   /** Its where, parsed against the collections it may apply to; undefined when it has none. */
   readonly where: ReadonlyMap<string, WhereNode> | undefined;
   readonly headers: Readonly<Record<string, string>>;
+  /** How it sees records; undefined: as server code reads them (access overridden). */
+  readonly view: ResolvedView | undefined;
+}
+
+/** An endpoint's view, resolved: the caller it reads as, and per collection the fields it selects. */
+export interface ResolvedView {
+  /** The caller whose field access and read hooks apply; null: access overridden. */
+  readonly user: AuthUser | null;
+  /** Per collection slug, the selected fields (`id` first), as a list's `fields` parameter gives them. */
+  readonly select: ReadonlyMap<string, readonly string[]> | undefined;
 }
 
 export interface ResolvedWebhooks {
@@ -46,7 +57,8 @@ const MAX_DELAYS = 20;
 const MAX_DELAY_MS = 7 * 86_400_000;
 const MIN_SECRET_BYTES = 24;
 const TOP_KEYS = ['endpoints', 'retry', 'timeoutMs', 'retention'];
-const ENDPOINT_KEYS = ['url', 'secret', 'events', 'where', 'headers'];
+const ENDPOINT_KEYS = ['url', 'secret', 'events', 'where', 'headers', 'view'];
+const VIEW_KEYS = ['user', 'fields'];
 /** The signature's, the body's and the router's own headers, and those the HTTP client owns: an endpoint may not set them. */
 const OWNED_HEADERS = /^(webhook-.*|content-.*|user-agent|host|connection|transfer-encoding|keep-alive|upgrade|expect|te|trailer)$/i;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -145,6 +157,35 @@ function parseEndpointWhere(path: string, where: unknown, slugs: ReadonlySet<str
   return parsed.size ? parsed : undefined;
 }
 
+/**
+ * The endpoint's view, checked: a user object with an id, fields that every collection it receives shows
+ * (hidden ones do not exist, as for a list's `fields`). Answers the fields selected per collection.
+ */
+function parseEndpointView(path: string, view: unknown, slugs: ReadonlySet<string>, registry: SchemaRegistry | undefined, problems: string[]): ResolvedView | undefined {
+  if (view === undefined) return undefined;
+  if (!isRecord(view)) return void problems.push(`${path}.view: must be an object { user?, fields? }`);
+  problems.push(...Object.keys(view).filter((key) => !VIEW_KEYS.includes(key)).map((key) => `${path}.view.${key}: unknown option`));
+  const { user, fields } = view as WebhookView;
+  if (user === undefined && fields === undefined) return void problems.push(`${path}.view: must name a user, fields, or both ({ user: { id, role } }, { fields: ['title'] })`);
+  if (user !== undefined && !(isRecord(user) && typeof user.id === 'string' && user.id !== '')) {
+    problems.push(`${path}.view.user: must be a user object with a non-empty string id ({ id, role?, ... }, as access rules receive it)`);
+  }
+  if (fields === undefined) return { user: user ?? null, select: undefined };
+  if (!Array.isArray(fields) || fields.length === 0 || !fields.every((name) => typeof name === 'string' && name !== '')) {
+    return void problems.push(`${path}.view.fields: must be a non-empty array of field names`);
+  }
+  const select = new Map<string, readonly string[]>();
+  for (const slug of slugs) {
+    const collection = registry?.get(slug);
+    if (!collection) continue;
+    const on = slugs.size > 1 ? ` (on "${slug}")` : '';
+    const unknown = fields.map((name, i) => [name, i] as const).filter(([name]) => !findField(collection, name));
+    for (const [name, i] of unknown) problems.push(`${path}.view.fields[${i}]: unknown field "${name}"${on}`);
+    if (unknown.length === 0) select.set(slug, parseSelect(fields, collection)!);
+  }
+  return { user: user ?? null, select };
+}
+
 function checkDelays(delays: unknown, problems: string[]): void {
   const rule = `must be an array of at most ${MAX_DELAYS} waits in ms, each an integer from 1 to ${MAX_DELAY_MS} (7 days)`;
   if (!Array.isArray(delays) || delays.length > MAX_DELAYS) return void problems.push(`webhooks.retry.delays: ${rule}`);
@@ -168,7 +209,7 @@ export function validateWebhooksConfig(config: ContentConfig): string[] {
     const urls = new Set<string>();
     endpoints.forEach((endpoint: unknown, i) => {
       const path = `webhooks.endpoints[${i}]`;
-      if (!isRecord(endpoint)) return void problems.push(`${path}: must be an object { url, secret, events, where?, headers? }`);
+      if (!isRecord(endpoint)) return void problems.push(`${path}: must be an object { url, secret, events, where?, headers?, view? }`);
       problems.push(...Object.keys(endpoint).filter((key) => !ENDPOINT_KEYS.includes(key)).map((key) => `${path}.${key}: unknown option`));
       checkUrl(path, endpoint.url, urls, problems);
       checkSecret(path, endpoint.secret, problems);
@@ -178,6 +219,7 @@ export function validateWebhooksConfig(config: ContentConfig): string[] {
         problems.push(`${path}.where: a delete leaves no record to match a where against; receive deletes at an endpoint without one`);
       }
       if (registry) parseEndpointWhere(path, endpoint.where, slugs, registry, problems);
+      parseEndpointView(path, endpoint.view, slugs, registry, problems);
     });
   }
   const retry = value.retry;
@@ -224,6 +266,7 @@ export function resolveWebhooksOptions(config: ContentConfig, registry: SchemaRe
       wants: endpoint.where === undefined ? wants : (slug: string, type: ChangeType) => type !== 'delete' && wants(slug, type),
       where: parseEndpointWhere('', endpoint.where, new Set(own), registry, []),
       headers: Object.freeze({ ...endpoint.headers }),
+      view: parseEndpointView('', endpoint.view, new Set(own), registry, []),
     });
   });
   return Object.freeze({

@@ -17,7 +17,7 @@ const ATTEMPT: JsonSchema = {
   properties: {
     at: { type: 'string', format: 'date-time' },
     status: { type: 'integer', description: "The receiver's HTTP status, when it answered" },
-    error: { type: 'string', description: 'Why the attempt failed (a status that is not 2xx, a redirect, a timeout, a connection error)' },
+    error: { type: 'string', description: 'Why the attempt failed (a status that is not 2xx, a redirect, a timeout, a connection error, a body that could not be built)' },
     durationMs: { type: 'integer', minimum: 0 },
     response: { type: 'string', description: "The start of the receiver's answer (at most 4 KiB)" },
   },
@@ -128,6 +128,7 @@ export function webhookRoutes(runtime: Runtime, log: DeliveryLog): RouteDef[] {
         202: { description: 'Queued; the delivery as it is now', shape: { kind: 'schema', schema: DELIVERY } },
         ...ADMIN_ERRORS,
         404: { description: 'No such delivery (or it expired)' },
+        409: { description: 'The delivery has no body to send (a read hook failed while it was built): `delivery_not_retryable`' },
       },
       async handler(req, res) {
         await requireAdmin(runtime, req);

@@ -1,20 +1,24 @@
 // Where deliveries come from: a change stream per collection some endpoint wants, started after the position
 // kept by the last run, so writes made while no router ran are delivered too (as far as the oplog holds them).
-// Each batch of changes the server sends is handled before the next is read: each change's body is built once,
-// each endpoint that wants it (its events, its where on the record after the change) gets a row, the rows are
-// recorded in one write, and only then is the stream's position kept. Rows this instance recorded go straight
-// to their endpoint's queue.
+// Each batch of changes the server sends is handled before the next is read: each endpoint that wants a change
+// (its events, its where on the record after the change) gets a row with the change's body in its view (built
+// once per view), the rows are recorded in one write, and only then is the stream's position kept. Rows this
+// instance recorded go straight to their endpoint's queue.
+import { ContentError } from '../errors';
 import type { ChangeEvent } from '../operations/change-bus';
 import { type CollectionWatcher, STREAM_OPEN_TIMEOUT_MS, createCollectionWatcher } from '../operations/collection-watcher';
 import { constraintTest } from '../operations/constraint-match';
+import { HookError, namedHookError } from '../operations/hooks';
 import type { NormalizedChange, WatchTarget } from '../operations/normalize-change';
+import { callerView } from '../operations/field-view';
 import { presentFor } from '../operations/present-records';
 import type { CollectionRuntime, OperationArgs, Runtime } from '../operations/runtime';
+import { isSoftDelete } from '../operations/soft-delete-change';
 import { toIsoString } from '../util/iso-date';
-import { describeError } from '../util/loggable-error';
+import { describeError, toLoggableError } from '../util/loggable-error';
 import { type DeliveryQueue, LEASE_MS } from './delivery-queue';
 import type { DeliveryStore, NewDelivery } from './delivery-store';
-import type { ChangeType, ResolvedEndpoint, ResolvedWebhooks } from './webhook-options';
+import type { ChangeType, ResolvedEndpoint, ResolvedView, ResolvedWebhooks } from './webhook-options';
 
 /** How often an idle stream's advancing position is kept, at most: a quiet collection's position stays fresh in the oplog. */
 const IDLE_KEEP_MS = 10_000;
@@ -40,25 +44,13 @@ function eventKey(collectionName: string, token: unknown): string | undefined {
   return token === undefined || token === null ? undefined : `${collectionName}:${JSON.stringify(token)}`;
 }
 
-/** The change's type as a REST client sees it: a soft delete (deletedAt set) is a delete, a restore an update. */
-function changeTypeOf(event: ChangeEvent): ChangeType {
-  const deletedAt = event.stamps?.deletedAt;
-  return event.type === 'update' && deletedAt !== undefined && deletedAt !== null ? 'delete' : event.type;
-}
-
 export function createWebhookSource(runtime: Runtime, options: ResolvedWebhooks, store: DeliveryStore, queue: DeliveryQueue): WebhookSource {
   const { logger } = runtime.config;
   const watchers: CollectionWatcher[] = [];
   let closed = false;
 
-  /** Server code reading with access overridden: how bodies are shaped and wheres are tested. */
+  /** Server code reading with access overridden: how wheres are tested, and bodies shaped without a view. */
   const readerOf = (collection: CollectionRuntime): OperationArgs => ({ runtime, collection, user: null, overrideAccess: true });
-
-  /** The record as server code reads it with access overridden: hidden and write-only fields out, read hooks run. */
-  async function presentDoc(collection: CollectionRuntime, raw: Record<string, unknown>): Promise<Record<string, unknown>> {
-    const [record] = await presentFor(readerOf(collection), [raw]);
-    return record;
-  }
 
   /** The endpoints that get this change: they want its type, and its record after the change matches their where. */
   async function receiversOf(collection: CollectionRuntime, type: ChangeType, raw: Record<string, unknown> | undefined): Promise<ResolvedEndpoint[]> {
@@ -73,19 +65,28 @@ export function createWebhookSource(runtime: Runtime, options: ResolvedWebhooks,
     return receivers;
   }
 
-  /** The body of a change: REST-shaped record after it (none for a delete), and the visible fields an update set. */
-  async function payloadOf(collection: CollectionRuntime, event: ChangeEvent, type: ChangeType, id: string, raw: Record<string, unknown> | undefined): Promise<WebhookPayload> {
+  /**
+   * The body of a change for one view: the record after it as REST renders it (none for a delete), and the
+   * fields an update set that the view shows. Without a view: as server code reads it, access overridden.
+   */
+  async function payloadOf(collection: CollectionRuntime, event: ChangeEvent, type: ChangeType, id: string, raw: Record<string, unknown> | undefined, view: ResolvedView | undefined): Promise<WebhookPayload> {
     const { slug, fields } = collection.descriptor;
+    // Each body is a read of its own: its hooks share a context of their own.
+    const reader: OperationArgs = view?.user ? { runtime, collection, user: view.user, context: {} } : { ...readerOf(collection), context: {} };
+    const select = view?.select?.get(slug);
     const data: WebhookPayload['data'] = { id, collection: slug };
-    if (type !== 'delete' && raw) data.doc = await presentDoc(collection, raw);
+    if (type !== 'delete' && raw) [data.doc] = await presentFor(reader, [raw], select);
     if (event.type === 'update' && event.fields) {
-      // Only fields a client could see: never a hidden one, nor the stored revision.
-      data.updatedFields = event.fields.filter((name) => Object.hasOwn(fields, name) && !fields[name].hidden && !fields[name].writeOnly);
+      const { unreadable } = (await callerView(reader)).of(collection);
+      // Only fields this view shows: never a hidden one, nor the stored revision, nor one its user may not read.
+      data.updatedFields = event.fields.filter(
+        (name) => Object.hasOwn(fields, name) && !fields[name].hidden && !fields[name].writeOnly && !unreadable.has(name) && (!select || select.includes(name)),
+      );
     }
     return { type: `${slug}.${type}`, timestamp: toIsoString(event.timestamp ?? new Date()), data };
   }
 
-  /** The rows of one change: one per endpoint that gets it, all with the same body. */
+  /** The rows of one change: one per endpoint that gets it, each with the body of its view (built once per view). */
   async function rowsOf(collection: CollectionRuntime, target: WatchTarget, event: ChangeEvent): Promise<NewDelivery[]> {
     const key = eventKey(target.collectionName, event.resumeToken);
     const id = event.ids[0];
@@ -94,13 +95,36 @@ export function createWebhookSource(runtime: Runtime, options: ResolvedWebhooks,
       logger.debug(`content-router: webhooks skipped a change of "${target.collectionName}" that does not name its record`);
       return [];
     }
-    const type = changeTypeOf(event);
     const raw = event.docs?.[0];
+    // As realtime tells it: a soft delete made elsewhere (a bulk write too) is an update that set deletedAt.
+    const type: ChangeType = isSoftDelete(event, collection, raw) ? 'delete' : event.type;
     const receivers = await receiversOf(collection, type, raw);
     if (receivers.length === 0) return [];
-    const payload = JSON.stringify(await payloadOf(collection, event, type, id, raw));
     const { slug } = collection.descriptor;
-    return receivers.map((endpoint) => ({ event: key, endpoint: endpoint.url, type: `${slug}.${type}`, collection: slug, recordId: id, payload }));
+    const bodies = new Map<ResolvedView | undefined, { payload: string } | { unbuilt: string }>();
+    const rows: NewDelivery[] = [];
+    for (const endpoint of receivers) {
+      let body = bodies.get(endpoint.view);
+      if (!body) bodies.set(endpoint.view, (body = await bodyOf(collection, event, type, id, raw, endpoint.view)));
+      rows.push({ event: key, endpoint: endpoint.url, type: `${slug}.${type}`, collection: slug, recordId: id, ...body });
+    }
+    return rows;
+  }
+
+  /**
+   * The body of a change as JSON, or, when a read hook fails on it, why not: the change is recorded as a failed
+   * delivery naming the hook and the stream goes on (read again, it would fail again, and hold back every later
+   * change of the collection). Any other failure (the database) is thrown: the change is read again.
+   */
+  async function bodyOf(collection: CollectionRuntime, event: ChangeEvent, type: ChangeType, id: string, raw: Record<string, unknown> | undefined, view: ResolvedView | undefined): Promise<{ payload: string } | { unbuilt: string }> {
+    try {
+      return { payload: JSON.stringify(await payloadOf(collection, event, type, id, raw, view)) };
+    } catch (error) {
+      if (!(error instanceof HookError || error instanceof ContentError)) throw error;
+      const failure = namedHookError(error, 'read');
+      logger.error(`content-router: webhooks could not build the body of ${collection.descriptor.slug}.${type} of record ${id}; it is recorded as a failed delivery and later changes go on:`, toLoggableError(failure));
+      return { unbuilt: `the body could not be built: ${failure.message.replace(/^content-router: /, '')}` };
+    }
   }
 
   /**
@@ -117,17 +141,23 @@ export function createWebhookSource(runtime: Runtime, options: ResolvedWebhooks,
     const later = rows.filter((row) => !roomy.has(row.endpoint));
     const [recorded] = await Promise.all([store.record(rows.filter((row) => roomy.has(row.endpoint)), lease), store.record(later, undefined)]);
     for (const endpoint of options.endpoints) {
-      const own = recorded.filter((row) => row.endpoint === endpoint.url);
+      // Rows without a body are recorded failed: nothing to attempt.
+      const own = recorded.filter((row) => row.endpoint === endpoint.url && row.status === 'pending');
       if (own.length) queue.push(endpoint, own);
     }
     for (const url of new Set(later.map((row) => row.endpoint))) queue.backlog(url);
   }
 
-  /** Keeps a stream's position: one write at a time, the newest position waiting while one is written. */
+  /**
+   * Keeps a stream's position: one write at a time, the newest position waiting while one is written. The
+   * position after a change is written at once (its deliveries are recorded); the stream's own progress at
+   * most every IDLE_KEEP_MS, the newest of it at the latest then (or on close).
+   */
   function positionKeeper(collectionName: string) {
     let writing: Promise<void> | undefined;
     let next: { token: unknown; at: Date } | undefined;
     let lastKept = 0;
+    let idleTimer: NodeJS.Timeout | undefined;
     const write = (): Promise<void> => {
       const position = next!;
       next = undefined;
@@ -138,6 +168,8 @@ export function createWebhookSource(runtime: Runtime, options: ResolvedWebhooks,
       );
     };
     const flush = (): Promise<void> => {
+      clearTimeout(idleTimer);
+      idleTimer = undefined;
       if (writing || !next) return writing ?? Promise.resolve();
       writing = write().finally(() => {
         writing = undefined;
@@ -151,9 +183,12 @@ export function createWebhookSource(runtime: Runtime, options: ResolvedWebhooks,
         void flush();
       },
       idle(token: unknown): void {
-        if (Date.now() - lastKept < IDLE_KEEP_MS) return;
         next = { token, at: new Date() };
-        void flush();
+        const wait = lastKept + IDLE_KEEP_MS - Date.now();
+        if (wait <= 0) return void flush();
+        if (idleTimer || writing) return;
+        idleTimer = setTimeout(() => void flush(), wait);
+        idleTimer.unref();
       },
       async settle(): Promise<void> {
         while (writing || next) await flush();
@@ -170,8 +205,11 @@ export function createWebhookSource(runtime: Runtime, options: ResolvedWebhooks,
     keepers.push(keeper);
     const since = kept ? toIsoString(kept.at) : undefined;
 
-    /** A batch of the stream: resets said loudly, changes recorded, then the position after the last one kept. */
-    async function handle(changes: NormalizedChange[]): Promise<void> {
+    /**
+     * A batch of the stream: resets said loudly, changes recorded, then the position kept: past the whole batch
+     * (events it ignored too, so a restart does not read them again), or, before a reset, after the last change.
+     */
+    async function handle(changes: NormalizedChange[], position?: unknown): Promise<void> {
       for (const change of changes) {
         if (change.kind !== 'reset') continue;
         logger.error(
@@ -180,10 +218,11 @@ export function createWebhookSource(runtime: Runtime, options: ResolvedWebhooks,
         );
       }
       const events = changes.flatMap((change) => (change.kind === 'change' ? [change.event] : []));
-      if (events.length === 0) return;
-      await record(collection, target, events);
-      const last = events[events.length - 1];
-      keeper.keep(last.resumeToken, last.timestamp ?? new Date());
+      if (events.length) await record(collection, target, events);
+      const last = events.at(-1);
+      const reset = changes.at(-1)?.kind === 'reset';
+      if (!reset && position !== undefined) keeper.keep(position, last?.timestamp ?? new Date());
+      else if (last) keeper.keep(last.resumeToken, last.timestamp ?? new Date());
     }
     return createCollectionWatcher(
       runtime.connection.db!,

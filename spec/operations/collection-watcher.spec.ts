@@ -169,6 +169,28 @@ describe('createCollectionWatcher', () => {
     await watcher.close();
   });
 
+  it('goes on past a drop of another collection, and hands a consumer of batches the position past each batch', async () => {
+    const elsewhere = { _id: { _data: 't2' }, operationType: 'drop', ns: { db: 'x', coll: 'pages' } } as unknown as mongo.ChangeStreamDocument;
+    const fake = scriptedDb([[null, insert(1), null, elsewhere, null, insert(3)]]);
+    const batches: Array<{ kinds: string[]; position: unknown }> = [];
+    const watcher = createCollectionWatcher(
+      fake.db,
+      target,
+      { onChange: () => undefined, onChanges: (changes, position) => void batches.push({ kinds: changes.map((c) => c.kind), position }), onDown: () => undefined },
+      silent,
+    );
+    await until(() => batches.length === 3);
+    expect(batches).toEqual([
+      { kinds: ['change'], position: { _data: 't1' } },
+      // Nothing to deliver, but a position to keep: a restart must not read the drop again.
+      { kinds: ['ignore'], position: { _data: 't2' } },
+      { kinds: ['change'], position: { _data: 't3' } },
+    ]);
+    // One stream throughout: the drop was not this collection's.
+    expect(fake.calls).toHaveLength(1);
+    await watcher.close();
+  });
+
   it('stops for good where change streams are not supported', async () => {
     const w = watch([[serverError('The $changeStream stage is only supported on replica sets', 40573)]]);
     await w.watcher.started;

@@ -70,10 +70,29 @@ describe('normalizeChange', () => {
     expect(normalizeChange(doc({ _id: token, operationType: 'insert', documentKey: { _id: 'other' }, fullDocument: { _id: 'other' } }), globals)).toEqual({ kind: 'ignore' });
   });
 
-  it('turns drop, rename and invalidate into a reset, and ignores other operations', () => {
-    for (const operationType of ['drop', 'rename', 'dropDatabase', 'invalidate']) {
-      expect(normalizeChange(doc({ _id: token, operationType }), posts).kind).toBe('reset');
-    }
+  it('turns a drop, rename or invalidate of the watched collection, or a drop of its database, into a reset, and ignores other operations', () => {
+    const ns = { db: 'cms', coll: 'posts' };
+    expect(normalizeChange(doc({ _id: token, operationType: 'drop', ns }), posts, 'cms').kind).toBe('reset');
+    expect(normalizeChange(doc({ _id: token, operationType: 'rename', ns, to: { db: 'cms', coll: 'archive' } }), posts, 'cms').kind).toBe('reset');
+    // Renamed onto the watched name: what it holds now is another collection's records.
+    expect(normalizeChange(doc({ _id: token, operationType: 'rename', ns: { db: 'cms', coll: 'drafts' }, to: ns }), posts, 'cms').kind).toBe('reset');
+    expect(normalizeChange(doc({ _id: token, operationType: 'dropDatabase', ns: { db: 'cms' } }), posts, 'cms').kind).toBe('reset');
+    // MongoDB sends an invalidate only to the streams it ends, naming no namespace.
+    expect(normalizeChange(doc({ _id: token, operationType: 'invalidate' }), posts, 'cms').kind).toBe('reset');
     expect(normalizeChange(doc({ _id: token, operationType: 'createIndexes' }), posts)).toEqual({ kind: 'ignore' });
+  });
+
+  it('ignores a drop, rename, dropDatabase or invalidate that names another collection or database, or none', () => {
+    const other = [
+      { operationType: 'drop', ns: { db: 'cms', coll: 'pages' } },
+      { operationType: 'drop', ns: { db: 'other', coll: 'posts' } },
+      { operationType: 'rename', ns: { db: 'cms', coll: 'pages' }, to: { db: 'cms', coll: 'old-pages' } },
+      { operationType: 'dropDatabase', ns: { db: 'other' } },
+      { operationType: 'invalidate', ns: { db: 'cms', coll: 'pages' } },
+      // mongo-java-server sends every drop of the database to every stream, naming nothing.
+      { operationType: 'drop' },
+      { operationType: 'dropDatabase' },
+    ];
+    for (const event of other) expect(normalizeChange(doc({ _id: token, ...event }), posts, 'cms')).toEqual({ kind: 'ignore' });
   });
 });

@@ -21,6 +21,7 @@ describe('the delivery queue', () => {
       renew: async () => undefined,
       release: async () => undefined,
       settle: async () => 0,
+      nextDue: async () => undefined,
     } as unknown as DeliveryStore;
     const options = { endpoints: [{ url: 'http://127.0.0.1:1/x' }], delays: [], timeoutMs: 1000, retentionMs: 60_000, slugs: new Set() } as unknown as ResolvedWebhooks;
     const queue = createDeliveryQueue(store, options, silent);

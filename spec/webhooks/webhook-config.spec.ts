@@ -28,6 +28,9 @@ describe('webhooks config', () => {
     ['delays, timeout and retention', { endpoints: [endpoint], retry: { delays: [1000, 60_000] }, timeoutMs: 5000, retention: '7d' }],
     ['no retries', { endpoints: [endpoint], retry: { delays: [] }, retention: 60 }],
     ['an http URL', { endpoints: [{ ...endpoint, url: 'http://127.0.0.1:9000/in' }] }],
+    ['a view of a user', { endpoints: [{ ...endpoint, view: { user: { id: 'svc-search', role: 'reader' } } }] }],
+    ['a view of some fields', { endpoints: [{ ...endpoint, events: ['posts.*'], view: { fields: ['title', 'views'] } }] }],
+    ['a view of a user and some fields', { endpoints: [{ ...endpoint, view: { user: { id: 'u1' }, fields: ['title'] } }] }],
   ])('accepts %s', (_name, webhooks) => {
     expect(problems(webhooks)).toEqual([]);
   });
@@ -52,6 +55,14 @@ describe('webhooks config', () => {
     ['a where on a hidden field', { endpoints: [{ ...endpoint, where: { note: { eq: 'x' } } }] }, 'webhooks.endpoints[0].where.note: unknown field'],
     ['a where with a value of the wrong type', { endpoints: [{ ...endpoint, where: { views: { gt: 'many' } } }] }, 'webhooks.endpoints[0].where.views.gt:'],
     ['a where with explicit deletes', { endpoints: [{ ...endpoint, events: ['posts.delete'], where: { views: { gt: 1 } } }] }, 'webhooks.endpoints[0].where: a delete leaves no record'],
+    ['a view that is not an object', { endpoints: [{ ...endpoint, view: 'reader' }] }, 'webhooks.endpoints[0].view: must be an object { user?, fields? }'],
+    ['an empty view', { endpoints: [{ ...endpoint, view: {} }] }, 'webhooks.endpoints[0].view: must name a user, fields, or both'],
+    ['an unknown view option', { endpoints: [{ ...endpoint, view: { user: { id: 'u1' }, role: 'admin' } }] }, 'webhooks.endpoints[0].view.role: unknown option'],
+    ['a view user without an id', { endpoints: [{ ...endpoint, view: { user: { role: 'reader' } } }] }, 'webhooks.endpoints[0].view.user: must be a user object with a non-empty string id'],
+    ['view fields that are not a list', { endpoints: [{ ...endpoint, view: { fields: 'title' } }] }, 'webhooks.endpoints[0].view.fields: must be a non-empty array of field names'],
+    ['a view of an unknown field', { endpoints: [{ ...endpoint, view: { fields: ['title', 'colour'] } }] }, 'webhooks.endpoints[0].view.fields[1]: unknown field "colour"'],
+    ['a view of a hidden field', { endpoints: [{ ...endpoint, view: { fields: ['note'] } }] }, 'webhooks.endpoints[0].view.fields[0]: unknown field "note"'],
+    ['a view of a field one of its collections lacks', { endpoints: [{ ...endpoint, events: ['posts.*', 'tags.*'], view: { fields: ['title'] } }] }, 'webhooks.endpoints[0].view.fields[0]: unknown field "title" (on "tags")'],
     ['a header the router sets', { endpoints: [{ ...endpoint, headers: { 'Webhook-Signature': 'v1,x' } }] }, 'webhooks.endpoints[0].headers.Webhook-Signature: set by the router itself'],
     ['a content-type header', { endpoints: [{ ...endpoint, headers: { 'content-type': 'text/plain' } }] }, 'webhooks.endpoints[0].headers.content-type: set by the router itself'],
     ['a header value that is not a string', { endpoints: [{ ...endpoint, headers: { 'X-Count': 3 } }] }, 'webhooks.endpoints[0].headers.X-Count: must be a string'],
