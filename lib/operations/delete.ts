@@ -10,7 +10,7 @@ import type { DeleteHookArgs } from '../config/hooks';
 import { NotFoundError } from '../errors';
 import { assertValidInput } from '../schema/validate-input';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
-import { checkAccess } from './access';
+import { checkAccess, findableConstraint } from './access';
 import { assertUnanswered } from './answered';
 import { buildFilter, idCondition } from './build-filter';
 import { hookBase, hooksSeeOriginal, reportAfterWrite, runAll, withAfterError } from './hooks';
@@ -43,7 +43,9 @@ async function preconditioned(args: DeleteArgs, filter: Record<string, unknown>,
 async function idFilter(args: DeleteArgs, op: 'delete' | 'update', deleted: boolean | 'only'): Promise<Record<string, unknown>> {
   const _id = toRecordId(args.id);
   const constraint = await checkAccess({ ...args, op });
-  return buildFilter({ ...args, nodes: [idCondition(args.collection, [_id]), constraint], deleted });
+  // A record the caller may not read is not found, as its GET is not.
+  const findable = await findableConstraint(args);
+  return buildFilter({ ...args, nodes: [idCondition(args.collection, [_id]), constraint, findable], deleted });
 }
 
 /** Deletes (or soft-deletes) one record; throws NotFoundError when there is none the caller may delete. */

@@ -10,7 +10,7 @@ import type { WhereNode } from '../query/types';
 import type { ClientSession } from 'mongoose';
 import { type ValidatedInput, assertValidInput } from '../schema/validate-input';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
-import { checkAccess } from './access';
+import { checkAccess, findableConstraint } from './access';
 import { assertUnanswered } from './answered';
 import { buildFilter, idCondition } from './build-filter';
 import { assertWithinConstraints } from './constraint-match';
@@ -101,7 +101,9 @@ export function update(args: UpdateArgs): Promise<ApiRecord> {
     const { runtime, collection } = args;
     const _id = toRecordId(args.id);
     const constraint = await checkAccess({ ...args, op: 'update', data: bodyOf(args.data) });
-    const filter = await buildFilter({ ...args, nodes: [idCondition(collection, [_id]), constraint], deleted: false });
+    // A record the caller may not read is not found, as its GET is not.
+    const findable = await findableConstraint(args);
+    const filter = await buildFilter({ ...args, nodes: [idCondition(collection, [_id]), constraint, findable], deleted: false });
     const tags = tagsToMatch(args.ifMatch);
     const stored = hooksSeeOriginal(collection) || constraint || tags ? await collection.model.findOne(filter).lean<RawDoc>() : undefined;
     if (stored === null) throw notFound();
