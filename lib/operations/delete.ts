@@ -110,7 +110,9 @@ export function restoreRecord(args: Omit<DeleteArgs, 'permanent'>): Promise<ApiR
     // The whole row (see update.ts): the read steps drop the hidden fields from the answer.
     const row = await collection.model.findOneAndUpdate(writeFilter, change, { returnDocument: 'after' }).lean<RawDoc>();
     if (!row) return conditionalMiss(tags ? collection.model.exists(filter) : Promise.resolve(false), new NotFoundError('No deleted record with this id.'));
-    publishWrite(runtime, collection, 'update', [String(row._id)], ['deletedAt', ...Object.keys(input.set), ...input.unset], [row]);
+    // The record as read before (when it was) is its state just before the restore only when written at its revision.
+    const before = tags && original ? [original] : undefined;
+    publishWrite(runtime, collection, 'update', [String(row._id)], ['deletedAt', ...Object.keys(input.set), ...input.unset], [row], undefined, before);
     return answerWrite(args, 'restore', { row, data, previousDoc });
   });
 }

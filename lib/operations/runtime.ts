@@ -297,6 +297,7 @@ export function defaultAccessOf(runtime: Runtime, collection: CollectionDescript
  * `docs` are the stored rows as the write left them (for a delete: as they were before it), raw,
  * hidden fields included: consumers such as realtime check each reader's access against them.
  * `stamps`: what a soft delete wrote (see ChangeEvent.stamps); a delete without them removed its records.
+ * `before`: an update's rows just before it, when the write read them (see ChangeEvent.before).
  */
 export function publishWrite(
   runtime: Runtime,
@@ -306,6 +307,7 @@ export function publishWrite(
   fields?: string[],
   docs?: Record<string, unknown>[],
   stamps?: WriteStamps,
+  before?: Record<string, unknown>[],
 ): void {
   const { slug, isGlobal } = target.descriptor;
   runtime.changes.emitChange({
@@ -316,6 +318,7 @@ export function publishWrite(
     ...(fields ? { fields } : {}),
     ...(docs ? { docs } : {}),
     ...(stamps ? { stamps } : {}),
+    ...(before ? { before } : {}),
     origin: 'local',
     timestamp: new Date(),
   });

@@ -85,7 +85,8 @@ export function updateMany(args: UpdateManyArgs): Promise<BulkResult> {
     for (const item of pending) {
       if (item.row) {
         const { input, data: body } = item.prepared!;
-        publishWrite(args.runtime, collection, 'update', [String(item.row._id)], [...Object.keys(input.set), ...input.unset], [item.row]);
+        // Written at the revision read: the row as read is the record just before the change.
+        publishWrite(args.runtime, collection, 'update', [String(item.row._id)], [...Object.keys(input.set), ...input.unset], [item.row], undefined, [item.stored]);
         // afterChange runs for every record written, shown or not.
         const answer = await answerWrite(args, 'update', { row: item.row, data: body, previousDoc: collection.serializeAll(item.stored) });
         data.push(mayRead(item.row) ? answer : { id: String(item.row._id) });
