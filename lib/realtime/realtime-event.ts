@@ -84,7 +84,7 @@ export function toHubEntries(
   // The bus names every changed field (its other subscribers need hidden ones, such as a password):
   // stripped once here, for every origin, before any reader sees them.
   const updatedFields = change.type === 'update' && change.fields ? visibleFields(collection.descriptor, change.fields) : undefined;
-  const changed = change.type === 'update' && change.fields ? new Set(change.fields.map((name) => storagePath(name).split('.')[0])) : undefined;
+  const changed = change.type === 'update' && change.fields ? changedFields(change, change.fields) : undefined;
   const previous = change.type === 'update' ? rowsById(change.before) : undefined;
   return change.ids.map((docId, index) => {
     const stored = rows.get(docId);
@@ -110,6 +110,16 @@ function softDeleted(change: ChangeEvent, collection: CollectionRuntime, row: Ra
   if (change.type !== 'update' || !collection.descriptor.softDelete) return false;
   const deletedAt = change.stamps ? change.stamps.deletedAt : row?.deletedAt;
   return deletedAt !== null && deletedAt !== undefined;
+}
+
+/**
+ * The top-level stored fields an update changed. The router's own updates name the fields of the body;
+ * each also stamps updatedAt (a rule may read it), which the stream's descriptions name themselves.
+ */
+function changedFields(change: ChangeEvent, fields: readonly string[]): Set<string> {
+  const changed = new Set(fields.map((name) => storagePath(name).split('.')[0]));
+  if (change.origin === 'local') changed.add('updatedAt');
+  return changed;
 }
 
 /** The names among `fields` that are fields of the collection a reader sees (not hidden, not unknown like `__v`). */
