@@ -40,6 +40,7 @@ const UNIT = [
   'realtime/realtime-options.spec.ts',
   'realtime/hub-feed.spec.ts',
   'realtime/connection-limit.spec.ts',
+  'realtime/reader-view.spec.ts',
   'uploads/upload-options.spec.ts',
   'uploads/mime-policy.spec.ts',
   'uploads/file-names.spec.ts',

@@ -121,6 +121,8 @@ export function createChangeFeed(runtime: Runtime, options: { openTimeoutMs?: nu
               },
             },
             logger,
+            // Pre-images let realtime tell exactly whose view an update made elsewhere entered or left.
+            { preImages: target.scope === 'collection' },
           ),
         );
       }

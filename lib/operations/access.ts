@@ -1,7 +1,7 @@
 // Evaluates a collection's access rule for one operation: API-key scopes first (always), then the
 // configured function or the default. Returns a where-constraint to merge, or throws 401/403. The scope
 // rule (hasScope) is also the one custom endpoints hold their callers to.
-import type { AccessArgs, AuthUser, Scope } from '../config/types';
+import type { AccessArgs, AccessFn, AuthUser, Scope } from '../config/types';
 import { ForbiddenError, QueryError, UnauthorizedError } from '../errors';
 import { parseWhere } from '../query';
 import type { WhereNode } from '../query/types';
@@ -83,13 +83,18 @@ export interface RuleAnswer {
  */
 export function askRule(check: AccessCheck): RuleAnswer {
   if (check.overrideAccess) return { check, scoped: true, user: check.user, result: true };
-  const { runtime, collection, op } = check;
+  const { op } = check;
   // A key without the scope acts as an anonymous caller for this operation: it never does less than no
   // credential would (a public read stays public), and where anonymous callers are refused it is a 403.
   const scoped = scopeAllows(check.user, op);
   const user = scoped ? check.user : null;
-  const rule = collection.descriptor.access[op] ?? defaultAccessOf(runtime, collection.descriptor, op) ?? authenticated;
+  const rule = ruleOf(check);
   return { check, scoped, user, result: rule({ user, req: check.req, id: check.id, data: check.data }) };
+}
+
+/** The collection's rule for the operation: the configured one, else a feature's default, else the package's. */
+function ruleOf({ runtime, collection, op }: AccessCheck): AccessFn {
+  return collection.descriptor.access[op] ?? defaultAccessOf(runtime, collection.descriptor, op) ?? authenticated;
 }
 
 /** What checkAccess answers for a rule's answer: no constraint, a constraint, or a rejection. */
@@ -110,6 +115,20 @@ function ruleOutcome(check: AccessCheck, scoped: boolean, user: AuthUser | null,
     if (!(error instanceof QueryError)) throw error;
     throw new Error(`content-router: the ${op} rule of "${collection.descriptor.slug}" returned an invalid where: ${error.message}`, { cause: error });
   }
+}
+
+/**
+ * The read rule's constraint on a write that finds its records (by where, or by id): a record the caller
+ * may not read, it cannot find, so a write rule broader than the read rule never makes a write (its dry run's
+ * count, its answer) an oracle for what the caller cannot see. The rule is asked as the caller's user
+ * whatever its API key's scopes: a key may write without the read scope, yet it finds only what its user
+ * may read. Rejects as a read does (401/403) when the user may read nothing of the collection.
+ */
+export async function findableConstraint(check: Omit<AccessCheck, 'op' | 'data'>): Promise<WhereNode | undefined> {
+  if (check.overrideAccess) return undefined;
+  const { user } = check;
+  const read = { ...check, op: 'read' as const, data: undefined };
+  return ruleOutcome(read, true, user, await ruleOf(read)({ user, req: check.req, id: check.id, data: undefined }));
 }
 
 /**

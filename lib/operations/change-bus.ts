@@ -21,6 +21,12 @@ export interface ChangeEvent {
    */
   docs?: Record<string, unknown>[];
   /**
+   * Updates: the stored documents just before the change, when the publisher has them (an operation that
+   * read the record before writing it at that revision; the change stream's pre-image, where the collection
+   * records them). Raw, as `docs`. Realtime tells by them whether a record entered or left a reader's view.
+   */
+  before?: Record<string, unknown>[];
+  /**
    * The timestamps the write itself set, where `docs` do not show them: a soft delete's (its docs are the
    * rows before it), a stream update's from the stream's description of it (its docs are read later and
    * may show a later write). A key is absent when the write left that timestamp alone.

@@ -64,6 +64,27 @@ export interface WatcherOptions {
    * resumes of any kind the stream starts afresh with a reset (a cache is rebuilt, nothing waits for it).
    */
   keepTokenThroughOutages?: boolean;
+  /**
+   * Ask for updates' pre-images (`fullDocumentBeforeChange: 'whenAvailable'`): MongoDB 6.0 and later send
+   * them for collections that record them (`changeStreamPreAndPostImages`), and nothing for the others.
+   * Older servers refuse the option, so it is asked only of a server that reports 6.0 or later. Default false.
+   */
+  preImages?: boolean;
+}
+
+/**
+ * Whether the server is MongoDB 6.0 or later (buildInfo needs no privilege). A connection failure rejects
+ * (the open is retried); a server that will not say is taken for an older one.
+ */
+async function isAtLeast6(db: mongo.Db): Promise<boolean> {
+  try {
+    const info = await db.command({ buildInfo: 1 });
+    const major = Array.isArray(info.versionArray) ? Number(info.versionArray[0]) : Number.parseInt(String(info.version), 10);
+    return major >= 6;
+  } catch (error) {
+    if (isOutage(error)) throw error;
+    return false;
+  }
 }
 
 export interface CollectionWatcher {
@@ -113,6 +134,8 @@ export function createCollectionWatcher(
   let wake: (() => void) | undefined;
   /** The loop waits for the server to open a stream: a server that never answers keeps it waiting. */
   let opening = false;
+  /** Whether the server takes `fullDocumentBeforeChange`: asked once, at the first open that reaches it. */
+  let preImages: boolean | undefined = options.preImages ? undefined : false;
   let markStarted!: () => void;
   const started = new Promise<void>((resolve) => {
     markStarted = resolve;
@@ -142,13 +165,15 @@ export function createCollectionWatcher(
     while (!closed) {
       const resuming = token !== undefined;
       try {
+        opening = true;
+        preImages ??= await isAtLeast6(db);
         stream = db.collection(target.collectionName).watch([], {
           fullDocument: 'updateLookup',
+          ...(preImages ? { fullDocumentBeforeChange: 'whenAvailable' as const } : {}),
           maxAwaitTimeMS: MAX_AWAIT_MS,
           ...(resuming ? (kept ? { startAfter: token } : { resumeAfter: token }) : {}),
         });
         // The first read runs the aggregate: only then is the stream open and no later write missed.
-        opening = true;
         let change = await stream.tryNext();
         opening = false;
         if (closed) break;

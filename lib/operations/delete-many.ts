@@ -1,16 +1,15 @@
 // Bulk delete by where (DELETE /<slug>?where=): every record that matches the where AND the caller's
-// delete rule, each deleted as a single DELETE deletes it (soft on soft-delete collections unless
+// delete rule AND its read rule (a record the caller cannot read, it cannot find), each deleted as a single DELETE deletes it (soft on soft-delete collections unless
 // `permanent`, which asks the same delete rule a single permanent delete asks).
 //
 // Steps: the delete rule -> the matching records, at most core.api.maxBulk (else a 400, nothing deleted; a dry
 // run stops here with the count) -> per record, in order: beforeDelete (a throw vetoes that record) -> the
 // deletes, in one command, each record only at the revision read (in one transaction where the server has
-// them: bulk-write.ts) -> per record: its change event and afterDelete. The answer lists the ids deleted: the delete rule may allow what the read
-// rule would not show.
+// them: bulk-write.ts) -> per record: its change event and afterDelete. The answer lists the ids deleted.
 import type { ClientSession } from 'mongoose';
 import type { DeleteHookArgs } from '../config/hooks';
 import type { RawDoc } from '../schema/to-record';
-import { checkAccess } from './access';
+import { checkAccess, findableConstraint } from './access';
 import { assertUnanswered } from './answered';
 import { buildFilter } from './build-filter';
 import { type BulkArgs, type BulkFailure, type BulkItem, type BulkResult, atRevisions, dryRunAnswer, failureOf, selectRows, writeAll } from './bulk-write';
@@ -36,7 +35,9 @@ export function deleteMany(args: DeleteManyArgs): Promise<BulkResult> {
     const { beforeDelete, afterDelete } = collection.descriptor.hooks;
     const soft = collection.descriptor.softDelete && !args.permanent;
     const constraint = await checkAccess({ ...args, op: 'delete' });
-    const filter = await buildFilter({ ...args, nodes: [args.where, constraint], deleted: soft ? false : true });
+    // A record the caller may not read, it cannot find by its values (nor count in a dry run).
+    const findable = await findableConstraint(args);
+    const filter = await buildFilter({ ...args, nodes: [args.where, constraint, findable], deleted: soft ? false : true });
     const rows = await selectRows(args, filter);
     if (args.dryRun) return dryRunAnswer(rows.length);
 

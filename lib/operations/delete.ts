@@ -10,7 +10,7 @@ import type { DeleteHookArgs } from '../config/hooks';
 import { NotFoundError } from '../errors';
 import { assertValidInput } from '../schema/validate-input';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
-import { checkAccess } from './access';
+import { checkAccess, findableConstraint } from './access';
 import { assertUnanswered } from './answered';
 import { buildFilter, idCondition } from './build-filter';
 import { hookBase, hooksSeeOriginal, reportAfterWrite, runAll, withAfterError } from './hooks';
@@ -43,7 +43,9 @@ async function preconditioned(args: DeleteArgs, filter: Record<string, unknown>,
 async function idFilter(args: DeleteArgs, op: 'delete' | 'update', deleted: boolean | 'only'): Promise<Record<string, unknown>> {
   const _id = toRecordId(args.id);
   const constraint = await checkAccess({ ...args, op });
-  return buildFilter({ ...args, nodes: [idCondition(args.collection, [_id]), constraint], deleted });
+  // A record the caller may not read is not found, as its GET is not.
+  const findable = await findableConstraint(args);
+  return buildFilter({ ...args, nodes: [idCondition(args.collection, [_id]), constraint, findable], deleted });
 }
 
 /** Deletes (or soft-deletes) one record; throws NotFoundError when there is none the caller may delete. */
@@ -108,7 +110,9 @@ export function restoreRecord(args: Omit<DeleteArgs, 'permanent'>): Promise<ApiR
     // The whole row (see update.ts): the read steps drop the hidden fields from the answer.
     const row = await collection.model.findOneAndUpdate(writeFilter, change, { returnDocument: 'after' }).lean<RawDoc>();
     if (!row) return conditionalMiss(tags ? collection.model.exists(filter) : Promise.resolve(false), new NotFoundError('No deleted record with this id.'));
-    publishWrite(runtime, collection, 'update', [String(row._id)], ['deletedAt', ...Object.keys(input.set), ...input.unset], [row]);
+    // The record as read before (when it was) is its state just before the restore only when written at its revision.
+    const before = tags && original ? [original] : undefined;
+    publishWrite(runtime, collection, 'update', [String(row._id)], ['deletedAt', ...Object.keys(input.set), ...input.unset], [row], undefined, before);
     return answerWrite(args, 'restore', { row, data, previousDoc });
   });
 }

@@ -36,7 +36,8 @@ function timestampOf(change: Record<string, unknown>): Date {
 /**
  * Normalises a change. The id comes from the full document first: some servers put something other
  * than `{ _id }` in an update's documentKey. An event whose id cannot be told keeps `ids: []`
- * (consumers then treat the whole collection as changed). `docs` only when the full document is whole.
+ * (consumers then treat the whole collection as changed). `docs` only when the full document is whole;
+ * `before` when an update (or replace) carries its pre-image.
  * `databaseName`: the watched collection's database, so a drop naming another database is told apart.
  */
 export function normalizeChange(change: mongo.ChangeStreamDocument, target: WatchTarget, databaseName?: string): NormalizedChange {
@@ -64,6 +65,9 @@ export function normalizeChange(change: mongo.ChangeStreamDocument, target: Watc
   }
   const event: ChangeEvent = { ...base, scope: 'collection', slug: target.slugs[0], ids: id ? [id] : [] };
   if (full && id && type !== 'delete') event.docs = [full];
+  // The pre-image, where the collection records them (changeStreamPreAndPostImages) and the watcher asked.
+  const before = raw.fullDocumentBeforeChange;
+  if (before && typeof before === 'object' && id && type === 'update') event.before = [before as Record<string, unknown>];
   return { kind: 'change', event: withFields(event, fields) };
 }
 

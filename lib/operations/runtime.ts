@@ -299,6 +299,7 @@ export function defaultAccessOf(runtime: Runtime, collection: CollectionDescript
  * hidden fields included: consumers such as realtime check each reader's access against them.
  * `stamps`: what a soft delete wrote (see ChangeEvent.stamps); a delete without them removed its records.
  * The request it was made for, when one is traced, is noted as having written (write-trace.ts).
+ * `before`: an update's rows just before it, when the write read them (see ChangeEvent.before).
  */
 export function publishWrite(
   runtime: Runtime,
@@ -308,6 +309,7 @@ export function publishWrite(
   fields?: string[],
   docs?: Record<string, unknown>[],
   stamps?: WriteStamps,
+  before?: Record<string, unknown>[],
 ): void {
   const { slug, isGlobal } = target.descriptor;
   noteWrite();
@@ -319,6 +321,7 @@ export function publishWrite(
     ...(fields ? { fields } : {}),
     ...(docs ? { docs } : {}),
     ...(stamps ? { stamps } : {}),
+    ...(before ? { before } : {}),
     origin: 'local',
     timestamp: new Date(),
   });

@@ -1,7 +1,8 @@
 // Bulk update by where (PATCH /<slug>?where=): the same fields set on every record that matches the where
 // AND the caller's update rule, each record written as a single PATCH writes it.
 //
-// Steps: the update rule -> the body checked once, alone (a bad body writes nothing) -> the matching records,
+// Steps: the update rule -> the body checked once, alone (a bad body writes nothing) -> the matching records
+// (the where AND the update rule AND the read rule: a record the caller cannot read, it cannot find),
 // at most core.api.maxBulk (else a 400, nothing written; a dry run stops here with the count) -> per record,
 // in order: its hooks and checks (prepareWrite with the record as stored; under a constraint the changed
 // record must still match it) -> the writes, in one command, each record only at the revision read, so a
@@ -14,7 +15,7 @@ import { assertValidInput } from '../schema/validate-input';
 import { withRevisionMoved } from '../schema/revision';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
 import type { ErrorDetail } from '../errors';
-import { accessDenied, checkAccess, readConstraintOrNull } from './access';
+import { accessDenied, checkAccess, findableConstraint, readConstraintOrNull } from './access';
 import { assertUnanswered } from './answered';
 import { buildFilter } from './build-filter';
 import { type BulkArgs, type BulkFailure, type BulkItem, type BulkResult, type RevisionGroup, atRevisions, dryRunAnswer, failureOf, selectRows, writeAll } from './bulk-write';
@@ -44,7 +45,9 @@ export function updateMany(args: UpdateManyArgs): Promise<BulkResult> {
     const { collection } = args;
     const constraint = await checkAccess({ ...args, op: 'update', data: bodyOf(args.data) });
     assertValidInput([...(await checkBody(args, args.data, 'update')), ...writeOnlyNamed(args)], 'The update is not valid; nothing was written.');
-    const filter = await buildFilter({ ...args, nodes: [args.where, constraint], deleted: false });
+    // A record the caller may not read, it cannot find by its values (nor count in a dry run).
+    const findable = await findableConstraint(args);
+    const filter = await buildFilter({ ...args, nodes: [args.where, constraint, findable], deleted: false });
     const rows = await selectRows(args, filter);
     if (args.dryRun) return dryRunAnswer(rows.length);
 
@@ -73,8 +76,8 @@ export function updateMany(args: UpdateManyArgs): Promise<BulkResult> {
     for (const item of ready) if (item.failure !== undefined) fail(item, item.failure);
 
     const written = ready.filter((item) => item.row);
-    // The update rule may reach records the read rule hides: those are answered by id alone, or a bulk
-    // PATCH (with an empty body, writing nothing) would be a list past the read rule.
+    // Every record selected was readable, but the change may have taken it out of the caller's view (or the
+    // caller's API key lacks the read scope): those are answered by id alone.
     const readable = await readConstraintOrNull({ ...args, data: undefined });
     const readTest = readable && (await constraintTest(args, readable.constraint));
     const mayRead = (row: RawDoc) => readTest !== null && readTest(row);
@@ -82,7 +85,8 @@ export function updateMany(args: UpdateManyArgs): Promise<BulkResult> {
     for (const item of pending) {
       if (item.row) {
         const { input, data: body } = item.prepared!;
-        publishWrite(args.runtime, collection, 'update', [String(item.row._id)], [...Object.keys(input.set), ...input.unset], [item.row]);
+        // Written at the revision read: the row as read is the record just before the change.
+        publishWrite(args.runtime, collection, 'update', [String(item.row._id)], [...Object.keys(input.set), ...input.unset], [item.row], undefined, [item.stored]);
         // afterChange runs for every record written, shown or not.
         const answer = await answerWrite(args, 'update', { row: item.row, data: body, previousDoc: collection.serializeAll(item.stored) });
         data.push(mayRead(item.row) ? answer : { id: String(item.row._id) });

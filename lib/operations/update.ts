@@ -10,7 +10,7 @@ import type { WhereNode } from '../query/types';
 import type { ClientSession } from 'mongoose';
 import { type ValidatedInput, assertValidInput } from '../schema/validate-input';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
-import { checkAccess } from './access';
+import { checkAccess, findableConstraint } from './access';
 import { assertUnanswered } from './answered';
 import { buildFilter, idCondition } from './build-filter';
 import { assertWithinConstraints } from './constraint-match';
@@ -69,14 +69,14 @@ interface Conditions {
  * checking the changed record in memory). A record changed meanwhile: 412 with If-Match; otherwise it is
  * read and checked again, a few times, before a 409.
  */
-async function writeAtRevision(args: UpdateArgs, filter: Record<string, unknown>, change: Record<string, unknown>, input: { set: Record<string, unknown>; unset: string[] }, conditions: Conditions): Promise<RawDoc> {
+async function writeAtRevision(args: UpdateArgs, filter: Record<string, unknown>, change: Record<string, unknown>, input: { set: Record<string, unknown>; unset: string[] }, conditions: Conditions): Promise<{ row: RawDoc; before: RawDoc }> {
   const { constraint, strict } = conditions;
   let before: RawDoc | null = conditions.stored;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     if (!before) throw notFound();
     if (constraint) await assertWithinConstraints(args, [{ doc: applyInMemory(args.collection, before, input.set, input.unset), constraint }]);
     const row = await write(args.collection, { $and: [filter, atRevision(before._rev)] }, change);
-    if (row) return row;
+    if (row) return { row, before };
     if (strict) return conditionalMiss(args.collection.model.exists(filter), notFound());
     before = await args.collection.model.findOne(filter).lean<RawDoc>();
   }
@@ -101,7 +101,9 @@ export function update(args: UpdateArgs): Promise<ApiRecord> {
     const { runtime, collection } = args;
     const _id = toRecordId(args.id);
     const constraint = await checkAccess({ ...args, op: 'update', data: bodyOf(args.data) });
-    const filter = await buildFilter({ ...args, nodes: [idCondition(collection, [_id]), constraint], deleted: false });
+    // A record the caller may not read is not found, as its GET is not.
+    const findable = await findableConstraint(args);
+    const filter = await buildFilter({ ...args, nodes: [idCondition(collection, [_id]), constraint, findable], deleted: false });
     const tags = tagsToMatch(args.ifMatch);
     const stored = hooksSeeOriginal(collection) || constraint || tags ? await collection.model.findOne(filter).lean<RawDoc>() : undefined;
     if (stored === null) throw notFound();
@@ -119,9 +121,10 @@ export function update(args: UpdateArgs): Promise<ApiRecord> {
       return (await presentFor(args, [row], undefined, 'update'))[0];
     }
     assertUnanswered(args);
-    const row = constraint || tags ? await writeAtRevision(args, filter, change, input, { stored: stored!, constraint, strict: tags !== undefined }) : await write(collection, filter, change);
+    // Written at a revision read, the row as read is the record just before the change; else it is unknown.
+    const { row, before } = constraint || tags ? await writeAtRevision(args, filter, change, input, { stored: stored!, constraint, strict: tags !== undefined }) : { row: await write(collection, filter, change), before: undefined };
     if (!row) throw notFound();
-    publishWrite(runtime, collection, 'update', [String(row._id)], fields, [row]);
+    publishWrite(runtime, collection, 'update', [String(row._id)], fields, [row], undefined, before && [before]);
     return answerWrite(args, 'update', { row, data, previousDoc });
   });
 }

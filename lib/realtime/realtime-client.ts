@@ -9,7 +9,8 @@ import { isDatabaseUnavailable } from '../http/to-problem';
 import type { Runtime } from '../operations/runtime';
 import { authenticateClient } from './credential-request';
 import type { EventHub, HubListener, HubSubscription } from './event-hub';
-import { type ReadMatcher, createReadMatcher } from './read-matcher';
+import { type ReadMatcher, type RuleBook, createReadMatcher } from './read-matcher';
+import { viewOf } from './reader-view';
 import type { HubEntry } from './realtime-event';
 import type { ResolvedRealtimeOptions } from './realtime-options';
 import { toLoggableError } from '../util/loggable-error';
@@ -31,6 +32,8 @@ export interface ClientContext {
   readonly runtime: Runtime;
   readonly hub: EventHub<HubEntry>;
   readonly options: ResolvedRealtimeOptions;
+  /** The router's compiled read rules, shared by its readers. */
+  readonly rules: RuleBook;
 }
 
 /** Matchers ready to be switched on for a set of collections. */
@@ -93,16 +96,20 @@ class Client implements RealtimeClient, HubListener<HubEntry> {
     return new Set(this.subscription.collections.keys());
   }
 
-  /** The hub's delivery: the event goes out when this reader may read its row, as this reader's copy where it has one. */
+  /**
+   * The hub's delivery: the event as this reader's rule sees it (reader-view.ts: itself, or a create or a
+   * delete where the record entered or left its view, or nothing), as this reader's copy where it has one.
+   */
   deliver(entry: HubEntry): void {
     const matcher = this.subscription.collections.get(entry.event.collection);
-    if (!matcher || !(entry.row ? matcher.test(entry.row) : matcher.open)) return;
-    if (!matcher.personalize && !this.pending) return this.transport.send(entry);
+    const seen = matcher && viewOf(matcher.rule, entry);
+    if (!matcher || !seen) return;
+    if (!matcher.personalize && !this.pending) return this.transport.send(seen);
     if (++this.waiting > this.ctx.options.maxBufferedEvents) {
       this.ctx.runtime.config.logger.warn(`content-router: a realtime client was dropped: more than ${this.ctx.options.maxBufferedEvents} events waited for its read hooks`);
       return this.close();
     }
-    const copy = matcher.personalize ? () => matcher.personalize!(entry) : () => entry;
+    const copy = matcher.personalize ? () => matcher.personalize!(seen) : () => seen;
     const next: Promise<void> = (this.pending ?? Promise.resolve())
       .then(copy)
       .then(
@@ -189,7 +196,7 @@ class Client implements RealtimeClient, HubListener<HubEntry> {
 
   private matcherFor(slug: string, who: AuthUser | null): Promise<ReadMatcher> {
     const { runtime } = this.ctx;
-    return createReadMatcher({ runtime, collection: runtime.collections.get(slug)!, user: who, req: this.req as Request });
+    return createReadMatcher({ runtime, collection: runtime.collections.get(slug)!, user: who, req: this.req as Request, rules: this.ctx.rules });
   }
 
   private async check(): Promise<void> {

@@ -5,6 +5,7 @@ import type { Feature } from '../http/feature';
 import { createConnectionLimit } from './connection-limit';
 import { createEventHub } from './event-hub';
 import { connectHub } from './hub-feed';
+import { createRuleBook } from './read-matcher';
 import type { RealtimeClient } from './realtime-client';
 import type { HubEntry } from './realtime-event';
 import { resolveRealtimeOptions, validateRealtimeConfig } from './realtime-options';
@@ -36,8 +37,10 @@ export const realtimeFeature: Feature = {
     const clients = new Set<RealtimeClient>();
     const disconnect = connectHub(runtime, hub, clients);
     const limit = createConnectionLimit(options.maxConnectionsPerClient);
-    const sse = createSseTransport({ runtime, hub, options, clients, limit });
-    const ws = createWsTransport({ runtime, hub, options, clients, limit });
+    // Readers whose rules answer alike share one compiled rule, whichever transport they came by.
+    const rules = createRuleBook();
+    const sse = createSseTransport({ runtime, hub, options, rules, clients, limit });
+    const ws = createWsTransport({ runtime, hub, options, rules, clients, limit });
     // One timer asks every client whether its periodic re-check is due: a timer per client would cost each
     // connection a Timeout. A quarter of the interval (at most a second) bounds how late a check can come.
     const rechecks = setInterval(() => {

@@ -8,6 +8,7 @@ import type { RouteDef } from '../http/route-table';
 import type { ConnectionLimit } from './connection-limit';
 import { authenticateClient } from './credential-request';
 import type { EventHub } from './event-hub';
+import type { RuleBook } from './read-matcher';
 import { type ClientContext, type ClientTransport, type RealtimeClient, createRealtimeClient } from './realtime-client';
 import type { HubEntry } from './realtime-event';
 import type { ResolvedRealtimeOptions } from './realtime-options';
@@ -132,12 +133,13 @@ export function createSseTransport(ctx: {
   runtime: Runtime;
   hub: EventHub<HubEntry>;
   options: ResolvedRealtimeOptions;
+  rules: RuleBook;
   clients: Set<RealtimeClient>;
   limit: ConnectionLimit;
 }): SseTransport {
-  const { runtime, hub, options, clients, limit } = ctx;
+  const { runtime, hub, options, rules, clients, limit } = ctx;
   const connections = new Set<SseConnection>();
-  const endpoint: Endpoint = { runtime, hub, options, clients, connections };
+  const endpoint: Endpoint = { runtime, hub, options, rules, clients, connections };
   let closed = false;
   const comment = Buffer.from(formatSseComment('heartbeat'));
   const heartbeat = setInterval(() => {

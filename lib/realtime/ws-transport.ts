@@ -11,6 +11,7 @@ import { isRecord } from '../util/is-record';
 import type { ConnectionLimit } from './connection-limit';
 import { authenticateClient } from './credential-request';
 import type { EventHub } from './event-hub';
+import type { RuleBook } from './read-matcher';
 import { type ClientContext, type ClientTransport, type RealtimeClient, createRealtimeClient } from './realtime-client';
 import { type HubEntry, eventJson } from './realtime-event';
 import type { ResolvedRealtimeOptions } from './realtime-options';
@@ -167,14 +168,15 @@ export function createWsTransport(ctx: {
   runtime: Runtime;
   hub: EventHub<HubEntry>;
   options: ResolvedRealtimeOptions;
+  rules: RuleBook;
   clients: Set<RealtimeClient>;
   limit: ConnectionLimit;
 }): WsTransport {
-  const { runtime, hub, options, clients, limit } = ctx;
+  const { runtime, hub, options, rules, clients, limit } = ctx;
   // No client tracking: `connections` tracks the sockets already (ws's would add a Set entry and a listener per socket).
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, clientTracking: false });
   const connections = new Map<WebSocket, WsConnection>();
-  const endpoint: Endpoint = { runtime, hub, options, clients, connections };
+  const endpoint: Endpoint = { runtime, hub, options, rules, clients, connections };
   let closed = false;
 
   // One timer for every socket: a socket that did not answer the last ping is dead.

@@ -49,6 +49,16 @@ describe('normalizeChange', () => {
     expect(replaced.kind === 'change' && 'stamps' in replaced.event).toBe(false);
   });
 
+  it('carries an update\'s or a replace\'s pre-image as `before`, when the stream has one', () => {
+    const before = { _id: id, status: 'published' };
+    for (const operationType of ['update', 'replace']) {
+      const result = normalizeChange(doc({ _id: token, operationType, documentKey: { _id: id }, fullDocument: { _id: id, status: 'draft' }, fullDocumentBeforeChange: before }), posts);
+      expect(result).toMatchObject({ kind: 'change', event: { type: 'update', before: [before] } });
+    }
+    const without = normalizeChange(doc({ _id: token, operationType: 'update', documentKey: { _id: id }, fullDocument: { _id: id }, fullDocumentBeforeChange: null }), posts);
+    expect(without.kind === 'change' && 'before' in without.event).toBe(false);
+  });
+
   it('keeps ids empty and leaves out a partial document when no id can be told', () => {
     const result = normalizeChange(doc({ _id: token, operationType: 'update', documentKey: { $set: { a: 2 } }, fullDocument: { a: 2 } }), posts);
     expect(result).toMatchObject({ kind: 'change', event: { type: 'update', ids: [] } });

@@ -81,8 +81,9 @@ describe('GET /sse', () => {
     expect(data(deleted)).toEqual({ id: deleted.id, type: 'delete', collection: 'notes', docId: id, timestamp: expect.any(String) });
 
     expect((await request(t.app).post(`/api/notes/${id}/restore`).set(...asUser(admin))).status).toBe(200);
-    const restored = await client.next((e) => e.event === 'update' && about(id)(e) && data(e).updatedFields !== undefined && (data(e).updatedFields as string[]).includes('deletedAt'));
-    expect(data(restored).doc).toMatchObject({ id, deletedAt: null });
+    // Back in the reader's view: a create, marked as such.
+    const restored = await client.next((e) => e.event === 'create' && about(id)(e) && data(e).reason === 'entered-view');
+    expect(data(restored)).toMatchObject({ type: 'create', reason: 'entered-view', doc: { id, deletedAt: null } });
     // Ids increase within the run.
     const seq = (e: EventSourceMessage) => Number(e.id!.split('-')[1]);
     expect(seq(created) < seq(updated) && seq(updated) < seq(deleted) && seq(deleted) < seq(restored)).toBe(true);
@@ -98,7 +99,7 @@ describe('GET /sse', () => {
     expect((await request(t.app).delete(`/api/notes/${upper}`).set(...asUser(admin))).status).toBe(200);
     expect(data(await client.next(mentions('delete'))).docId).toBe(id);
     expect((await request(t.app).post(`/api/notes/${upper}/restore`).set(...asUser(admin))).status).toBe(200);
-    const restored = await client.next((e) => mentions('update')(e) && ((data(e).updatedFields as string[] | undefined) ?? []).includes('deletedAt'));
+    const restored = await client.next((e) => mentions('create')(e) && data(e).reason === 'entered-view');
     expect(data(restored).docId).toBe(id);
     const seen = client.events.items.length;
     expect((await request(t.app).delete(`/api/notes/${upper}?permanent=true`).set(...asUser(admin))).status).toBe(200);
@@ -121,16 +122,17 @@ describe('GET /sse', () => {
     await annStream.next(about(annNote));
     await bobStream.next(about(bobNote));
 
-    // Handed to bob, then deleted: the delete reaches bob, who could read it before it went, and not ann.
+    // Handed to bob, then deleted: it leaves ann's view (a delete) and enters bob's (a create); the delete
+    // reaches bob, who could read it before it went, and not ann.
     expect((await request(t.app).patch(`/api/notes/${annNote}`).set(...asUser(admin)).send({ owner: bob.id })).status).toBe(200);
     expect((await request(t.app).delete(`/api/notes/${annNote}`).set(...asUser(admin))).status).toBe(200);
-    await bobStream.next((e) => e.event === 'delete' && about(annNote)(e));
+    await bobStream.next((e) => e.event === 'delete' && about(annNote)(e) && data(e).reason === undefined);
     const fence = await createNote('fence', ann.id);
     await annStream.next(about(fence));
 
-    expect(bobStream.events.items.filter((e) => e.event === 'create' && about(annNote)(e))).toEqual([]);
+    expect(bobStream.events.items.filter(about(annNote)).map((e) => [e.event, data(e).reason])).toEqual([['create', 'entered-view'], ['delete', undefined]]);
     expect(annStream.events.items.filter(about(bobNote))).toEqual([]);
-    expect(annStream.events.items.filter((e) => about(annNote)(e)).map((e) => e.event)).toEqual(['create']);
+    expect(annStream.events.items.filter(about(annNote)).map((e) => [e.event, data(e).reason])).toEqual([['create', undefined], ['delete', 'left-view']]);
   });
 
   it('denies events whose access constraint runs through a relationship (it cannot be checked in memory)', async () => {

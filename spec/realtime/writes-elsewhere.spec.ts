@@ -75,7 +75,8 @@ describeIf(capabilities().changeStreams, 'the server has no change streams')('wr
     const id = String(created.body.id);
     expect((await request(t.app).delete(`/api/notes/${id}`).set(...asUser(admin))).status).toBe(200);
     expect((await request(t.app).post(`/api/notes/${id}/restore`).set(...asUser(admin))).status).toBe(200);
-    await sse.next((e) => e.event === 'update' && e.data.includes(`"docId":"${id}"`));
+    // The restore brings the record back into view: a create.
+    await sse.next((e) => e.event === 'create' && e.data.includes('"reason":"entered-view"') && e.data.includes(`"docId":"${id}"`));
     const seen = sse.events.items.length;
     await t.connection.db!.collection('notes').deleteOne({ _id: new Types.ObjectId(id) });
     const deleted = await sse.events.find((e) => e.event === 'delete' && e.data.includes(`"docId":"${id}"`), seen, 8000);
@@ -89,7 +90,8 @@ describeIf(capabilities().changeStreams, 'the server has no change streams')('wr
     const id = String(created.body.id);
     expect((await request(t.app).delete(`/api/notes/${id}`).set(...asUser(admin))).status).toBe(200);
     expect((await request(t.app).post(`/api/notes/${id}/restore`).set(...asUser(admin))).status).toBe(200);
-    await sse.next((e) => e.event === 'update' && e.data.includes(`"docId":"${id}"`));
+    // The restore brings the record back into view: a create.
+    await sse.next((e) => e.event === 'create' && e.data.includes('"reason":"entered-view"') && e.data.includes(`"docId":"${id}"`));
     const seen = sse.events.items.length;
     const now = new Date();
     await t.connection.db!.collection('notes').updateOne({ _id: new Types.ObjectId(id) }, { $set: { deletedAt: now, updatedAt: now } });

@@ -1,6 +1,7 @@
 // Attack on bulk PATCH by where: its answer must not show records the caller's read rule hides. The update
-// rule may allow writing records the caller may not read; an empty body then writes nothing, so without
-// this a bulk PATCH would be a list that ignores the read rule.
+// rule may allow writing records the caller may not read; the selection is held to the read rule too (an
+// empty body writes nothing, so otherwise a bulk PATCH would be a list that ignores the read rule), and a
+// record the write itself takes out of the caller's view is answered by its id alone.
 import request from 'supertest';
 import { type TestApp, asUser, createTestApp } from '../helpers/create-test-app';
 
@@ -38,26 +39,30 @@ describe('bulk PATCH and the read rule', () => {
     return res.body.data as Array<{ id: string }>;
   };
 
-  it('answers only the ids of records the read rule hides when the body changes nothing', async () => {
+  it('selects only records the caller may read: an empty body lists nothing the read rule hides', async () => {
     const [mine, theirs] = await seed();
     const res = await request(t.app).patch('/api/notes?where={}').set(...editor).send({}).expect(200);
-    expect(res.body.meta).toEqual({ matched: 2, updated: 0, failed: 0 });
-    const byId = new Map(res.body.data.map((r: { id: string }) => [r.id, r]));
-    expect(byId.get(mine.id)).toMatchObject({ title: 'mine', body: 'm' });
-    expect(byId.get(theirs.id)).toEqual({ id: theirs.id });
+    expect(res.body.meta).toEqual({ matched: 1, updated: 0, failed: 0 });
+    expect(res.body.data).toEqual([expect.objectContaining({ id: mine.id, title: 'mine', body: 'm' })]);
+    expect(JSON.stringify(res.body)).not.toContain(theirs.id);
     expect(JSON.stringify(res.body)).not.toContain('private');
   });
 
-  it('answers only the ids of written records the read rule hides', async () => {
-    const [mine, theirs] = await seed();
+  it('writes no record the read rule hides, though the update rule allows it', async () => {
+    const [mine] = await seed();
     const res = await request(t.app).patch('/api/notes?where={}').set(...editor).send({ title: 'renamed' }).expect(200);
-    expect(res.body.meta).toEqual({ matched: 2, updated: 2, failed: 0 });
-    const byId = new Map(res.body.data.map((r: { id: string }) => [r.id, r]));
-    expect(byId.get(mine.id)).toMatchObject({ title: 'renamed', body: 'm' });
-    expect(byId.get(theirs.id)).toEqual({ id: theirs.id });
-    expect(JSON.stringify(res.body)).not.toContain('private');
-    // Written all the same: the update rule allowed it.
-    expect((await t.connection.collection('notes').findOne({ owner: 'zz' }))?.title).toBe('renamed');
+    expect(res.body.meta).toEqual({ matched: 1, updated: 1, failed: 0 });
+    expect(res.body.data).toEqual([expect.objectContaining({ id: mine.id, title: 'renamed' })]);
+    expect((await t.connection.collection('notes').findOne({ owner: 'zz' }))?.title).toBe('theirs');
+  });
+
+  it('answers only the id of a record the write took out of the caller\'s view', async () => {
+    const [mine] = await seed();
+    const res = await request(t.app).patch('/api/notes?where={}').set(...editor).send({ owner: 'zz', body: 'given away' }).expect(200);
+    expect(res.body.meta).toEqual({ matched: 1, updated: 1, failed: 0 });
+    expect(res.body.data).toEqual([{ id: mine.id }]);
+    expect(JSON.stringify(res.body)).not.toContain('given away');
+    expect(await t.connection.collection('notes').countDocuments({ owner: 'zz' })).toBe(2);
   });
 
   it('answers every record in full to a caller who may read them all', async () => {
