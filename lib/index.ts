@@ -96,6 +96,7 @@ export {
   type ErrorDetail,
   AccountLockedError,
   ForbiddenError,
+  CrossOriginRequestError,
   IdempotencyKeyInFlightError,
   IdempotencyKeyReusedError,
   InvalidHeaderError,

@@ -396,10 +396,17 @@ export interface UploadOptions {
   access?: { create?: AccessFn; read?: AccessFn; delete?: AccessFn };
 }
 
-/** `security`: request rate limiting. */
+/** `security`: request rate limiting, and the origins trusted to write with the host's session. */
 export interface SecurityOptions {
   /** Limits requests per client; off when absent. */
   rateLimit?: RateLimitOptions;
+  /**
+   * Origins (`scheme://host[:port]`, exactly as browsers send them in `Origin`) whose pages may make
+   * unsafe requests (POST, PUT, PATCH, DELETE) on behalf of the host's session user (`req.user`): a
+   * browser request from any other site carrying the session cookie is a 403 `cross_origin_request`
+   * (docs/auth.md). The router's own origin needs no entry. Default: none.
+   */
+  trustedOrigins?: string[];
 }
 
 /** Request rate limiting (docs/rate-limit.md). */
