@@ -100,9 +100,7 @@ describe('writes', () => {
       await request(t.app).post('/api/users/login').send({ email: 'cc@example.com', password: GOOD_PASSWORD }).expect(200),
       await request(t.app).post('/api/ping').set(...ed).send({}).expect(200),
     ];
-    for (const res of answers) {
-      expect({ path: res.req.path, etag: res.headers.etag }).toEqual({ path: res.req.path, etag: undefined });
-    }
+    answers.forEach((res, index) => expect({ index, etag: res.headers.etag }).toEqual({ index, etag: undefined }));
     expect(answers[0].headers['cache-control']).toBe(PRIVATE);
   });
 });
