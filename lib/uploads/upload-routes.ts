@@ -42,7 +42,6 @@ const FILE_ERRORS = { 401: { description: 'Invalid credentials' }, 403: { descri
 /** The three routes, on one bucket. */
 export function uploadRoutes(args: { runtime: Runtime; store: FileStore; files: FileCollection; options: ResolvedUploadOptions }): RouteDef[] {
   const { runtime, store, files, options } = args;
-  const publicRead = options.access.read === undefined;
   // One file, its alt text; room for any 1000 characters of alt (3 bytes of UTF-8 each, at most).
   const readForm = createMultipartReader({ files: new Map([['file', options.maxFileSize]]), fields: 1, fieldSize: 3 * MAX_ALT_LENGTH });
 
@@ -95,7 +94,7 @@ export function uploadRoutes(args: { runtime: Runtime; store: FileStore; files: 
         416: { description: 'The range is outside the file' },
       },
       async handler(req, res) {
-        await serveFile(req, res, store, await findReadable(req), { publicRead });
+        await serveFile(req, res, store, await findReadable(req), { cacheControl: options.cacheControl });
       },
     },
     {
