@@ -11,7 +11,9 @@ import { endpointsFeature } from './endpoints/endpoints-feature';
 import { idempotencyFeature } from './idempotency/idempotency-feature';
 import { type ResolvedConfig, resolveConfig } from './config/resolve-config';
 import type { ContentConfig } from './config/types';
+import { cacheControlDefaults } from './http/cache-control';
 import { conditionalGet } from './http/conditional-get';
+import { crossOriginCheck } from './http/cross-origin';
 import { type MountedRoute, createDispatcher } from './http/dispatch';
 import { createDatabaseGate } from './http/database-gate';
 import { createErrorHandler } from './http/error-handler';
@@ -163,6 +165,9 @@ export function contentRouter(config: ContentConfig): ContentRouter {
     }
     // The core's hooks that close their phases: the deadline starts once every check before the handler
     // passed, and the error handler answers whatever failed.
+    // A write from another site on behalf of the host's session is refused after the rate limit counted it,
+    // before its body is read.
+    lifecycle.onRequest.push(crossOriginCheck(runtime), cacheControlDefaults(runtime));
     lifecycle.preHandler.push(conditionalGet, gate.deadline);
     lifecycle.onError.push(errorHandler);
     lifecycle.onLeave.push(gate.leave);

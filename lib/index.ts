@@ -98,6 +98,7 @@ export {
   type ErrorDetail,
   AccountLockedError,
   ForbiddenError,
+  CrossOriginRequestError,
   IdempotencyKeyInFlightError,
   IdempotencyKeyReusedError,
   InvalidHeaderError,

@@ -2,6 +2,7 @@
 // logout-all, forgot/reset-password, send-verification, verify-email, me, and API keys.
 import type { Request } from 'express';
 import { ForbiddenError, UnauthorizedError } from '../errors';
+import { sendJson } from '../http/json-answer';
 import { requestUser } from '../http/request-user';
 import { SCOPES, requireScope } from '../operations/access';
 import type { BodyShape, JsonSchema, RouteDef, RouteHandler } from '../http/route-table';
@@ -76,7 +77,7 @@ export function authRoutes(auth: AuthCollection): RouteDef[] {
       if (!auth.options.allowRegistration) {
         throw new ForbiddenError('Registration is closed; ask an administrator for an account.', 'registration_closed');
       }
-      res.status(201).json(await register({ auth, data: req.body, req }));
+      sendJson(req, res.status(201), await register({ auth, data: req.body, req }));
     }, {
       secret: true,
       config: { rateLimit: 'auth' },
@@ -91,7 +92,7 @@ export function authRoutes(auth: AuthCollection): RouteDef[] {
     }),
     route('post', 'login', 'login', 'Log in with e-mail and password', async (req, res) => {
       const { email, password } = readStrings(req.body, ['email', 'password']);
-      res.json(await login({ auth, email, password }));
+      sendJson(req, res, await login({ auth, email, password }));
     }, {
       secret: true,
       config: { rateLimit: 'auth' },
@@ -100,37 +101,37 @@ export function authRoutes(auth: AuthCollection): RouteDef[] {
     }),
     route('post', 'refresh', 'refresh', 'Exchange a refresh token for new tokens', async (req, res) => {
       const { refreshToken } = readStrings(req.body, ['refreshToken']);
-      res.json(await refresh({ auth, refreshToken }));
+      sendJson(req, res, await refresh({ auth, refreshToken }));
     }, { secret: true, body: json(object({ refreshToken: str }, ['refreshToken'])), responses: { 200: { description: 'New tokens', shape: answer(TOKENS) }, ...ERRORS } }),
     route('post', 'logout', 'logout', 'Revoke a refresh token', async (req, res) => {
       const { refreshToken } = readStrings(req.body, ['refreshToken']);
       await logout({ auth, refreshToken });
-      res.json({ message: 'Logged out.' });
+      sendJson(req, res, { message: 'Logged out.' });
     }, { body: json(object({ refreshToken: str }, ['refreshToken'])), responses: { 200: { description: 'Logged out', shape: MESSAGE }, ...ERRORS } }),
     route('post', 'logout-all', 'logoutAll', "Revoke every one of the user's refresh tokens", async (req, res) => {
       const me = await account(req, true);
       const revoked = await logoutAll({ auth, userId: me.id });
-      res.json({ message: 'Logged out of every session.', revoked });
+      sendJson(req, res, { message: 'Logged out of every session.', revoked });
     }, { auth: 'required', body: json(object({}), false), responses: { 200: { description: 'Sessions ended', shape: answer({ message: text, revoked: literal({ type: 'integer', minimum: 0 }) }) }, ...ERRORS, 403: { description: 'API keys cannot do this' } } }),
     route('post', 'forgot-password', 'forgotPassword', 'Ask for a password-reset e-mail', async (req, res) => {
       const errors = new InputErrors();
       const email = errors.email(readBody(req.body, ['email']));
       errors.check();
       const mail = await requestPasswordReset({ auth, email });
-      res.json({ message: RESET_REQUESTED });
+      sendJson(req, res, { message: RESET_REQUESTED });
       // Only now: the answer for a known address must not wait on the host's mailer.
       void mail();
     }, { config: { rateLimit: 'auth' }, body: json(object({ email: str }, ['email'])), responses: { 200: { description: 'The same answer for every address', shape: MESSAGE }, 400: ERRORS[400] } }),
     route('post', 'reset-password', 'resetPassword', 'Set a new password with a reset token', async (req, res) => {
       const { token, password } = readStrings(req.body, ['token', 'password']);
       await resetPassword({ auth, token, password });
-      res.json({ message: 'Your password has been reset. Log in with the new password.' });
+      sendJson(req, res, { message: 'Your password has been reset. Log in with the new password.' });
     }, { config: { rateLimit: 'auth' }, body: json(object({ token: str, password: str }, ['token', 'password'])), responses: { 200: { description: 'Password set', shape: MESSAGE }, 400: ERRORS[400] } }),
     route('post', 'change-password', 'changePassword', 'Set a new password by giving the current one (ends every other session)', async (req, res) => {
       const me = await account(req, true);
       const { currentPassword, password } = readStrings(req.body, ['currentPassword', 'password']);
       const session = await changePassword({ auth, userId: me.id, currentPassword, password });
-      res.json({ message: 'Your password has been changed; every other session has ended.', ...session });
+      sendJson(req, res, { message: 'Your password has been changed; every other session has ended.', ...session });
     }, {
       auth: 'required',
       secret: true,
@@ -146,7 +147,7 @@ export function authRoutes(auth: AuthCollection): RouteDef[] {
         const email = errors.email(body);
         errors.check();
         const mail = await requestVerification({ auth, email });
-        res.json({ message: VERIFICATION_REQUESTED });
+        sendJson(req, res, { message: VERIFICATION_REQUESTED });
         void mail();
         return;
       }
@@ -155,23 +156,23 @@ export function authRoutes(auth: AuthCollection): RouteDef[] {
       requireScope(caller, 'update');
       const me = await currentAccount({ auth, user: caller });
       const sent = await sendVerification({ auth, userId: me.id });
-      res.json({ message: sent ? 'We sent you a verification link.' : 'Your e-mail address is already verified.' });
+      sendJson(req, res, { message: sent ? 'We sent you a verification link.' : 'Your e-mail address is already verified.' });
     }, { auth: 'optional', body: json(object({ email: str }), false), responses: { 200: { description: 'Sent (or nothing to send)', shape: MESSAGE }, ...ERRORS } }),
     route('post', 'verify-email', 'verifyEmail', 'Verify the e-mail address with a token', async (req, res) => {
       const { token } = readStrings(req.body, ['token']);
       const verified = await verifyEmail({ auth, token });
-      res.json({ message: 'Your e-mail address is verified.', user: verified });
+      sendJson(req, res, { message: 'Your e-mail address is verified.', user: verified });
     }, { body: json(object({ token: str }, ['token'])), responses: { 200: { description: 'Verified', shape: answer({ message: text, user }) }, 400: ERRORS[400] } }),
     route('get', 'me', 'me', 'The current user', async (req, res) => {
       const caller = await requestUser(auth.runtime, req);
       const row = await accountRow({ auth, user: caller });
       requireScope(caller, 'read');
       // accountRow has refused a missing caller (401).
-      res.json(await presentAccount(auth, row, caller!, req));
+      sendJson(req, res, await presentAccount(auth, row, caller!, req));
     }, { auth: 'required', responses: { 200: { description: 'The current user', shape: user }, 401: ERRORS[401] } }),
     route('post', 'api-keys', 'createApiKey', 'Create an API key (the key is shown only here)', async (req, res) => {
       const me = await account(req, true);
-      res.status(201).json({ apiKey: await createApiKey({ auth, userId: me.id, data: req.body }) });
+      sendJson(req, res.status(201), { apiKey: await createApiKey({ auth, userId: me.id, data: req.body }) });
     }, {
       auth: 'required',
       secret: true,
@@ -180,11 +181,11 @@ export function authRoutes(auth: AuthCollection): RouteDef[] {
     }),
     route('get', 'api-keys', 'listApiKeys', "The caller's API keys (without the keys)", async (req, res) => {
       const me = await account(req, true);
-      res.json({ apiKeys: await listApiKeys({ auth, userId: me.id }) });
+      sendJson(req, res, { apiKeys: await listApiKeys({ auth, userId: me.id }) });
     }, { auth: 'required', responses: { 200: { description: 'The keys', shape: answer({ apiKeys: literal({ type: 'array', items: API_KEY }) }) }, 401: ERRORS[401], 403: { description: 'API keys cannot do this' } } }),
     route('delete', 'api-keys/:id', 'deleteApiKey', 'Revoke an API key', async (req, res) => {
       const me = await account(req, true);
-      res.json(await deleteApiKey({ auth, userId: me.id, id: String(req.params.id) }));
+      sendJson(req, res, await deleteApiKey({ auth, userId: me.id, id: String(req.params.id) }));
     }, { auth: 'required', responses: { 200: { description: 'Revoked', shape: answer({ deleted: literal({ type: 'boolean', const: true }) }) }, 401: ERRORS[401], 403: { description: 'API keys cannot do this' }, 404: { description: 'No such key' } } }),
   ];
 }

@@ -2,6 +2,7 @@
 // Validation happens here, once, when contentRouter() is called; nothing is re-derived per request.
 import type { Request } from 'express';
 import { ConfigError } from '../errors';
+import { defaultHostUser, mappedHostUser } from './host-user';
 import type { AuthUser, CollectionConfig, ContentConfig, GlobalConfig, Logger, WarningOptions } from './types';
 import { type ConfigValidator, RELATION_LIMIT_DEFAULTS, validateConfig } from './validate-config';
 
@@ -39,13 +40,9 @@ export interface ResolvedConfig {
   readonly warnings: Readonly<Required<WarningOptions>>;
 }
 
-/** Default mapping of a host-set `req.user`: keep it, with `id` taken from `id` or `_id`. */
+/** Default mapping of a host-set `req.user` (host-user.ts): plain, with a string `id`, without secrets. */
 function userFromRequest(req: Request): AuthUser | null {
-  const user = (req as Request & { user?: Record<string, unknown> }).user;
-  if (!user || typeof user !== 'object') return null;
-  const id = user.id ?? user._id;
-  if (id === undefined || id === null) return null;
-  return { ...user, id: String(id) } as AuthUser;
+  return defaultHostUser((req as Request & { user?: unknown }).user);
 }
 
 /** Validates and completes the config; throws one ConfigError naming every problem. */
@@ -56,10 +53,7 @@ export function resolveConfig(config: ContentConfig, featureValidators: readonly
   const api = config.core?.api ?? {};
   const hostMapper = config.auth?.fromRequest;
   const fromRequest = hostMapper
-    ? (req: Request) => {
-        const user = hostMapper(req);
-        return user ? { ...user, id: String(user.id) } : null;
-      }
+    ? (req: Request) => mappedHostUser(hostMapper(req))
     : userFromRequest;
   const logger = config.logger ?? console;
 

@@ -454,12 +454,28 @@ export interface UploadOptions {
   allowedMimeTypes?: string[];
   /** Who may upload, read and delete files. Default: authenticated users upload and delete, anyone reads. */
   access?: { create?: AccessFn; read?: AccessFn; delete?: AccessFn };
+  /**
+   * Seconds browsers and caches may reuse a served file without asking again (`max-age`), 0 to 31536000.
+   * Stored names are never reused, so a file's bytes never change; but a deleted file, or a read rule
+   * changed since, is seen by a cache only once this runs out. Default: none (`no-cache`, revalidated on
+   * every use). Files whose reads need credentials (`access.read`) stay `private`.
+   */
+  maxAge?: number;
+  /** With `maxAge`: adds `immutable`, so browsers do not revalidate a file on reload either. Default false. */
+  immutable?: boolean;
 }
 
-/** `security`: request rate limiting. */
+/** `security`: request rate limiting, and the origins trusted to write with the host's session. */
 export interface SecurityOptions {
   /** Limits requests per client; off when absent. */
   rateLimit?: RateLimitOptions;
+  /**
+   * Origins (`scheme://host[:port]`, exactly as browsers send them in `Origin`) whose pages may make
+   * unsafe requests (POST, PUT, PATCH, DELETE) on behalf of the host's session user (`req.user`): a
+   * browser request from any other site carrying the session cookie is a 403 `cross_origin_request`
+   * (docs/auth.md). The router's own origin needs no entry. Default: none.
+   */
+  trustedOrigins?: string[];
 }
 
 /** Request rate limiting (docs/rate-limit.md). */

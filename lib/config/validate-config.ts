@@ -61,6 +61,47 @@ const MAX_RELATION_IDS_PER_REQUEST = 500_000;
 /** Defaults of the relation-filter cost limits in `core.api` (resolveConfig applies them). */
 export const RELATION_LIMIT_DEFAULTS = Object.freeze({ maxRelationConditions: 10, maxRelationDepth: 3, maxRelationIds: 10_000 });
 
+const SECURITY_KEYS = ['rateLimit', 'trustedOrigins'];
+
+/**
+ * `security` itself and its `trustedOrigins` (the rate limit checks `security.rateLimit`). An origin must
+ * be written exactly as a browser sends it in `Origin`, or it would never match: scheme, host and a port
+ * that is not the scheme's default, lower case, no path, no trailing slash, no wildcard.
+ */
+function checkSecurity(security: unknown, problems: Problems): void {
+  if (security === undefined) return;
+  if (!isRecord(security)) {
+    problems.push('security: must be an object { rateLimit, trustedOrigins }');
+    return;
+  }
+  checkKnownKeys('security', security, SECURITY_KEYS, problems);
+  const origins = security.trustedOrigins;
+  if (origins === undefined) return;
+  if (!Array.isArray(origins)) {
+    problems.push('security.trustedOrigins: must be an array of origins such as "https://admin.example.com"');
+    return;
+  }
+  origins.forEach((origin: unknown, i) => {
+    // WHATWG URLs take `*` in a host: a wildcard subdomain would parse, and match nothing.
+    if (typeof origin === 'string' && !origin.includes('*') && serializedOrigin(origin) === origin) return;
+    const hint = typeof origin === 'string' ? serializedOrigin(origin) : undefined;
+    problems.push(
+      `security.trustedOrigins[${i}]: ${JSON.stringify(origin)} is not an origin as browsers send it (scheme://host[:port], no path, no trailing slash, no wildcard)` +
+        (hint && hint !== origin ? `; did you mean "${hint}"?` : ''),
+    );
+  });
+}
+
+/** The origin of an http(s) URL as browsers serialize it; undefined for anything else. */
+function serializedOrigin(text: string): string | undefined {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Reports every key of `value` that is not in `known`, by path. */
 function checkKnownKeys(path: string, value: Record<string, unknown>, known: readonly string[], problems: Problems): void {
   for (const key of Object.keys(value)) {
@@ -329,6 +370,7 @@ export function validateConfig(config: ContentConfig, featureValidators: readonl
   if (api?.bodyLimit !== undefined && !((typeof api.bodyLimit === 'string' && SIZE.test(api.bodyLimit)) || (typeof api.bodyLimit === 'number' && api.bodyLimit > 0))) {
     problems.push('core.api.bodyLimit: must be a size such as "1mb" or a number of bytes');
   }
+  checkSecurity(config.security, problems);
   if (config.logger !== undefined && !(isRecord(config.logger) && typeof config.logger.error === 'function' && typeof config.logger.warn === 'function')) {
     problems.push('logger: must be an object with error and warn functions (info optional)');
   }

@@ -2,6 +2,7 @@
 // is read (JSON, or multipart when the schema has files) and validated before the handler; its return is the answer.
 import type { RequestHandler } from 'express';
 import { LateAnswerError, wasAnsweredEarly } from '../http/error-handler';
+import { sendJson } from '../http/json-answer';
 import { hasAnswered } from '../http/held-answer';
 import type { EndpointObject } from '../config/types';
 import { readQuery } from '../http/read-query';
@@ -104,7 +105,7 @@ export function objectEndpointRoute(runtime: Runtime, endpoint: EndpointObject, 
         res.end();
         return;
       }
-      res.json(result);
+      sendJson(req, res, result);
     },
   };
   return { route, reader: multipart ? createEndpointFormReader(bodySchema) : undefined };

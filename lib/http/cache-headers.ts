@@ -1,5 +1,6 @@
-// Conditional-request headers for reads a cache may answer: X-Cache, ETag and Cache-Control on the answer,
-// and 304 Not Modified when the client's If-None-Match already names it.
+// Conditional-request headers for reads a cache may answer: X-Cache and ETag on the answer, and 304 Not
+// Modified when the client's If-None-Match already names it. Cache-Control and Vary are every read's
+// (cache-control.ts).
 import type { Request, Response } from 'express';
 import type { ReadObserver, ReadOutcome } from '../operations/runtime';
 import { isNotModified } from './conditional-get';
@@ -8,7 +9,7 @@ export interface CachedReadHeaders {
   /** Pass as the operation's `cacheable`. */
   observe: ReadObserver;
   /** Sets the headers if a cache took part; true when it answered 304 (the caller then sends nothing). */
-  answerNotModified(req: Request, res: Response, anonymous: boolean): boolean;
+  answerNotModified(req: Request, res: Response): boolean;
 }
 
 /** One per request. */
@@ -18,13 +19,10 @@ export function createCachedReadHeaders(): CachedReadHeaders {
     observe(seen) {
       outcome = seen;
     },
-    answerNotModified(req, res, anonymous) {
+    answerNotModified(req, res) {
       if (!outcome) return false;
       res.set('X-Cache', outcome.hit ? 'HIT' : 'MISS');
       res.set('ETag', outcome.etag);
-      // no-cache: stores may keep the answer but must revalidate, as a write can invalidate it at any time.
-      res.set('Cache-Control', anonymous ? 'public, no-cache' : 'private, no-cache');
-      res.vary('Authorization').vary('X-API-Key');
       // If-None-Match against the ETag just set; a malformed header is simply not a match.
       if (!isNotModified(req, res)) return false;
       res.status(304).end();

@@ -8,6 +8,7 @@ import type { CollectionRuntime, Runtime } from '../operations/runtime';
 import { parseCountQuery, parseListQuery, parseRecordQuery } from '../query';
 import { rejectQuery } from '../query/reject';
 import { createCachedReadHeaders } from './cache-headers';
+import { endJson, sendReadJson } from './json-answer';
 import { toListEnvelope } from './list-envelope';
 import { ETAG_HEADER, IF_NONE_MATCH_HEADER, NOT_MODIFIED, bulkIfMatchHeader, checkBulkIfMatch, ifMatchHeader, ifMatchOf, preconditionResponses, sendRead, sendWritten } from './preconditions';
 import { QueryError } from '../errors';
@@ -97,8 +98,8 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
         const caller = user !== undefined ? user : await requestUser(runtime, req);
         const headers = cacheHeaders();
         const result = await find({ runtime, collection, req, user: caller, query, cacheable: headers?.observe });
-        if (headers?.answerNotModified(req, res, caller === null)) return;
-        res.json(toListEnvelope(result, query.envelope));
+        if (headers?.answerNotModified(req, res)) return;
+        sendReadJson(res, toListEnvelope(result, query.envelope));
       },
     },
     {
@@ -117,7 +118,7 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
         const user = viewed ? await requestUser(runtime, req) : undefined;
         const query = viewed ? countQueryIn(await operationView({ runtime, collection, user: user!, req }, 'read'), querySearch(req)) : readCountQuery(querySearch(req));
         const caller = user !== undefined ? user : await requestUser(runtime, req);
-        res.json(await count({ runtime, collection, req, user: caller, query, cached: true }));
+        sendReadJson(res, await count({ runtime, collection, req, user: caller, query, cached: true }));
       },
     },
     {
@@ -139,7 +140,7 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
         const query = early ?? recordQueryIn(await operationView({ runtime, collection, user, req }, 'read'), search);
         const headers = cacheHeaders();
         const record = await findById({ runtime, collection, req, user, select: query.select, populate: query.populate, includeDeleted: query.includeDeleted, id: String(req.params.id), cacheable: headers?.observe });
-        if (headers?.answerNotModified(req, res, user === null)) return;
+        if (headers?.answerNotModified(req, res)) return;
         sendRead(res, record);
       },
     },
@@ -159,7 +160,7 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
       async handler(req, res) {
         const args = await base(req);
         if (isBatch(collection, req.body)) {
-          res.status(201).json({ data: await createMany({ ...args, items: req.body.data }) });
+          endJson(res.status(201), { data: await createMany({ ...args, items: req.body.data }) });
           return;
         }
         const record = await create({ ...args, data: req.body });
@@ -194,7 +195,7 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
       async handler(req, res) {
         const permanent = readBoolean(readQuery(req).permanent, 'permanent');
         const ifMatch = ifMatchOf(req, descriptor);
-        res.json(await deleteRecord({ ...(await base(req)), id: String(req.params.id), permanent, ifMatch }));
+        endJson(res, await deleteRecord({ ...(await base(req)), id: String(req.params.id), permanent, ifMatch }));
       },
     },
     {
@@ -213,7 +214,7 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
         const args = await base(req);
         const raw = readQuery(req);
         const where = await bulkWhere(req, raw, args.user);
-        res.json(await updateMany({ ...args, where, data: req.body, dryRun: readBoolean(raw.dryRun, 'dryRun') }));
+        endJson(res, await updateMany({ ...args, where, data: req.body, dryRun: readBoolean(raw.dryRun, 'dryRun') }));
       },
     },
     {
@@ -231,7 +232,7 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
         const args = await base(req);
         const raw = readQuery(req);
         const where = await bulkWhere(req, raw, args.user);
-        res.json(await deleteMany({ ...args, where, dryRun: readBoolean(raw.dryRun, 'dryRun'), permanent: readBoolean(raw.permanent, 'permanent') }));
+        endJson(res, await deleteMany({ ...args, where, dryRun: readBoolean(raw.dryRun, 'dryRun'), permanent: readBoolean(raw.permanent, 'permanent') }));
       },
     },
   ];

@@ -1,7 +1,8 @@
 // Conditional GET, evaluated by the origin as RFC 9110 has it: If-None-Match (weak comparison, `*`, lists
 // of tags), or without it If-Modified-Since, against the answer's ETag and Last-Modified, whatever
 // Cache-Control or Pragma the request carries. Every read with a validator answers through here: the
-// cached reads, files, and the JSON answers Express tags itself (records, lists, globals).
+// cached reads, files, and the JSON answers the router tags and Express sends (records, lists, globals;
+// json-answer.ts).
 import type { Request, Response } from 'express';
 import fresh from 'fresh';
 import type { RouteHook } from './lifecycle';
@@ -24,8 +25,8 @@ export function isNotModified(req: Request, res: Response): boolean {
 
 /**
  * A preHandler hook for GET routes: makes `req.fresh` this evaluation for a request that carries a
- * condition. res.json() (through res.send) tags an answer with the host's ETag function and then consults
- * `req.fresh`; this way it decides as the cache and the file routes do, and the JSON it sends stays
+ * condition. res.json() (through res.send) consults `req.fresh` once the answer carries the router's ETag
+ * (json-answer.ts); this way it decides as the cache and the file routes do, and the JSON it sends stays
  * exactly what Express would send. A request without If-None-Match or If-Modified-Since is never fresh,
  * to Express as here, and keeps its own shape: a property defined on every request measurably slows the
  * rest of its handling. Not for routes taking upgrades: a WebSocket keeps its request for its lifetime,

@@ -6,6 +6,7 @@ import { DatabaseDownError, DatabaseTimeoutError, RequestAbortedError, misusedSt
 import { type OutageLog, createOutageLog } from '../operations/outage-log';
 import { escapeControlCharacters, toLoggableError } from '../util/loggable-error';
 import { isClientAbort } from './client-abort';
+import { endJson } from './json-answer';
 import { isDatabaseUnavailable, toProblem } from './to-problem';
 
 /**
@@ -97,9 +98,9 @@ export function createErrorHandler(logger: Required<Logger>, outage: OutageLog =
     }
     // Ended, not sent: res.send would give the problem a weak ETag of its own, which a client could take
     // for the record's (and send back in If-Match).
-    const body = JSON.stringify(problem.body);
-    res.status(problem.status).set(problem.headers).set({ 'Content-Type': 'application/problem+json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(body)) });
-    res.end(body);
+    // An error is never reused: a retry must reach the router (a 404 may be a record not yet written).
+    res.status(problem.status).set(problem.headers).set('Cache-Control', 'no-store');
+    endJson(res, problem.body, 'application/problem+json; charset=utf-8');
   };
   return Object.assign(handler, {
     answerEarly(error: Error, req: Request, res: Response) {

@@ -5,6 +5,7 @@ import { InvalidHeaderError, PreconditionRequiredError } from '../errors';
 import { type IfMatch, parseIfMatch, representationTag } from '../operations/precondition';
 import { etagOfAnswer } from '../operations/write-answer';
 import type { CollectionDescriptor } from '../schema/descriptors';
+import { endJson, sendReadJson } from './json-answer';
 import type { HeaderParameter, RouteResponse } from './route-table';
 
 /** The If-Match of a write of one record (or global); a 428 without one where `descriptor` requires it. */
@@ -28,14 +29,15 @@ export function checkBulkIfMatch(req: Request, descriptor: Pick<CollectionDescri
 
 /** Sends a record read with GET, tagged. */
 export function sendRead(res: Response, record: object): void {
-  res.set('ETag', representationTag(record)).json(record);
+  res.set('ETag', representationTag(record));
+  sendReadJson(res, record);
 }
 
-/** Sends a write's answer, tagged with the record's current ETag when it has one. */
+/** Sends a write's answer, tagged with the record's current ETag when it has one, and with no other ETag. */
 export function sendWritten(res: Response, answer: object): void {
   const tag = etagOfAnswer(answer);
   if (tag) res.set('ETag', tag);
-  res.json(answer);
+  endJson(res, answer);
 }
 
 /** The If-Match parameter in the document. */

@@ -30,6 +30,14 @@ export function callerAtOnce(runtime: Runtime, req: Request): AuthUser | null | 
   return presentedTo(runtime, req) ? undefined : runtime.config.fromRequest(req);
 }
 
+/**
+ * True when the answer to `req` may depend on who sent it: it presents a credential of the router's own
+ * (valid or not), or the host set a user. Decided from the request alone, without checking the credential.
+ */
+export function presentsCaller(runtime: Runtime, req: Request): boolean {
+  return presentedTo(runtime, req) !== undefined || runtime.config.fromRequest(req) !== null;
+}
+
 /** The first authenticator the request presents a credential to, if any. */
 function presentedTo(runtime: Runtime, req: Request): Authenticator | undefined {
   return runtime.hooks.authenticate.find((authenticator) => authenticator.presented(req));

@@ -1,5 +1,6 @@
 // The API's documentation as a feature: `/docs/openapi.json` (the OpenAPI 3.1 document of the final route
 // table, built once per mount path) and Swagger UI at `/docs`, public by default or for authenticated callers only.
+import { representationTag } from '../operations/precondition';
 import type { Request } from 'express';
 import { UnauthorizedError } from '../errors';
 import type { Feature } from '../http/feature';
@@ -98,7 +99,9 @@ export const openapiFeature: Feature = {
         },
         async handler(req, res) {
           await guard(req);
-          res.type('application/json').send(documentAt(req.baseUrl));
+          const text = documentAt(req.baseUrl);
+          // The router's own validator of the document, not one of Express's (json-answer.ts).
+          res.type('application/json').set('ETag', representationTag(text)).send(text);
         },
       },
       {

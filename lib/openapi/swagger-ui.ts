@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import type { Request, Response } from 'express';
 import swaggerUi from 'swagger-ui-express';
 import { NotFoundError } from '../errors';
+import { representationTag } from '../operations/precondition';
 
 /** The files the page loads, besides the generated init script. */
 const ASSET_FILES = ['swagger-ui.css', 'swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js', 'favicon-32x32.png', 'favicon-16x16.png'];
@@ -63,16 +64,19 @@ export function createSwaggerUi(): SwaggerUi {
   const html = pageHtml();
   // serveFiles() returns [init-script middleware, static middleware]: the script is read from the first once.
   const init = readInitScript(swaggerUi.serveFiles(undefined, OPTIONS)[0] as Middleware);
+  // Their own validators, computed once: Express would hash them on every request, into a weak tag.
+  const pageTag = representationTag(html);
+  const initTag = representationTag(init);
   const root = swaggerUiDistPath();
   const files = new Map(ASSET_FILES.map((name) => [name, join(root, name)]));
 
   return {
     page(_req, res) {
-      res.type('html').send(html);
+      res.type('html').set('ETag', pageTag).send(html);
     },
     async asset(_req, res, name) {
       if (name === INIT_SCRIPT) {
-        res.type('application/javascript').send(init);
+        res.type('application/javascript').set('ETag', initTag).send(init);
         return;
       }
       const file = files.get(name);

@@ -1,4 +1,4 @@
-// Checks `security` and `security.rateLimit`: known keys only, positive integer limits and windows,
+// Checks `security.rateLimit` (the core checks `security` itself): known keys only, positive integer limits and windows,
 // a known store, keyBy a function. Problems are named by path, like every other config problem.
 import type { ContentConfig } from '../config/types';
 import { isRecord } from '../util/is-record';
@@ -27,13 +27,11 @@ function checkWindow(path: string, value: unknown, problems: string[]): void {
   }
 }
 
-/** Problems in `config.security`; none when it is absent. */
+/** Problems in `config.security.rateLimit`; none when it is absent. */
 export function validateRateLimitConfig(config: ContentConfig): string[] {
   const problems: string[] = [];
   const security: unknown = config.security;
-  if (security === undefined) return problems;
-  if (!isRecord(security)) return ['security: must be an object { rateLimit }'];
-  checkKeys('security', security, ['rateLimit'], problems);
+  if (!isRecord(security)) return problems;
   const options = security.rateLimit;
   if (options === undefined) return problems;
   const path = 'security.rateLimit';

@@ -22,7 +22,7 @@ function chooseRange(req: Request, size: number, etag: string, lastModified: str
 }
 
 /** Streams `doc` (or the requested part of it) to the response; HEAD gets the same headers and no body. */
-export async function serveFile(req: Request, res: Response, store: FileStore, doc: StoredFileDoc, options: { publicRead: boolean }): Promise<void> {
+export async function serveFile(req: Request, res: Response, store: FileStore, doc: StoredFileDoc, options: { cacheControl: string }): Promise<void> {
   const size = doc.length;
   const mimeType = doc.metadata?.mimeType ?? 'application/octet-stream';
   // Stored files never change: the id identifies the bytes exactly.
@@ -38,8 +38,8 @@ export async function serveFile(req: Request, res: Response, store: FileStore, d
     'Last-Modified': lastModified,
     'Accept-Ranges': 'bytes',
     'X-Content-Type-Options': 'nosniff',
-    // Revalidated on every use (a 304 is cheap), so a deleted file or a changed access rule takes effect at once.
-    'Cache-Control': `${options.publicRead ? 'public' : 'private'}, no-cache`,
+    // From the uploads options (upload-options.ts): public or private, revalidated or kept for maxAge.
+    'Cache-Control': options.cacheControl,
   });
   if (isNotModified(req, res)) {
     res.status(304).end();

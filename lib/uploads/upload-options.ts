@@ -8,7 +8,9 @@ export const DEFAULT_MAX_FILE_SIZE = 10 * 1024 * 1024;
 /** GridFS bucket when `uploads.bucket` is not set. */
 export const DEFAULT_BUCKET = 'uploads';
 
-const KEYS = ['bucket', 'maxFileSize', 'allowedMimeTypes', 'access'];
+const KEYS = ['bucket', 'maxFileSize', 'allowedMimeTypes', 'access', 'maxAge', 'immutable'];
+/** Longest `maxAge`: one year, the most RFC 9111 caches are expected to honour. */
+const MAX_AGE_LIMIT = 31_536_000;
 const ACCESS_KEYS = ['create', 'read', 'delete'];
 /** Becomes `<bucket>.files` and `<bucket>.chunks`: no dots, no `$`, not a system namespace. */
 const BUCKET = /^[A-Za-z0-9_-]{1,64}$/;
@@ -21,6 +23,8 @@ export interface ResolvedUploadOptions {
   /** Undefined: any type. */
   readonly allowed: ((mimeType: string) => boolean) | undefined;
   readonly access: { create?: AccessFn; read?: AccessFn; delete?: AccessFn };
+  /** The Cache-Control of a served file. */
+  readonly cacheControl: string;
 }
 
 function uploadFieldProblems(path: string, fields: unknown): string[] {
@@ -44,7 +48,14 @@ export function validateUploadsConfig(config: ContentConfig): string[] {
   if (!isRecord(options)) return ['uploads: must be an object (`{}` for the defaults)'];
   const problems: string[] = [];
   for (const key of Object.keys(options)) if (!KEYS.includes(key)) problems.push(`uploads.${key}: unknown option`);
-  const { bucket, maxFileSize, allowedMimeTypes, access } = options;
+  const { bucket, maxFileSize, allowedMimeTypes, access, maxAge, immutable } = options;
+  if (maxAge !== undefined && !(typeof maxAge === 'number' && Number.isInteger(maxAge) && maxAge >= 0 && maxAge <= MAX_AGE_LIMIT)) {
+    problems.push(`uploads.maxAge: must be a whole number of seconds from 0 to ${MAX_AGE_LIMIT} (one year)`);
+  }
+  if (immutable !== undefined && typeof immutable !== 'boolean') problems.push('uploads.immutable: must be a boolean');
+  else if (immutable === true && !(typeof maxAge === 'number' && maxAge > 0)) {
+    problems.push('uploads.immutable: needs uploads.maxAge (a file is immutable for as long as caches may keep it)');
+  }
   if (bucket !== undefined && (typeof bucket !== 'string' || !BUCKET.test(bucket) || bucket.startsWith('system'))) {
     problems.push('uploads.bucket: must be 1-64 letters, digits, "_" or "-" (it names the <bucket>.files and <bucket>.chunks collections), not starting with "system"');
   }
@@ -97,5 +108,17 @@ export function resolveUploadOptions(options: UploadOptions): ResolvedUploadOpti
     maxFileSize: options.maxFileSize ?? DEFAULT_MAX_FILE_SIZE,
     allowed: options.allowedMimeTypes ? compileMimeMatcher(options.allowedMimeTypes) : undefined,
     access: { ...options.access },
+    cacheControl: fileCacheControl(options),
   });
+}
+
+/**
+ * Files readable by anyone are `public`, others `private` (a shared cache must not hand one caller's file to
+ * another). Without `maxAge`, `no-cache`: kept, but revalidated (a cheap 304) before every use, so a deleted
+ * file or a changed read rule takes effect at once.
+ */
+function fileCacheControl(options: UploadOptions): string {
+  const scope = options.access?.read === undefined ? 'public' : 'private';
+  if (!options.maxAge) return `${scope}, no-cache`;
+  return `${scope}, max-age=${options.maxAge}${options.immutable ? ', immutable' : ''}`;
 }

@@ -4,6 +4,7 @@
 import type { Request, Response } from 'express';
 import { NotFoundError } from '../errors';
 import { type MultipartReader, createMultipartReader } from '../http/multipart';
+import { endJson } from '../http/json-answer';
 import { requestUser } from '../http/request-user';
 import type { JsonSchema, RouteDef } from '../http/route-table';
 import { deleteFile } from '../operations/delete-file';
@@ -41,7 +42,6 @@ const FILE_ERRORS = { 401: { description: 'Invalid credentials' }, 403: { descri
 /** The three routes, on one bucket. */
 export function uploadRoutes(args: { runtime: Runtime; store: FileStore; files: FileCollection; options: ResolvedUploadOptions }): RouteDef[] {
   const { runtime, store, files, options } = args;
-  const publicRead = options.access.read === undefined;
   // One file, its alt text; room for any 1000 characters of alt (3 bytes of UTF-8 each, at most).
   const readForm = createMultipartReader({ files: new Map([['file', options.maxFileSize]]), fields: 1, fieldSize: 3 * MAX_ALT_LENGTH });
 
@@ -66,7 +66,7 @@ export function uploadRoutes(args: { runtime: Runtime; store: FileStore; files: 
       body: { type: 'multipart', shape: { kind: 'schema', schema: UPLOAD_BODY }, required: true },
       config: { deadline: false, idempotent: true },
       responses: {
-        201: { description: 'The stored file', shape: { kind: 'file' } },
+        201: { description: 'The stored file', shape: { kind: 'file' }, headers: { Location: { description: "The file's URL (its `url`)", schema: { type: 'string' } } } },
         400: { description: 'No file, a second file or one in another field, an unknown field, an alt text too long, or a malformed body' },
         ...FILE_ERRORS,
         413: { description: 'The file is larger than uploads.maxFileSize, or the form holds more (fields, parts, bytes of a field) than this route takes' },
@@ -74,7 +74,9 @@ export function uploadRoutes(args: { runtime: Runtime; store: FileStore; files: 
       },
       async handler(req, res) {
         const user = await requestUser(runtime, req);
-        res.status(201).json(await uploadFile({ runtime, collection: files, user, req, upload: formUpload(readForm, req, res) }));
+        const file = await uploadFile({ runtime, collection: files, user, req, upload: formUpload(readForm, req, res) });
+        // Where the file is served, as a created record's Location names it.
+        endJson(res.status(201).location(file.url), file);
       },
     },
     {
@@ -92,7 +94,7 @@ export function uploadRoutes(args: { runtime: Runtime; store: FileStore; files: 
         416: { description: 'The range is outside the file' },
       },
       async handler(req, res) {
-        await serveFile(req, res, store, await findReadable(req), { publicRead });
+        await serveFile(req, res, store, await findReadable(req), { cacheControl: options.cacheControl });
       },
     },
     {
@@ -108,7 +110,7 @@ export function uploadRoutes(args: { runtime: Runtime; store: FileStore; files: 
       },
       async handler(req, res) {
         const user = await requestUser(runtime, req);
-        res.json(await deleteFile({ runtime, collection: files, user, req, filename: String(req.params.filename) }));
+        endJson(res, await deleteFile({ runtime, collection: files, user, req, filename: String(req.params.filename) }));
       },
     },
   ];

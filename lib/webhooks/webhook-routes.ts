@@ -4,6 +4,7 @@
 import type { Request } from 'express';
 import { isAdmin } from '../config/auth-fields';
 import { ForbiddenError, UnauthorizedError } from '../errors';
+import { endJson, sendReadJson } from '../http/json-answer';
 import { requestUser } from '../http/request-user';
 import type { JsonSchema, QueryParameter, RouteDef } from '../http/route-table';
 import { hasScope, insufficientScope } from '../operations/access';
@@ -113,7 +114,7 @@ export function webhookRoutes(runtime: Runtime, log: DeliveryLog): RouteDef[] {
       },
       async handler(req, res) {
         await requireAdmin(runtime, req);
-        res.json(await log.read(parseDeliveryQuery(req.query as Record<string, unknown>, runtime.config.query)));
+        sendReadJson(res, await log.read(parseDeliveryQuery(req.query as Record<string, unknown>, runtime.config.query)));
       },
     },
     {
@@ -132,7 +133,7 @@ export function webhookRoutes(runtime: Runtime, log: DeliveryLog): RouteDef[] {
       },
       async handler(req, res) {
         await requireAdmin(runtime, req);
-        res.status(202).json(await log.retry(String(req.params.id)));
+        endJson(res.status(202), await log.retry(String(req.params.id)));
       },
     },
   ];

@@ -24,9 +24,9 @@ describe('Cache-Control: no-store on answers that carry a token or key', () => {
       expect(res.headers['cache-control']).toBe('no-store');
       expect(res.headers.pragma).toBe('no-cache');
     }
-    // A plain read is not marked.
+    // A plain read is not no-store: a caller's read, kept by the caller's own cache only, revalidated.
     const me = await request(t.app).get('/api/users/me').set(...bearer(user.accessToken));
-    expect(me.headers['cache-control']).toBeUndefined();
+    expect(me.headers['cache-control']).toBe('private, no-cache');
   });
 });
 
