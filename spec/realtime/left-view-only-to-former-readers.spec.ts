@@ -81,6 +81,16 @@ it('restoring a soft-deleted draft tells the public nothing of it', async () => 
   expect(anonymous.about(id)).toEqual({ sse: [], ws: [] });
 });
 
+it('restoring a soft-deleted published article brings it back to the public (entered its view)', async () => {
+  const id = String((await request(t.app).post('/api/articles').set(...editor).send({ title: 'Back', status: 'published' }).expect(201)).body.id);
+  await request(t.app).delete(`/api/articles/${id}`).set(...editor).expect(200);
+  const anonymous = await publicReader();
+  await request(t.app).post(`/api/articles/${id}/restore`).set(...editor).expect(200);
+  await anonymous.settled();
+  expect(anonymous.about(id).sse).toMatchObject([{ type: 'create', reason: 'entered-view', doc: { id, title: 'Back' } }]);
+  expect(anonymous.about(id).ws).toMatchObject([{ type: 'create', reason: 'entered-view', doc: { id, title: 'Back' } }]);
+});
+
 it('a published article unpublished by a PATCH by id still leaves the public view (the takedown is kept)', async () => {
   const id = String((await request(t.app).post('/api/articles').set(...editor).send({ title: 'Live', status: 'published' }).expect(201)).body.id);
   const anonymous = await publicReader();
