@@ -277,13 +277,53 @@ const COLLATION_CHOICES: Readonly<Record<string, readonly unknown[]>> = {
 };
 const COLLATION_FLAGS = ['caseLevel', 'numericOrdering', 'backwards', 'normalization'];
 
-/** Whether ICU (through Intl) knows the locale MongoDB is given: `en_US`, `de@collation=phonebook`. */
-function knownLocale(locale: string): boolean {
-  const tag = locale.split('@')[0].replace(/_/g, '-');
+/**
+ * ICU's collation types by the names a MongoDB locale's `@collation=` takes (the old ICU spellings, not the
+ * BCP 47 ones Intl uses). Whether a locale has the variant is the server's to say; a misspelt one is refused here.
+ */
+const COLLATION_VARIANTS: ReadonlySet<string> = new Set([
+  'big5han', 'compat', 'dictionary', 'direct', 'ducet', 'emoji', 'eor', 'gb2312han', 'phonebook', 'phonetic',
+  'pinyin', 'private-kana', 'reformed', 'search', 'searchjl', 'standard', 'stroke', 'traditional', 'unihan', 'zhuyin',
+]);
+
+/**
+ * Why MongoDB would refuse the locale ID, or undefined. The server takes an ID only when ICU would use it as
+ * it is spelt: `en_US` (never `en-US` or `EN`), a locale ICU has data for rather than falls back from
+ * (`en_ZZ` is `en`), and after `@` only `collation=` and one of ICU's collation types.
+ */
+function localeProblem(locale: string): string | undefined {
+  const [id, keywords, ...more] = locale.split('@');
+  if (keywords !== undefined) {
+    const variant = /^collation=(.+)$/.exec(keywords)?.[1];
+    if (variant === undefined || more.length) return 'only a collation variant may follow "@" ("de@collation=phonebook")';
+    if (!COLLATION_VARIANTS.has(variant)) return `unknown collation variant "${variant}"`;
+  }
+  // ICU's spelling: a lower-case language, then a title-case script, an upper-case region, a variant (POSIX).
+  const parts = /^([a-z]{2,3})(?:_([A-Z][a-z]{3}))?(?:_([A-Z]{2}|[0-9]{3}))?(?:_(POSIX))?$/.exec(id);
+  if (!parts) {
+    const spelt = icuSpelling(id);
+    return spelt && spelt !== id ? `MongoDB takes locale IDs as ICU spells them: "${spelt}", not "${id}"` : `unknown locale "${locale}"`;
+  }
+  const [, language, script, region] = parts;
+  const tag = [language, script, region].filter(Boolean).join('-');
+  // The locale ICU (through Intl) would use: a fallback (a region it has no data for) is not the ID asked for.
+  let resolved: string | undefined;
   try {
-    return Intl.Collator.supportedLocalesOf(tag).length > 0;
+    resolved = new Intl.Collator(tag, { localeMatcher: 'lookup' }).resolvedOptions().locale;
   } catch {
-    return false; // not even a well-formed tag
+    resolved = undefined;
+  }
+  return resolved === tag ? undefined : `unknown locale "${locale}"`;
+}
+
+/** The ID as ICU spells the same locale (`en-US` is `en_US`), or undefined when it names none. */
+function icuSpelling(id: string): string | undefined {
+  try {
+    const [canonical] = Intl.getCanonicalLocales(id.replace(/_/g, '-'));
+    const { language, script, region } = new Intl.Locale(canonical);
+    return [language, script, region].filter(Boolean).join('_');
+  } catch {
+    return undefined;
   }
 }
 
@@ -301,7 +341,10 @@ function checkCollation(path: string, collation: unknown, problems: Problems): v
   else if (locale === 'simple') {
     // MongoDB refuses any other option beside it.
     if (Object.keys(collation).length > 1) problems.push(`${path}: the "simple" locale (code-point order) takes no other option`);
-  } else if (!knownLocale(locale)) problems.push(`${path}.locale: unknown locale "${locale}"`);
+  } else {
+    const problem = localeProblem(locale);
+    if (problem) problems.push(`${path}.locale: ${problem}`);
+  }
   for (const [key, choices] of Object.entries(COLLATION_CHOICES)) {
     const value = collation[key];
     if (value !== undefined && !choices.includes(value)) {
@@ -311,6 +354,12 @@ function checkCollation(path: string, collation: unknown, problems: Problems): v
   }
   for (const key of COLLATION_FLAGS) {
     if (collation[key] !== undefined && typeof collation[key] !== 'boolean') problems.push(`${path}.${key}: must be a boolean`);
+  }
+  // Combinations the server refuses (every locale's default strength is 3, caseLevel false).
+  const strength = collation.strength ?? 3;
+  if (collation.backwards === true && strength === 1) problems.push(`${path}.backwards: MongoDB refuses backwards at strength 1 (it orders secondary differences)`);
+  if ((collation.caseFirst === 'upper' || collation.caseFirst === 'lower') && collation.caseLevel !== true && (strength === 1 || strength === 2)) {
+    problems.push(`${path}.caseFirst: MongoDB refuses "upper" or "lower" unless strength is 3 or more or caseLevel is true`);
   }
 }
 

@@ -110,8 +110,11 @@ export function restoreRecord(args: Omit<DeleteArgs, 'permanent'>): Promise<ApiR
     // The whole row (see update.ts): the read steps drop the hidden fields from the answer.
     const row = await collection.model.findOneAndUpdate(writeFilter, change, { returnDocument: 'after' }).lean<RawDoc>();
     if (!row) return conditionalMiss(tags ? collection.model.exists(filter) : Promise.resolve(false), new NotFoundError('No deleted record with this id.'));
-    // The record as read before (when it was) is its state just before the restore only when written at its revision.
-    const before = tags && original ? [original] : undefined;
+    // The record as read before (when it was) is its state just before the restore only when written at its
+    // revision. Otherwise what matters of it is still known: it was soft-deleted, so in no reader's view (a
+    // read rule never shows a deleted record). Without it, a reader who cannot read the restored record would
+    // be told it left its view: the id of a record it never could read.
+    const before = tags && original ? [original] : [{ ...row, deletedAt: row.updatedAt ?? new Date() }];
     publishWrite(runtime, collection, 'update', [String(row._id)], ['deletedAt', ...Object.keys(input.set), ...input.unset], [row], undefined, before);
     return answerWrite(args, 'restore', { row, data, previousDoc });
   });

@@ -16,7 +16,7 @@ function problemsOf(collection: Partial<CollectionConfig>): string[] {
 describe('collation', () => {
   it('accepts a locale with MongoDB collation options', () => {
     expect(problemsOf({ collation: { locale: 'fr' } })).toEqual([]);
-    expect(problemsOf({ collation: { locale: 'en_US', strength: 2, caseFirst: 'upper', numericOrdering: true, alternate: 'shifted', maxVariable: 'punct', backwards: false, caseLevel: false, normalization: true } })).toEqual([]);
+    expect(problemsOf({ collation: { locale: 'en_US', strength: 3, caseFirst: 'upper', numericOrdering: true, alternate: 'shifted', maxVariable: 'punct', backwards: false, caseLevel: false, normalization: true } })).toEqual([]);
     expect(problemsOf({ collation: { locale: 'de@collation=phonebook' } })).toEqual([]);
     expect(problemsOf({ collation: { locale: 'simple' } })).toEqual([]);
   });
