@@ -220,6 +220,19 @@ export interface RuntimeHooks {
   readonly relationSources: RelationSource[];
   /** The first binds hooks' `api` (the local API, added by the router once it is built). */
   readonly hookApi: HookApiFactory[];
+  /**
+   * Whether a collection's updates must know the record as it was just before the change (realtime: who
+   * could read it before). Any yes makes an update read the record first and write at its revision.
+   */
+  readonly priorState: PriorStateProvider[];
+}
+
+/** Says whether the updates of a collection must carry the record as it was before them. */
+export type PriorStateProvider = (collection: CollectionDescriptor) => boolean;
+
+/** Whether any feature needs an update of `collection` to know the record just before it. */
+export function needsPriorState(runtime: Runtime, collection: CollectionDescriptor): boolean {
+  return runtime.hooks.priorState.some((wants) => wants(collection));
 }
 
 export interface Runtime {
@@ -242,7 +255,7 @@ export interface Runtime {
 
 /** Empty hook lists for a new runtime. */
 export function createRuntimeHooks(): RuntimeHooks {
-  return { authenticate: [], defaultAccess: [], readOnlyFields: [], transformInput: [], readThrough: [], countThrough: [], relationSources: [], hookApi: [] };
+  return { authenticate: [], defaultAccess: [], readOnlyFields: [], transformInput: [], readThrough: [], countThrough: [], relationSources: [], hookApi: [], priorState: [] };
 }
 
 /** Pairs a descriptor with its model and precomputed serializer and projection. */

@@ -5,6 +5,8 @@
 // rule must hold before AND after the change: the change is applied in memory and checked, then written
 // only where the record's revision is still the one checked, so no reader ever sees it outside. With
 // If-Match the write is conditioned on the revision compared, so of racing writers with one tag one wins.
+// A feature that must know the record just before the change (realtime: who could read it) makes every
+// update read it first and write at its revision too.
 import { NotFoundError, WriteConflictError } from '../errors';
 import type { WhereNode } from '../query/types';
 import type { ClientSession } from 'mongoose';
@@ -20,7 +22,7 @@ import { atRevision } from '../schema/revision';
 import { toRecordId } from './record-id';
 import { bodyOf, prepareWrite } from './prepare-input';
 import { presentFor } from './present-records';
-import { type CollectionRuntime, publishWrite, type WriteArgs } from './runtime';
+import { type CollectionRuntime, needsPriorState, publishWrite, type WriteArgs } from './runtime';
 import { answerWrite } from './write-answer';
 import { rethrowWriteError } from './write-errors';
 
@@ -105,7 +107,9 @@ export function update(args: UpdateArgs): Promise<ApiRecord> {
     const findable = await findableConstraint(args);
     const filter = await buildFilter({ ...args, nodes: [idCondition(collection, [_id]), constraint, findable], deleted: false });
     const tags = tagsToMatch(args.ifMatch);
-    const stored = hooksSeeOriginal(collection) || constraint || tags ? await collection.model.findOne(filter).lean<RawDoc>() : undefined;
+    // Written at a revision read when something must know the record just before the change.
+    const atRevision = constraint !== undefined || tags !== undefined || needsPriorState(runtime, collection.descriptor);
+    const stored = atRevision || hooksSeeOriginal(collection) ? await collection.model.findOne(filter).lean<RawDoc>() : undefined;
     if (stored === null) throw notFound();
     // Compared before any hook runs: a stale write does nothing at all.
     if (tags) assertTagMatches(tags, (await presentFor(args, [stored!]))[0]);
@@ -122,7 +126,7 @@ export function update(args: UpdateArgs): Promise<ApiRecord> {
     }
     assertUnanswered(args);
     // Written at a revision read, the row as read is the record just before the change; else it is unknown.
-    const { row, before } = constraint || tags ? await writeAtRevision(args, filter, change, input, { stored: stored!, constraint, strict: tags !== undefined }) : { row: await write(collection, filter, change), before: undefined };
+    const { row, before } = atRevision ? await writeAtRevision(args, filter, change, input, { stored: stored!, constraint, strict: tags !== undefined }) : { row: await write(collection, filter, change), before: undefined };
     if (!row) throw notFound();
     publishWrite(runtime, collection, 'update', [String(row._id)], fields, [row], undefined, before && [before]);
     return answerWrite(args, 'update', { row, data, previousDoc });

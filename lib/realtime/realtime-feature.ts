@@ -56,6 +56,8 @@ export const realtimeFeature: Feature = {
       ws.close();
       hub.close();
     });
-    return { routes: [sse.route, ws.route], expose: { realtime: api } };
+    // A reader told of an update must be told whether it could read the record before: without the record
+    // as it was, a reader who never could would be told it left its view (and learn that it exists).
+    return { routes: [sse.route, ws.route], hooks: { priorState: [() => true] }, expose: { realtime: api } };
   },
 };
