@@ -14,6 +14,7 @@ export type {
   AuthUser,
   CollectionAccess,
   CollectionConfig,
+  ComputedFieldConfig,
   ContentConfig,
   EndpointBodyProperty,
   EndpointBodySchema,

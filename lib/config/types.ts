@@ -122,6 +122,27 @@ export type FieldConfig =
 
 export type Fields = Record<string, FieldConfig>;
 
+/**
+ * A key an `afterRead` hook adds to every record it returns (`wordCount`, `url`), declared so the OpenAPI
+ * document and the generated types carry it. It is not stored: a write that sets it is a 400 like an unknown
+ * field, and `where`, `sort`, `fields` and `search` cannot name it. The router does not check what the hook
+ * returns; the declaration is the host's promise about it.
+ */
+export interface ComputedFieldConfig {
+  /** The value's type (relationships and uploads cannot be computed: nothing would populate them). */
+  type: Exclude<FieldType, 'relationship' | 'upload'>;
+  /** The hook always sets it, never to null. Default false: it may be absent or null. */
+  required?: boolean;
+  /** `select`: the values it takes; required, non-empty. */
+  options?: readonly string[];
+  /** `select`: an array of options instead of one. Default false. */
+  hasMany?: boolean;
+  /** `array`: the type of each element. Default `text`. */
+  of?: ArrayItemType;
+  /** Said in the OpenAPI document and the generated types. Default: none. */
+  description?: string;
+}
+
 /** What an access function receives. */
 export interface AccessArgs {
   user: AuthUser | null;
@@ -222,6 +243,8 @@ export interface CollectionConfig {
   indexes?: CollectionIndex[];
   /** Lifecycle hooks: ordered lists of functions, each may be async (docs/hooks.md). Default: none. */
   hooks?: CollectionHooks;
+  /** Keys the `afterRead` hooks add to records, by name (docs/hooks.md#computed-keys). Default: none. */
+  computed?: Record<string, ComputedFieldConfig>;
 }
 
 /** One compound index of a collection (docs/indexes.md). */
@@ -237,6 +260,8 @@ export interface GlobalConfig {
   access?: { read?: AccessFn; update?: AccessFn };
   /** `beforeChange`, `afterChange` and `afterRead` hooks (docs/hooks.md). Default: none. */
   hooks?: GlobalHooks;
+  /** Keys the `afterRead` hooks add to the global, by name, as on collections. Default: none. */
+  computed?: Record<string, ComputedFieldConfig>;
   /** A POST or PATCH without `If-Match` is a 428 `precondition_required`, as on collections. Default false. */
   requireIfMatch?: boolean;
 }

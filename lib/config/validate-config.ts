@@ -2,6 +2,7 @@
 // (`collections[2].fields.author.relationTo: unknown collection "peoples"`), so a host fixes them in one go.
 import { withAuthFields } from './auth-fields';
 import { COLLECTION_HOOKS, FIELD_ACCESS_OPS, FIELD_HOOKS, GLOBAL_FIELD_ACCESS_OPS, GLOBAL_HOOKS, checkFieldAccess, checkHooks } from './validate-hooks';
+import { checkComputed } from './validate-computed';
 import { checkIndexes, checkSortable } from './validate-indexes';
 import type { CollectionConfig, ContentConfig, FieldConfig, GlobalConfig } from './types';
 import { isRecord } from '../util/is-record';
@@ -40,8 +41,8 @@ const FIELD_KEYS: Record<string, readonly string[]> = {
 };
 const TOP_KEYS = ['core', 'db', 'collections', 'globals', 'auth', 'security', 'uploads', 'realtime', 'idempotency', 'webhooks', 'docs', 'endpoints', 'email', 'logger', 'warnings'];
 const WARNING_KEYS = ['unindexedSorts'];
-const COLLECTION_KEYS = ['slug', 'fields', 'auth', 'softDelete', 'cache', 'access', 'search', 'pagination', 'maxBatchSize', 'sortable', 'indexes', 'hooks', 'requireIfMatch'];
-const GLOBAL_KEYS = ['slug', 'fields', 'access', 'hooks', 'requireIfMatch'];
+const COLLECTION_KEYS = ['slug', 'fields', 'auth', 'softDelete', 'cache', 'access', 'search', 'pagination', 'maxBatchSize', 'sortable', 'indexes', 'hooks', 'requireIfMatch', 'computed'];
+const GLOBAL_KEYS = ['slug', 'fields', 'access', 'hooks', 'requireIfMatch', 'computed'];
 /** A size as Express's body parser reads it (the `bytes` format): `100kb`, `1mb`, `1.5 MB`, `2048`. */
 const SIZE = /^\s*\d+(?:\.\d+)?\s*(?:b|kb|mb|gb|tb|pb)?\s*$/i;
 const API_KEYS = ['prefix', 'listFormat', 'bodyLimit', 'maxDepth', 'overLimit', 'maxRelationConditions', 'maxRelationDepth', 'maxRelationIds', 'maxBulk'];
@@ -152,6 +153,17 @@ function checkFields(path: string, fields: unknown, slugs: ReadonlySet<string>, 
   }
 }
 
+/** `computed` of a collection or global, against its stored fields (an auth collection's built-in ones too) and its hooks. */
+function checkComputedOf(path: string, owner: { fields?: unknown; hooks?: { afterRead?: unknown }; computed?: unknown }, auth: boolean, problems: Problems): void {
+  const fields = isRecord(owner.fields) ? (auth ? withAuthFields(owner.fields as Record<string, FieldConfig>) : owner.fields) : {};
+  const afterRead = isRecord(owner.hooks) ? owner.hooks.afterRead : undefined;
+  checkComputed(`${path}.computed`, owner.computed, {
+    storedFields: new Set(Object.keys(fields)),
+    hasAfterRead: Array.isArray(afterRead) && afterRead.length > 0,
+    validName: (name) => FIELD_NAME.test(name) && !RESERVED_FIELDS.has(name),
+  }, problems);
+}
+
 function checkAccess(path: string, access: unknown, ops: readonly string[], problems: Problems): void {
   if (access === undefined) return;
   if (!isRecord(access)) {
@@ -183,6 +195,7 @@ function checkCollection(path: string, c: CollectionConfig, slugs: ReadonlySet<s
   checkFields(`${path}.fields`, c.fields, slugs, problems);
   checkAccess(`${path}.access`, c.access, ACCESS_OPS, problems);
   checkHooks(`${path}.hooks`, c.hooks, COLLECTION_HOOKS, problems);
+  checkComputedOf(path, c, Boolean(c.auth), problems);
   if (c.pagination !== undefined && !isRecord(c.pagination)) {
     problems.push(`${path}.pagination: must be an object { defaultLimit, maxLimit }`);
   } else if (c.pagination !== undefined) {
@@ -219,6 +232,7 @@ function checkGlobal(path: string, g: GlobalConfig, slugs: ReadonlySet<string>, 
   checkFields(`${path}.fields`, g.fields, slugs, problems, GLOBAL_FIELD_ACCESS_OPS);
   checkAccess(`${path}.access`, g.access, ['read', 'update'], problems);
   checkHooks(`${path}.hooks`, g.hooks, GLOBAL_HOOKS, problems);
+  checkComputedOf(path, g, false, problems);
   if (g.requireIfMatch !== undefined && typeof g.requireIfMatch !== 'boolean') problems.push(`${path}.requireIfMatch: must be a boolean`);
 }
 

@@ -7,6 +7,7 @@ import {
   type CollectionDescriptor,
   type FieldDescriptor,
   type SchemaRegistry,
+  describeComputed,
   describeField,
   resolveHooks,
   systemFields,
@@ -47,13 +48,14 @@ export function describeCollection(config: CollectionConfig): CollectionDescript
     sortable: config.sortable ? Object.freeze([...config.sortable]) : undefined,
     indexes: Object.freeze((config.indexes ?? []).map((index) => indexKeys(index.fields))),
     hooks: resolveHooks(config.hooks),
+    computed: describeComputed(config.computed),
   });
 }
 
 /** Describes a global: its fields plus createdAt/updatedAt (no list, no soft delete). */
 export function describeGlobal(config: GlobalConfig): CollectionDescriptor {
   // A global's hooks are a subset of a collection's: the lists it cannot take stay empty.
-  const described = describeCollection({ slug: config.slug, fields: config.fields, access: config.access, hooks: config.hooks, requireIfMatch: config.requireIfMatch });
+  const described = describeCollection({ slug: config.slug, fields: config.fields, access: config.access, hooks: config.hooks, requireIfMatch: config.requireIfMatch, computed: config.computed });
   return Object.freeze({ ...described, isGlobal: true });
 }
 
