@@ -20,6 +20,8 @@ export type {
   EndpointBodySchema,
   EndpointFile,
   DocsOptions,
+  SecurityScheme,
+  SecuritySchemeFlow,
   EndpointFunction,
   EndpointHandlerArgs,
   EndpointMethod,

@@ -541,7 +541,50 @@ export interface WebhookRetryOptions {
 export interface DocsOptions {
   /** Serve `/docs` and `/docs/openapi.json` without credentials. Default true. */
   public?: boolean;
+  /**
+   * How the host's own auth (the `req.user` it sets: a session cookie, Basic, its own tokens) takes
+   * credentials, as OpenAPI security schemes by name (`{ session: { type: 'apiKey', in: 'cookie', name:
+   * 'connect.sid' } }`). The document lists them beside the router's own, every operation that takes a
+   * caller accepts them, and a 401's `WWW-Authenticate` challenges with them (docs/openapi.md#your-own-auth).
+   * Default: none.
+   */
+  securitySchemes?: Record<string, SecurityScheme>;
+  /**
+   * The ways the host's schemes are presented, each a requirement of every scheme it names (a session
+   * cookie and a CSRF header: `[{ session: [], csrf: [] }]`), as OpenAPI security requirements. Only
+   * names of `securitySchemes`. Default: each scheme on its own.
+   */
+  security?: Array<Record<string, string[]>>;
 }
+
+/** An OAuth 2 flow of an `oauth2` security scheme (OpenAPI 3.1). */
+export interface SecuritySchemeFlow {
+  /** `implicit` and `authorizationCode`. */
+  authorizationUrl?: string;
+  /** `password`, `clientCredentials` and `authorizationCode`. */
+  tokenUrl?: string;
+  refreshUrl?: string;
+  /** Scope name -> what it allows. */
+  scopes: Record<string, string>;
+}
+
+/**
+ * An OpenAPI 3.1 security scheme of the host's own auth. `x-www-authenticate` spells the challenge a 401
+ * sends for it (`'Basic realm="staff"'`); without it: the `http` scheme's name, `Bearer` for `oauth2` and
+ * `openIdConnect`, and the scheme's own name for the others, which HTTP has no scheme for.
+ */
+export type SecurityScheme = (
+  | { type: 'apiKey'; name: string; in: 'header' | 'query' | 'cookie' }
+  | { type: 'http'; scheme: string; bearerFormat?: string }
+  | { type: 'oauth2'; flows: Partial<Record<'implicit' | 'password' | 'clientCredentials' | 'authorizationCode', SecuritySchemeFlow>> }
+  | { type: 'openIdConnect'; openIdConnectUrl: string }
+  | { type: 'mutualTLS' }
+) & {
+  description?: string;
+  'x-www-authenticate'?: string;
+  /** Other specification extensions, copied into the document as they are. */
+  [extension: `x-${string}`]: unknown;
+};
 
 /** Where the router reports errors it swallowed (5xx), warnings, notices and client events (debug). */
 export interface Logger {

@@ -1,6 +1,7 @@
 // The API's documentation as a feature: `/docs/openapi.json` (the OpenAPI 3.1 document of the final route
 // table, built once per mount path) and Swagger UI at `/docs`, public by default or for authenticated callers only.
 import type { Request } from 'express';
+import { authChallenge } from '../config/auth-challenge';
 import { UnauthorizedError } from '../errors';
 import type { Feature } from '../http/feature';
 import type { Lifecycle } from '../http/lifecycle';
@@ -46,6 +47,8 @@ export const openapiFeature: Feature = {
       routes: table,
       query: runtime.config.query,
       rateLimit: Boolean(runtime.config.source.security?.rateLimit),
+      hostAuth: { schemes: options.securitySchemes, security: options.security },
+      challenge: authChallenge(runtime.config.source),
     });
     const documentAt = createDocumentCache((serverUrl) => JSON.stringify(buildOpenApiDocument(source(), serverUrl)));
     const ui = createSwaggerUi();

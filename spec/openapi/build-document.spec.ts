@@ -73,6 +73,7 @@ function source(overrides: Partial<DocumentSource> = {}): DocumentSource {
     globals: [describeGlobal({ slug: 'site', fields: { title: { type: 'text' }, theme: { type: 'select', options: ['light', 'dark'], default: 'light' } } })],
     routes: ROUTES,
     query: QUERY,
+    challenge: 'Bearer',
     ...overrides,
   };
 }
