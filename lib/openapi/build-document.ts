@@ -227,10 +227,11 @@ export function buildOpenApiDocument(source: DocumentSource, serverUrl: string):
     const operation: OperationObject = {
       operationId: route.operationId,
       summary: route.summary,
+      ...(route.description && { description: route.description }),
       tags: route.tags,
       parameters: [
         ...pathParameters,
-        ...queryParameters(route.query, source.query, listedCollection(route, registry)),
+        ...queryParameters(route.query, source.query, route.collection ? registry.get(route.collection) : listedCollection(route, registry), registry),
         ...(route.headers ?? []).map(({ name, description, required, schema }): ParameterObject => ({ name, in: 'header', description, required: required ?? false, schema: schema as SchemaObject })),
       ],
       responses: responsesOf(route),

@@ -72,7 +72,7 @@ export const openapiFeature: Feature = {
         method: 'get',
         path: '/docs',
         operationId: 'docs.ui',
-        summary: 'Swagger UI',
+        summary: 'Show Swagger UI',
         responses: {
           200: { description: 'The Swagger UI page', contentType: 'text/html' },
           302: { description: 'Redirect to the same path with a trailing slash (the page loads its assets relatively)' },
@@ -94,7 +94,7 @@ export const openapiFeature: Feature = {
         method: 'get',
         path: '/docs/openapi.json',
         operationId: 'docs.openapi',
-        summary: 'The OpenAPI 3.1 document of this API',
+        summary: 'Get the OpenAPI 3.1 document of this API',
         responses: {
           200: { description: 'The OpenAPI document', shape: { kind: 'schema', schema: { type: 'object', description: 'An OpenAPI 3.1 document' } } },
           ...errors,
@@ -109,7 +109,7 @@ export const openapiFeature: Feature = {
         method: 'get',
         path: '/docs/:asset',
         operationId: 'docs.asset',
-        summary: 'A Swagger UI asset (script, stylesheet, icon)',
+        summary: 'Get a Swagger UI asset (script, stylesheet, icon)',
         responses: { 200: { description: 'The file', contentType: '*/*' }, ...errors, 404: { description: 'No such asset' } },
         async handler(req, res) {
           await guard(req);
