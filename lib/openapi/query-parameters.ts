@@ -70,7 +70,8 @@ function conditionParameters(collection: CollectionDescriptor | undefined): Para
   const brackets = examples.map(({ field, op, value }) => `where[${field}][${op}]=${value}`).join('&');
   const [first] = examples;
   const filter = first.op === 'like' || first.op === 'eq' ? `\`filter=${first.field}:${first.value}\`` : `\`filter=${first.field}:>${first.value}\``;
-  const searched = collection?.searchFields.filter((name) => collection.fields[name]?.config.access?.read === undefined);
+  // A field with a read rule is searched for the callers who may read it: named, as the record schema names it.
+  const searched = collection?.searchFields;
   return [
     query(
       'where',
