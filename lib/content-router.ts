@@ -9,6 +9,7 @@ import { cacheFeature } from './cache/cache-feature';
 import { changeFeedFeature } from './changes/change-feed-feature';
 import { endpointsFeature } from './endpoints/endpoints-feature';
 import { idempotencyFeature } from './idempotency/idempotency-feature';
+import { authChallenge } from './config/auth-challenge';
 import { type ResolvedConfig, resolveConfig } from './config/resolve-config';
 import type { ContentConfig } from './config/types';
 import { cacheControlDefaults } from './http/cache-control';
@@ -150,7 +151,7 @@ export function contentRouter(config: ContentConfig): ContentRouter {
   let dispatcher: ReturnType<typeof createDispatcher>;
   let upgrades: UpgradeListener | undefined;
   const { outage } = runtime;
-  const errorHandler = createErrorHandler(resolved.logger, outage);
+  const errorHandler = createErrorHandler(resolved.logger, outage, authChallenge(config));
   const gate = createDatabaseGate(connection, { requestTimeoutMS: resolved.requestTimeoutMS, answer: errorHandler.answerEarly, outage });
   // The core's hooks that lead their phases: during an outage a request is refused before any other work
   // (or count); a declared JSON body is read by one parser.

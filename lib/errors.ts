@@ -92,10 +92,14 @@ export class RequestAbortedError extends ContentError {
   }
 }
 
-/** 401: missing, invalid or expired credentials. */
+/**
+ * 401: missing, invalid or expired credentials. It names no challenge of its own: the router answers every
+ * 401 with the `WWW-Authenticate` of the schemes it accepts (`Bearer` with an auth collection, the host's
+ * `docs.securitySchemes`), which only the router's config knows.
+ */
 export class UnauthorizedError extends ContentError {
   constructor(detail = 'Authentication is required.', code = 'unauthorized') {
-    super(401, code, 'Unauthorized', detail, { headers: { 'WWW-Authenticate': 'Bearer' } });
+    super(401, code, 'Unauthorized', detail);
   }
 }
 

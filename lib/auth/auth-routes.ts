@@ -108,7 +108,7 @@ export function authRoutes(auth: AuthCollection): RouteDef[] {
       await logout({ auth, refreshToken });
       sendJson(req, res, { message: 'Logged out.' });
     }, { body: json(object({ refreshToken: str }, ['refreshToken'])), responses: { 200: { description: 'Logged out', shape: MESSAGE }, ...ERRORS } }),
-    route('post', 'logout-all', 'logoutAll', "Revoke every one of the user's refresh tokens", async (req, res) => {
+    route('post', 'logout-all', 'logoutAll', "Revoke all of the user's refresh tokens", async (req, res) => {
       const me = await account(req, true);
       const revoked = await logoutAll({ auth, userId: me.id });
       sendJson(req, res, { message: 'Logged out of every session.', revoked });
@@ -163,7 +163,7 @@ export function authRoutes(auth: AuthCollection): RouteDef[] {
       const verified = await verifyEmail({ auth, token });
       sendJson(req, res, { message: 'Your e-mail address is verified.', user: verified });
     }, { body: json(object({ token: str }, ['token'])), responses: { 200: { description: 'Verified', shape: answer({ message: text, user }) }, 400: ERRORS[400] } }),
-    route('get', 'me', 'me', 'The current user', async (req, res) => {
+    route('get', 'me', 'me', 'Get the current user', async (req, res) => {
       const caller = await requestUser(auth.runtime, req);
       const row = await accountRow({ auth, user: caller });
       requireScope(caller, 'read');
@@ -179,7 +179,7 @@ export function authRoutes(auth: AuthCollection): RouteDef[] {
       body: json(object({ name: str, scopes: SCOPE_LIST, expiresAt: { type: 'string', format: 'date-time' } }, ['name'])),
       responses: { 201: { description: 'The new key', shape: answer({ apiKey: literal(API_KEY_WITH_SECRET) }) }, ...ERRORS, 403: { description: 'API keys cannot do this' } },
     }),
-    route('get', 'api-keys', 'listApiKeys', "The caller's API keys (without the keys)", async (req, res) => {
+    route('get', 'api-keys', 'listApiKeys', "List the caller's API keys (without the keys)", async (req, res) => {
       const me = await account(req, true);
       sendJson(req, res, { apiKeys: await listApiKeys({ auth, userId: me.id }) });
     }, { auth: 'required', responses: { 200: { description: 'The keys', shape: answer({ apiKeys: literal({ type: 'array', items: API_KEY }) }) }, 401: ERRORS[401], 403: { description: 'API keys cannot do this' } } }),

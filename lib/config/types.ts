@@ -131,6 +131,27 @@ export type FieldConfig =
 
 export type Fields = Record<string, FieldConfig>;
 
+/**
+ * A key an `afterRead` hook adds to every record it returns (`wordCount`, `url`), declared so the OpenAPI
+ * document and the generated types carry it. It is not stored: a write that sets it is a 400 like an unknown
+ * field, and `where`, `sort`, `fields` and `search` cannot name it. The router does not check what the hook
+ * returns; the declaration is the host's promise about it.
+ */
+export interface ComputedFieldConfig {
+  /** The value's type (relationships and uploads cannot be computed: nothing would populate them). */
+  type: Exclude<FieldType, 'relationship' | 'upload'>;
+  /** The hook always sets it, never to null. Default false: it may be absent or null. */
+  required?: boolean;
+  /** `select`: the values it takes; required, non-empty. */
+  options?: readonly string[];
+  /** `select`: an array of options instead of one. Default false. */
+  hasMany?: boolean;
+  /** `array`: the type of each element. Default `text`. */
+  of?: ArrayItemType;
+  /** Said in the OpenAPI document and the generated types. Default: none. */
+  description?: string;
+}
+
 /** What an access function receives. */
 export interface AccessArgs {
   user: AuthUser | null;
@@ -250,6 +271,8 @@ export interface CollectionConfig {
    * `existing`: on data the router does not own, the host decides when an index is built.
    */
   buildIndexes?: boolean;
+  /** Keys the `afterRead` hooks add to records, by name (docs/hooks.md#computed-keys). Default: none. */
+  computed?: Record<string, ComputedFieldConfig>;
 }
 
 /**
@@ -289,6 +312,8 @@ export interface GlobalConfig {
   access?: { read?: AccessFn; update?: AccessFn };
   /** `beforeChange`, `afterChange` and `afterRead` hooks (docs/hooks.md). Default: none. */
   hooks?: GlobalHooks;
+  /** Keys the `afterRead` hooks add to the global, by name, as on collections. Default: none. */
+  computed?: Record<string, ComputedFieldConfig>;
   /** A POST or PATCH without `If-Match` is a 428 `precondition_required`, as on collections. Default false. */
   requireIfMatch?: boolean;
 }
@@ -619,7 +644,50 @@ export interface WebhookRetryOptions {
 export interface DocsOptions {
   /** Serve `/docs` and `/docs/openapi.json` without credentials. Default true. */
   public?: boolean;
+  /**
+   * How the host's own auth (the `req.user` it sets: a session cookie, Basic, its own tokens) takes
+   * credentials, as OpenAPI security schemes by name (`{ session: { type: 'apiKey', in: 'cookie', name:
+   * 'connect.sid' } }`). The document lists them beside the router's own, every operation that takes a
+   * caller accepts them, and a 401's `WWW-Authenticate` challenges with them (docs/openapi.md#your-own-auth).
+   * Default: none.
+   */
+  securitySchemes?: Record<string, SecurityScheme>;
+  /**
+   * The ways the host's schemes are presented, each a requirement of every scheme it names (a session
+   * cookie and a CSRF header: `[{ session: [], csrf: [] }]`), as OpenAPI security requirements. Only
+   * names of `securitySchemes`. Default: each scheme on its own.
+   */
+  security?: Array<Record<string, string[]>>;
 }
+
+/** An OAuth 2 flow of an `oauth2` security scheme (OpenAPI 3.1). */
+export interface SecuritySchemeFlow {
+  /** `implicit` and `authorizationCode`. */
+  authorizationUrl?: string;
+  /** `password`, `clientCredentials` and `authorizationCode`. */
+  tokenUrl?: string;
+  refreshUrl?: string;
+  /** Scope name -> what it allows. */
+  scopes: Record<string, string>;
+}
+
+/**
+ * An OpenAPI 3.1 security scheme of the host's own auth. `x-www-authenticate` spells the challenge a 401
+ * sends for it (`'Basic realm="staff"'`); without it: the `http` scheme's name, `Bearer` for `oauth2` and
+ * `openIdConnect`, and the scheme's own name for the others, which HTTP has no scheme for.
+ */
+export type SecurityScheme = (
+  | { type: 'apiKey'; name: string; in: 'header' | 'query' | 'cookie' }
+  | { type: 'http'; scheme: string; bearerFormat?: string }
+  | { type: 'oauth2'; flows: Partial<Record<'implicit' | 'password' | 'clientCredentials' | 'authorizationCode', SecuritySchemeFlow>> }
+  | { type: 'openIdConnect'; openIdConnectUrl: string }
+  | { type: 'mutualTLS' }
+) & {
+  description?: string;
+  'x-www-authenticate'?: string;
+  /** Other specification extensions, copied into the document as they are. */
+  [extension: `x-${string}`]: unknown;
+};
 
 /** Where the router reports errors it swallowed (5xx), warnings, notices and client events (debug). */
 export interface Logger {

@@ -2,6 +2,7 @@
 // (`collections[2].fields.author.relationTo: unknown collection "peoples"`), so a host fixes them in one go.
 import { withAuthFields } from './auth-fields';
 import { COLLECTION_HOOKS, FIELD_ACCESS_OPS, FIELD_HOOKS, GLOBAL_FIELD_ACCESS_OPS, GLOBAL_HOOKS, checkFieldAccess, checkHooks } from './validate-hooks';
+import { checkComputed } from './validate-computed';
 import { checkIndexes, checkSortable } from './validate-indexes';
 import type { CollectionConfig, ContentConfig, FieldConfig, GlobalConfig } from './types';
 import { isRecord } from '../util/is-record';
@@ -43,10 +44,10 @@ const WARNING_KEYS = ['unindexedSorts'];
 /** Every option a collection takes (the README's one-line shape names them all). */
 export const COLLECTION_KEYS: readonly string[] = Object.freeze([
   'slug', 'fields', 'auth', 'softDelete', 'cache', 'access', 'search', 'pagination', 'maxBatchSize', 'sortable', 'indexes', 'hooks',
-  'requireIfMatch', 'collation', 'existing', 'buildIndexes',
+  'requireIfMatch', 'collation', 'existing', 'buildIndexes', 'computed',
 ]);
 /** Every option a global takes. */
-export const GLOBAL_KEYS: readonly string[] = Object.freeze(['slug', 'fields', 'access', 'hooks', 'requireIfMatch']);
+export const GLOBAL_KEYS: readonly string[] = Object.freeze(['slug', 'fields', 'access', 'hooks', 'requireIfMatch', 'computed']);
 /** Most items a list field's `maxItems` may allow: far more would not fit in one 16 MB document anyway. */
 const MAX_ITEMS_LIMIT = 100_000;
 /** A size as Express's body parser reads it (the `bytes` format): `100kb`, `1mb`, `1.5 MB`, `2048`. */
@@ -204,6 +205,17 @@ function checkFields(path: string, fields: unknown, slugs: ReadonlySet<string>, 
   }
 }
 
+/** `computed` of a collection or global, against its stored fields (an auth collection's built-in ones too) and its hooks. */
+function checkComputedOf(path: string, owner: { fields?: unknown; hooks?: { afterRead?: unknown }; computed?: unknown }, auth: boolean, problems: Problems): void {
+  const fields = isRecord(owner.fields) ? (auth ? withAuthFields(owner.fields as Record<string, FieldConfig>) : owner.fields) : {};
+  const afterRead = isRecord(owner.hooks) ? owner.hooks.afterRead : undefined;
+  checkComputed(`${path}.computed`, owner.computed, {
+    storedFields: new Set(Object.keys(fields)),
+    hasAfterRead: Array.isArray(afterRead) && afterRead.length > 0,
+    validName: (name) => FIELD_NAME.test(name) && !RESERVED_FIELDS.has(name),
+  }, problems);
+}
+
 function checkAccess(path: string, access: unknown, ops: readonly string[], problems: Problems): void {
   if (access === undefined) return;
   if (!isRecord(access)) {
@@ -238,6 +250,7 @@ function checkCollection(path: string, c: CollectionConfig, slugs: ReadonlySet<s
   checkFields(`${path}.fields`, c.fields, slugs, problems);
   checkAccess(`${path}.access`, c.access, ACCESS_OPS, problems);
   checkHooks(`${path}.hooks`, c.hooks, COLLECTION_HOOKS, problems);
+  checkComputedOf(path, c, Boolean(c.auth), problems);
   if (c.pagination !== undefined && !isRecord(c.pagination)) {
     problems.push(`${path}.pagination: must be an object { defaultLimit, maxLimit }`);
   } else if (c.pagination !== undefined) {
@@ -368,6 +381,7 @@ function checkGlobal(path: string, g: GlobalConfig, slugs: ReadonlySet<string>, 
   checkFields(`${path}.fields`, g.fields, slugs, problems, GLOBAL_FIELD_ACCESS_OPS);
   checkAccess(`${path}.access`, g.access, ['read', 'update'], problems);
   checkHooks(`${path}.hooks`, g.hooks, GLOBAL_HOOKS, problems);
+  checkComputedOf(path, g, false, problems);
   if (g.requireIfMatch !== undefined && typeof g.requireIfMatch !== 'boolean') problems.push(`${path}.requireIfMatch: must be a boolean`);
 }
 

@@ -16,6 +16,7 @@ import type { QueryMemo } from './query-memo';
 import { parseQueryString, querySearch, readQuery } from './read-query';
 import { callerAtOnce, requestUser } from './request-user';
 import type { RouteDef } from './route-table';
+import { recordNouns } from '../schema/type-names';
 
 /** `{ data: [...] }` is a batch, unless the collection has a field of its own called `data`. */
 function isBatch(collection: CollectionRuntime, body: unknown): body is { data: unknown[] } {
@@ -53,6 +54,8 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
   // Cache headers only with a cache; read per request: features add their hooks after these routes are built.
   const cacheHeaders = () => (runtime.hooks.readThrough.length > 0 ? createCachedReadHeaders() : undefined);
   const tags = [slug];
+  // Summaries name records as English does: `Get a post`, `List staff records`.
+  const { one, many } = recordNouns(slug);
   const required = descriptor.requireIfMatch;
   // A collection with a field of its own called `data` has no batch form (see isBatch).
   const batchable = !('data' in descriptor.fields);
@@ -85,8 +88,9 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
       method: 'get',
       path: `/${slug}`,
       operationId: `${slug}.list`,
-      summary: `List ${slug}`,
+      summary: `List ${many}`,
       tags,
+      collection: slug,
       auth: 'optional',
       query: 'list',
       headers: [IF_NONE_MATCH_HEADER],
@@ -107,8 +111,10 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
       method: 'get',
       path: `/${slug}/count`,
       operationId: `${slug}.count`,
-      summary: `Count ${slug} (the list's where, filter, search and includeDeleted)`,
+      summary: `Count ${many}`,
+      description: "Takes the list's where, filter, search and includeDeleted.",
       tags,
+      collection: slug,
       auth: 'optional',
       query: 'count',
       headers: [IF_NONE_MATCH_HEADER],
@@ -125,8 +131,9 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
       method: 'get',
       path: `/${slug}/:id`,
       operationId: `${slug}.get`,
-      summary: `Get one of ${slug}`,
+      summary: `Get ${one}`,
       tags,
+      collection: slug,
       auth: 'optional',
       query: 'record',
       headers: [IF_NONE_MATCH_HEADER],
@@ -148,8 +155,10 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
       method: 'post',
       path: `/${slug}`,
       operationId: `${slug}.create`,
-      summary: `Create one of ${slug}, or a batch with { data: [...] }`,
+      summary: batchable ? `Create ${one}, or a batch of them` : `Create ${one}`,
+      ...(batchable && { description: 'A batch is `{ data: [...] }`: every record is created, or none.' }),
       tags,
+      collection: slug,
       auth: 'optional',
       body: { type: 'json', shape: batchable ? { kind: 'one-of', shapes: [{ kind: 'record-input', slug, mode: 'create' }, { kind: 'batch-input', slug }] } : { kind: 'record-input', slug, mode: 'create' }, required: true },
       config: { idempotent: true },
@@ -171,8 +180,9 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
       method: 'patch',
       path: `/${slug}/:id`,
       operationId: `${slug}.update`,
-      summary: `Update one of ${slug}`,
+      summary: `Update ${one}`,
       tags,
+      collection: slug,
       auth: 'optional',
       headers: [ifMatchHeader(required)],
       body: { type: 'json', shape: { kind: 'record-input', slug, mode: 'update' }, required: true },
@@ -186,8 +196,9 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
       method: 'delete',
       path: `/${slug}/:id`,
       operationId: `${slug}.delete`,
-      summary: descriptor.softDelete ? `Delete one of ${slug} (soft; ?permanent=true removes it)` : `Delete one of ${slug}`,
+      summary: descriptor.softDelete ? `Delete ${one} (soft: permanent=true removes it)` : `Delete ${one}`,
       tags,
+      collection: slug,
       auth: 'optional',
       query: descriptor.softDelete ? [PERMANENT] : undefined,
       headers: [ifMatchHeader(required)],
@@ -202,8 +213,10 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
       method: 'patch',
       path: `/${slug}`,
       operationId: `${slug}.updateMany`,
-      summary: `Update every one of ${slug} the where matches`,
+      summary: `Update every ${one.replace(/^an? /, '')} the where matches`,
+      description: BULK_WHERE,
       tags,
+      collection: slug,
       auth: 'optional',
       query: BULK_QUERY,
       headers: [bulkIfMatchHeader(required)],
@@ -221,8 +234,10 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
       method: 'delete',
       path: `/${slug}`,
       operationId: `${slug}.deleteMany`,
-      summary: descriptor.softDelete ? `Delete every one of ${slug} the where matches (soft; permanent=true removes them)` : `Delete every one of ${slug} the where matches`,
+      summary: `Delete every ${one.replace(/^an? /, '')} the where matches${descriptor.softDelete ? ' (soft: permanent=true removes them)' : ''}`,
+      description: BULK_WHERE,
       tags,
+      collection: slug,
       auth: 'optional',
       query: descriptor.softDelete ? [...BULK_QUERY, PERMANENT] : BULK_QUERY,
       headers: [bulkIfMatchHeader(required)],
@@ -241,8 +256,9 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
       method: 'post',
       path: `/${slug}/:id/restore`,
       operationId: `${slug}.restore`,
-      summary: `Restore a soft-deleted one of ${slug}`,
+      summary: `Restore a deleted ${one.replace(/^an? /, '')}`,
       tags,
+      collection: slug,
       auth: 'optional',
       headers: [ifMatchHeader(false)],
       responses: { 200: { description: 'The restored record', shape: { kind: 'record', slug }, headers: ETAG_HEADER }, ...READ_ERRORS, 404: { description: 'No such deleted record' }, ...preconditionResponses(false) },
@@ -262,9 +278,6 @@ const TOTAL = { type: 'object', properties: { total: { type: 'integer', minimum:
 const PERMANENT = { name: 'permanent', description: 'Remove the record instead of marking it deleted.', schema: { type: 'boolean' } };
 
 /** The query of a bulk write: the list's conditions (where is required; where={} is every record) and dryRun. */
-const BULK_QUERY = [
-  { name: 'where', description: 'Which records to write, as on a list (JSON or bracket form). Required (or filter); where={} means every record.', schema: { type: 'string' } },
-  { name: 'filter', description: 'Form C conditions, ANDed with where.', schema: { type: 'string' } },
-  { name: 'search', description: 'Full-text search, ANDed with the conditions.', schema: { type: 'string' } },
-  { name: 'dryRun', description: 'Answer how many records match and write nothing.', schema: { type: 'boolean' } },
-];
+const BULK_QUERY = ['conditions' as const, { name: 'dryRun', description: 'Answer how many records match and write nothing.', schema: { type: 'boolean' } }];
+/** What a bulk write says of its conditions beyond the list's. */
+const BULK_WHERE = 'The records to write are those a list with the same where, filter and search would give. A where (or filter) is required: where={} means every record.';

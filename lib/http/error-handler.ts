@@ -70,14 +70,14 @@ export type RouterErrorHandler = ErrorRequestHandler & {
 };
 
 /**
- * Creates the error handler; 5xx errors are logged (message and stack only, never bodies or tokens),
+ * Creates the error handler; a 401 challenges with `challenge` (the router's schemes); 5xx errors are logged (message and stack only, never bodies or tokens),
  * with control characters escaped, since a path or an error message may carry client text. Outage 503s
  * go to `outage`, which folds them (a database that hangs or is gone fails every request): the gate's
  * refusals are not logged (the gate logs the outage), a failed database call and a deadline's 503 are
  * logged once and then counted. A route finishing after its deadline answer is a debug line. A client
  * that hung up is one debug line and a 400 nobody reads.
  */
-export function createErrorHandler(logger: Required<Logger>, outage: OutageLog = createOutageLog(logger)): RouterErrorHandler {
+export function createErrorHandler(logger: Required<Logger>, outage: OutageLog = createOutageLog(logger), challenge?: string): RouterErrorHandler {
   const development = process.env.NODE_ENV === 'development';
   const whereOf = (req: Request) => escapeControlCharacters(`${req.method} ${req.baseUrl}${req.path}`);
   const handler: ErrorRequestHandler = (error, req, res, next) => {
@@ -87,7 +87,7 @@ export function createErrorHandler(logger: Required<Logger>, outage: OutageLog =
     }
     // A client gone mid-request caused the failure, whatever it is: a client event (debug), not a 5xx.
     const aborted = isClientAbort(req);
-    const problem = toProblem(aborted ? new RequestAbortedError(error) : error, { development });
+    const problem = toProblem(aborted ? new RequestAbortedError(error) : error, { development, challenge });
     const where = whereOf(req);
     if (aborted) logger.debug(`content-router: ${where}: the client closed the connection before the request ended.`);
     else if (error instanceof DatabaseTimeoutError) outage.timedOut(where, error);

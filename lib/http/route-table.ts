@@ -91,8 +91,16 @@ export interface RouteDef {
    * `required`: an authenticated user (or API key) is needed.
    */
   auth: 'none' | 'optional' | 'required';
-  /** `list` and `record` stand for the list and single-record query languages; `count` for the list's conditions alone. */
-  query?: 'list' | 'record' | 'count' | QueryParameter[];
+  /**
+   * `list` and `record` stand for the list and single-record query languages; `count` for the list's conditions
+   * alone. A list of parameters may name the list's conditions (`where`, `filter`, `search`) as `'conditions'`.
+   */
+  query?: 'list' | 'record' | 'count' | Array<QueryParameter | 'conditions'>;
+  /**
+   * The collection whose records the route serves: the document describes its query parameters from the
+   * collection (page sizes, soft-deleted records, examples naming its own fields). Default: none.
+   */
+  collection?: string;
   /** Request headers the route reads, beyond credentials and content negotiation. */
   headers?: HeaderParameter[];
   /**

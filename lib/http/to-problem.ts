@@ -131,8 +131,16 @@ function fromClientStatus(error: unknown): ContentError | undefined {
   return new ContentError(status, 'bad_request', STATUS_CODES[status] ?? 'Bad request', 'The request could not be read.');
 }
 
+/** How the router answers problems, decided from its config. */
+export interface ProblemOptions {
+  /** Development: a 500's detail carries the error's message and stack. */
+  development: boolean;
+  /** The `WWW-Authenticate` value of every 401 (RFC 9110 section 11.6.1); none when the router knows no scheme. */
+  challenge?: string;
+}
+
 /** Maps any thrown value to a problem; unknown errors become a 500 without internals. */
-export function toProblem(error: unknown, options: { development: boolean }): Problem {
+export function toProblem(error: unknown, options: ProblemOptions): Problem {
   // A ContentError with a status outside 400-599 is the host's bug: a logged 500 (isErrorAnswer).
   const known =
     error instanceof ContentError
@@ -147,7 +155,10 @@ export function toProblem(error: unknown, options: { development: boolean }): Pr
       code: known.code,
     };
     if (known.errors) body.errors = known.errors;
-    return { status: known.status, headers: { ...known.headers }, body, unexpected: known.status >= 500 };
+    const headers = { ...known.headers };
+    // Every 401, whoever threw it (a hook, an access rule, a custom endpoint), challenges with the router's schemes.
+    if (known.status === 401 && options.challenge) headers['WWW-Authenticate'] = options.challenge;
+    return { status: known.status, headers, body, unexpected: known.status >= 500 };
   }
   const detail =
     options.development && error instanceof Error ? `${error.message}\n${error.stack ?? ''}` : 'An unexpected error occurred.';

@@ -10,8 +10,10 @@ import {
   type ResponsesObject,
   type SchemaObject,
   type SecurityRequirementObject,
+  type SecuritySchemeObject,
 } from 'openapi3-ts/oas31';
 import type { QueryOptions } from '../config/resolve-config';
+import type { SecurityScheme } from '../config/types';
 import type { BodyShape, JsonSchema, RouteDef } from '../http/route-table';
 import type { CollectionDescriptor, SchemaRegistry } from '../schema/descriptors';
 import { FILE_RECORD_NAME } from '../schema/file-record';
@@ -30,6 +32,10 @@ export interface DocumentSource {
   query: QueryOptions;
   /** Every route counts against a rate limit (`security.rateLimit`), so every one may answer 429. Default false. */
   rateLimit?: boolean;
+  /** The host's own auth (`docs.securitySchemes` and `docs.security`), listed beside the router's. Default none. */
+  hostAuth?: { schemes: Readonly<Record<string, SecurityScheme>>; security: ReadonlyArray<Record<string, string[]>> };
+  /** The `WWW-Authenticate` value of a 401; undefined: the router sends none. */
+  challenge?: string;
 }
 
 const PROBLEM_TYPE = 'application/problem+json';
@@ -42,9 +48,8 @@ const SECURITY_SCHEMES = {
 } as const;
 const AUTHENTICATED: SecurityRequirementObject[] = Object.keys(SECURITY_SCHEMES).map((name) => ({ [name]: [] }));
 
-/** Headers some problems carry. */
+/** Headers some problems carry (a 401's challenge is the router's own, see buildOpenApiDocument). */
 const PROBLEM_HEADERS: Record<number, Record<string, { description: string; schema: SchemaObject }>> = {
-  401: { 'WWW-Authenticate': { description: 'Bearer', schema: { type: 'string' } } },
   405: { Allow: { description: 'The methods the path serves', schema: { type: 'string' } } },
   429: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } },
 };
@@ -122,8 +127,14 @@ export function buildOpenApiDocument(source: DocumentSource, serverUrl: string):
   const addFileRecord = () => addSchemas({ [FILE_RECORD_NAME]: fileRecordSchema() });
   if ([...registry.values(), ...globals].some((d) => Object.values(d.fields).some((f) => f.type === 'upload' && !f.hidden))) addFileRecord();
 
+  // The router's own schemes with an auth collection, then the host's: together, every way to authenticate.
   const hasAuth = [...registry.values()].some((c) => c.isAuth);
   if (hasAuth) for (const [name, scheme] of Object.entries(SECURITY_SCHEMES)) builder.addSecurityScheme(name, { ...scheme });
+  for (const [name, scheme] of Object.entries(source.hostAuth?.schemes ?? {})) builder.addSecurityScheme(name, { ...scheme } as SecuritySchemeObject);
+  const authenticated: SecurityRequirementObject[] = [...(hasAuth ? AUTHENTICATED : []), ...(source.hostAuth?.security ?? [])];
+  const problemHeaders: typeof PROBLEM_HEADERS = source.challenge
+    ? { ...PROBLEM_HEADERS, 401: { 'WWW-Authenticate': { description: `The challenge: \`${source.challenge}\``, schema: { type: 'string' } } } }
+    : PROBLEM_HEADERS;
 
   const shapeSchema = (shape: BodyShape): JsonSchema => {
     const own = 'slug' in shape ? names.collections.get(shape.slug) : undefined;
@@ -171,7 +182,7 @@ export function buildOpenApiDocument(source: DocumentSource, serverUrl: string):
   // A declared error status is the one its problem carries; `default` covers any other.
   const problem = (description: string, status?: number): ResponseObject => ({
     description,
-    ...(status !== undefined && PROBLEM_HEADERS[status] && { headers: PROBLEM_HEADERS[status] }),
+    ...(status !== undefined && problemHeaders[status] && { headers: problemHeaders[status] }),
     content: { [PROBLEM_TYPE]: { schema: status === undefined ? ref('Problem') : { allOf: [ref('Problem'), { properties: { status: { const: status } } }] } } },
   });
 
@@ -193,11 +204,12 @@ export function buildOpenApiDocument(source: DocumentSource, serverUrl: string):
     return responses;
   };
 
+  // Without any scheme to name (no auth collection, none of the host's), operations say nothing of security.
   const securityOf = (route: RouteDef): SecurityRequirementObject[] | undefined => {
-    if (!hasAuth) return undefined;
+    if (!authenticated.length) return undefined;
     if (route.auth === 'none') return [];
-    if (route.auth === 'required') return AUTHENTICATED;
-    return [{}, ...AUTHENTICATED];
+    if (route.auth === 'required') return authenticated;
+    return [{}, ...authenticated];
   };
 
   // Paths keyed the way the dispatcher keys them: routes that differ only in parameter names share one
@@ -215,10 +227,11 @@ export function buildOpenApiDocument(source: DocumentSource, serverUrl: string):
     const operation: OperationObject = {
       operationId: route.operationId,
       summary: route.summary,
+      ...(route.description && { description: route.description }),
       tags: route.tags,
       parameters: [
         ...pathParameters,
-        ...queryParameters(route.query, source.query, listedCollection(route, registry)),
+        ...queryParameters(route.query, source.query, route.collection ? registry.get(route.collection) : listedCollection(route, registry), registry),
         ...(route.headers ?? []).map(({ name, description, required, schema }): ParameterObject => ({ name, in: 'header', description, required: required ?? false, schema: schema as SchemaObject })),
       ],
       responses: responsesOf(route),

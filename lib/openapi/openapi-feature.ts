@@ -2,6 +2,7 @@
 // table, built once per mount path) and Swagger UI at `/docs`, public by default or for authenticated callers only.
 import { representationTag } from '../operations/precondition';
 import type { Request } from 'express';
+import { authChallenge } from '../config/auth-challenge';
 import { UnauthorizedError } from '../errors';
 import type { Feature } from '../http/feature';
 import type { Lifecycle } from '../http/lifecycle';
@@ -47,6 +48,8 @@ export const openapiFeature: Feature = {
       routes: table,
       query: runtime.config.query,
       rateLimit: Boolean(runtime.config.source.security?.rateLimit),
+      hostAuth: { schemes: options.securitySchemes, security: options.security },
+      challenge: authChallenge(runtime.config.source),
     });
     const documentAt = createDocumentCache((serverUrl) => JSON.stringify(buildOpenApiDocument(source(), serverUrl)));
     const ui = createSwaggerUi();
@@ -70,7 +73,7 @@ export const openapiFeature: Feature = {
         method: 'get',
         path: '/docs',
         operationId: 'docs.ui',
-        summary: 'Swagger UI',
+        summary: 'Show Swagger UI',
         responses: {
           200: { description: 'The Swagger UI page', contentType: 'text/html' },
           302: { description: 'Redirect to the same path with a trailing slash (the page loads its assets relatively)' },
@@ -92,7 +95,7 @@ export const openapiFeature: Feature = {
         method: 'get',
         path: '/docs/openapi.json',
         operationId: 'docs.openapi',
-        summary: 'The OpenAPI 3.1 document of this API',
+        summary: 'Get the OpenAPI 3.1 document of this API',
         responses: {
           200: { description: 'The OpenAPI document', shape: { kind: 'schema', schema: { type: 'object', description: 'An OpenAPI 3.1 document' } } },
           ...errors,
@@ -109,7 +112,7 @@ export const openapiFeature: Feature = {
         method: 'get',
         path: '/docs/:asset',
         operationId: 'docs.asset',
-        summary: 'A Swagger UI asset (script, stylesheet, icon)',
+        summary: 'Get a Swagger UI asset (script, stylesheet, icon)',
         responses: { 200: { description: 'The file', contentType: '*/*' }, ...errors, 404: { description: 'No such asset' } },
         async handler(req, res) {
           await guard(req);

@@ -94,27 +94,41 @@ function writableFields(descriptor: CollectionDescriptor): FieldDescriptor[] {
   return Object.values(descriptor.fields).filter((f) => !f.system && (!f.hidden || f.writeOnly === true));
 }
 
+/** A field the caller may be refused (a field `read` rule): absent from that caller's answers, so never required. */
+export function mayBeUnreadable(field: FieldDescriptor): boolean {
+  return field.config.access?.read !== undefined;
+}
+
 /**
  * The record schema (`<Slug>`): every visible field is in every record (null when unset), so all are
- * required and generated clients need no `?`. `fields=` is the one exception: its answers carry only the
- * selected fields and `id`, as the parameter says.
+ * required and generated clients need no `?`, except a field with a read rule, absent for callers the rule
+ * refuses. The keys the afterRead hooks add (`computed`) are declared too, read-only, required only when the
+ * host says the hook always sets them. `fields=` is the one exception: its answers carry only the selected
+ * fields and `id`, as the parameter says.
  */
 export function recordSchema(descriptor: CollectionDescriptor, related: (slug: string) => JsonSchema | undefined): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
+  const required: string[] = [];
   for (const field of readableFields(descriptor)) {
     if (field.name === 'id') properties.id = ref('ObjectId');
     // deletedAt is null on live records; a global never written yet has null timestamps, and so may a
     // document of an `existing` collection that something else wrote.
     else if (field.system) properties[field.name] = field.name === 'deletedAt' || descriptor.isGlobal || descriptor.existing ? nullable({ type: 'string', format: 'date-time' }) : { type: 'string', format: 'date-time' };
     else properties[field.name] = field.required ? fieldSchema(field, 'read', related) : nullable(fieldSchema(field, 'read', related));
+    if (!mayBeUnreadable(field)) required.push(field.name);
+  }
+  for (const key of Object.values(descriptor.computed)) {
+    const schema = { ...fieldSchema(key, 'read', related), readOnly: true, ...(key.config.description !== undefined && { description: key.config.description }) };
+    properties[key.name] = key.required ? schema : nullable(schema);
+    if (key.required) required.push(key.name);
   }
   return {
     type: 'object',
     description: descriptor.isGlobal
       ? `The ${descriptor.slug} global.`
-      : `A record of ${descriptor.slug}: every field, null when unset. With \`fields=\` only the selected fields and id.`,
+      : `A record of ${descriptor.slug}: every field the caller may read, null when unset. With \`fields=\` only the selected fields and id.`,
     properties,
-    required: Object.keys(properties),
+    required,
     additionalProperties: false,
   };
 }

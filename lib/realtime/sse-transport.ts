@@ -200,7 +200,7 @@ export function createSseTransport(ctx: {
     method: 'get',
     path: '/sse',
     operationId: 'realtime.sse',
-    summary: 'Server-Sent Events stream of changes to the named collections',
+    summary: 'Stream changes to the named collections as Server-Sent Events',
     tags: ['realtime'],
     auth: 'optional',
     query: [

@@ -237,7 +237,7 @@ export function createWsTransport(ctx: {
     method: 'get',
     path: '/ws',
     operationId: 'realtime.ws',
-    summary: 'WebSocket endpoint for change events (send Upgrade: websocket)',
+    summary: 'Open a WebSocket of change events (send Upgrade: websocket)',
     tags: ['realtime'],
     auth: 'optional',
     query: [{ name: 'token', description: 'An access token or API key, for clients that cannot send headers.', schema: { type: 'string' } }],

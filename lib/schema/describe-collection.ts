@@ -7,6 +7,7 @@ import {
   type CollectionDescriptor,
   type FieldDescriptor,
   type SchemaRegistry,
+  describeComputed,
   describeField,
   resolveHooks,
   systemFields,
@@ -50,13 +51,14 @@ export function describeCollection(config: CollectionConfig): CollectionDescript
     ...(config.collation && { collation: Object.freeze({ ...config.collation }) }),
     existing: config.existing === true,
     buildIndexes: config.buildIndexes ?? config.existing !== true,
+    computed: describeComputed(config.computed),
   });
 }
 
 /** Describes a global: its fields plus createdAt/updatedAt (no list, no soft delete). */
 export function describeGlobal(config: GlobalConfig): CollectionDescriptor {
   // A global's hooks are a subset of a collection's: the lists it cannot take stay empty.
-  const described = describeCollection({ slug: config.slug, fields: config.fields, access: config.access, hooks: config.hooks, requireIfMatch: config.requireIfMatch });
+  const described = describeCollection({ slug: config.slug, fields: config.fields, access: config.access, hooks: config.hooks, requireIfMatch: config.requireIfMatch, computed: config.computed });
   return Object.freeze({ ...described, isGlobal: true });
 }
 

@@ -2,7 +2,7 @@
 // serialization and OpenAPI layers read. Built once from the resolved config; plain data, no Mongoose.
 import type { IndexKeys } from '../config/index-keys';
 import type { CollectionHooks } from '../config/hooks';
-import type { ArrayItemType, CollationOptions, CollectionAccess, FieldConfig, FieldType } from '../config/types';
+import type { ArrayItemType, CollationOptions, CollectionAccess, ComputedFieldConfig, FieldConfig, FieldType } from '../config/types';
 
 /** The canonical type of a field (aliases folded: string -> text, datetime -> date). */
 export type CanonicalType = Exclude<FieldType, 'string' | 'datetime'>;
@@ -22,6 +22,8 @@ export type AnyFieldConfig = FieldConfig &
     options: readonly string[];
     relationTo: string;
     maxItems: number;
+    /** A computed key's description (`computed`). */
+    description: string;
   }>;
 
 export interface FieldDescriptor {
@@ -74,6 +76,11 @@ export interface CollectionDescriptor {
   existing: boolean;
   /** Whether api.ready builds the collection's indexes. */
   buildIndexes: boolean;
+  /**
+   * The keys the `afterRead` hooks add (`computed`): described for the OpenAPI document and the generated
+   * types only. They are not fields: no write, query or stored record knows them.
+   */
+  computed: Readonly<Record<string, FieldDescriptor>>;
 }
 
 /** Every collection hook list, present and frozen. */
@@ -149,6 +156,13 @@ export function describeField(name: string, fieldConfig: FieldConfig): FieldDesc
     system: false,
     config,
   });
+}
+
+/** Describes the computed keys of a collection or global (`computed`), as fields nothing stores. */
+export function describeComputed(computed: Readonly<Record<string, ComputedFieldConfig>> | undefined): Readonly<Record<string, FieldDescriptor>> {
+  const described: Record<string, FieldDescriptor> = {};
+  for (const [name, config] of Object.entries(computed ?? {})) described[name] = describeField(name, config as FieldConfig);
+  return Object.freeze(described);
 }
 
 function systemField(name: string, type: CanonicalType, valueType: ValueType): FieldDescriptor {

@@ -28,6 +28,29 @@ export function singular(word: string): string {
   return word;
 }
 
+/** How summaries name the records of a collection: one (with its article) and several. */
+export interface RecordNouns {
+  /** `a post`, `a blog post`, `an entry`, `a staff record`. */
+  one: string;
+  /** `posts`, `blog posts`, `staff records`. */
+  many: string;
+}
+
+/**
+ * The English names of a collection's records, from its slug: its words apart, the last made singular
+ * (`blog-posts` -> `a blog post` / `blog posts`); a slug with no plural ending (`staff`) names them
+ * `a staff record` / `staff records`.
+ */
+export function recordNouns(slug: string): RecordNouns {
+  const words = slug.split(/[-_]+/).filter(Boolean);
+  const last = words[words.length - 1] ?? slug;
+  const one = singular(last);
+  const [singularWords, pluralWords] =
+    one === last ? [[...words, 'record'], [...words, 'records']] : [[...words.slice(0, -1), one], words];
+  const phrase = singularWords.join(' ');
+  return { one: `${/^[aeio]/i.test(phrase) ? 'an' : 'a'} ${phrase}`, many: pluralWords.join(' ') };
+}
+
 /** The record type of a collection: its slug's last word made singular, in PascalCase (`blog-posts` -> `BlogPost`). */
 export function collectionTypeName(slug: string): string {
   return pascalCase(singular(slug));

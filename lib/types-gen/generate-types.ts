@@ -112,9 +112,16 @@ function recordInterface(name: string, descriptor: CollectionDescriptor, emitter
       else out += `  ${field.name}: string${descriptor.isGlobal || descriptor.existing ? ' | null' : ''};\n`;
       continue;
     }
-    // Every field is in every record (all of them unless `fields=` picks some): unset reads as null.
+    // Every field is in every record (all of them unless `fields=` picks some): unset reads as null. A field
+    // with a read rule is absent for the callers it refuses.
     const type = fieldType(field, emitter, true);
-    out += `  ${key(field.name)}: ${field.required ? type : `${type} | null`};\n`;
+    out += `  ${key(field.name)}${field.config.access?.read ? '?' : ''}: ${field.required ? type : `${type} | null`};\n`;
+  }
+  // The keys the afterRead hooks add: always there only when declared `required`.
+  for (const computed of Object.values(descriptor.computed)) {
+    if (computed.config.description) out += doc(computed.config.description, '  ');
+    const type = fieldType(computed, emitter, true);
+    out += `  ${key(computed.name)}${computed.required ? `: ${type}` : `?: ${type} | null`};\n`;
   }
   return `${out}}\n`;
 }

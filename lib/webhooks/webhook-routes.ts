@@ -103,7 +103,7 @@ export function webhookRoutes(runtime: Runtime, log: DeliveryLog): RouteDef[] {
       method: 'get',
       path: '/webhooks/deliveries',
       operationId: 'webhooks.deliveries.list',
-      summary: 'Webhook deliveries, newest first, with their attempts',
+      summary: 'List webhook deliveries, newest first, with their attempts',
       tags: ['webhooks'],
       auth: 'required',
       query: QUERY,

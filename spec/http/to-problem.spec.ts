@@ -1,6 +1,6 @@
 // Error -> problem+json mapping: statuses, codes, and no internals in a 500.
 import mongoose from 'mongoose';
-import { ConflictError, NotFoundError, UnauthorizedError, ValidationError } from '../../lib';
+import { ConflictError, ContentError, NotFoundError, UnauthorizedError, ValidationError } from '../../lib';
 import { toProblem } from '../../lib/http/to-problem';
 
 const prod = { development: false };
@@ -13,9 +13,18 @@ describe('toProblem', () => {
       unexpected: false,
       body: { type: 'urn:content-router:problem:validation_error', title: 'Validation failed', status: 400, detail: 'bad', code: 'validation_error', errors: [{ field: 'title', code: 'required' }] },
     });
-    expect(toProblem(new UnauthorizedError(), prod).headers).toEqual({ 'WWW-Authenticate': 'Bearer' });
+    expect(toProblem(new UnauthorizedError(), { ...prod, challenge: 'Bearer' }).headers).toEqual({ 'WWW-Authenticate': 'Bearer' });
     expect(toProblem(new NotFoundError(), prod).status).toBe(404);
     expect(toProblem(new ConflictError('email'), prod).body.detail).toBe('A record with this email already exists.');
+  });
+
+  it("gives every 401 the router's challenge, and none when the router knows no scheme", () => {
+    const challenge = 'Bearer, sessionCookie';
+    expect(toProblem(new UnauthorizedError(), { ...prod, challenge }).headers).toEqual({ 'WWW-Authenticate': challenge });
+    // A host's own 401 (a hook, a custom endpoint) is challenged the same way.
+    expect(toProblem(new ContentError(401, 'session_expired', 'Unauthorized', 'Log in again.'), { ...prod, challenge }).headers).toEqual({ 'WWW-Authenticate': challenge });
+    expect(toProblem(new UnauthorizedError(), prod).headers).toEqual({});
+    expect(toProblem(new NotFoundError(), { ...prod, challenge }).headers).toEqual({});
   });
 
   it.each([

@@ -73,6 +73,7 @@ function source(overrides: Partial<DocumentSource> = {}): DocumentSource {
     globals: [describeGlobal({ slug: 'site', fields: { title: { type: 'text' }, theme: { type: 'select', options: ['light', 'dark'], default: 'light' } } })],
     routes: ROUTES,
     query: QUERY,
+    challenge: 'Bearer',
     ...overrides,
   };
 }
@@ -301,10 +302,10 @@ describe('query parameters', () => {
     const plain = describeCollection({ slug: 'products', fields: { name: { type: 'text' } } });
     const archived = describeCollection({ slug: 'notes', softDelete: true, fields: { body: { type: 'text' } } });
     for (const declared of ['list', 'record'] as const) {
-      expect(queryParameters(declared, options, plain).map((p) => p.name)).not.toContain('includeDeleted');
-      expect(queryParameters(declared, options, archived).map((p) => p.name)).toContain('includeDeleted');
+      expect(queryParameters(declared, options, plain, new Map()).map((p) => p.name)).not.toContain('includeDeleted');
+      expect(queryParameters(declared, options, archived, new Map()).map((p) => p.name)).toContain('includeDeleted');
     }
-    const sort = queryParameters('list', options, plain).find((p) => p.name === 'sort');
+    const sort = queryParameters('list', options, plain, new Map()).find((p) => p.name === 'sort');
     expect(sort?.description).toContain('`-createdAt,id`');
     expect(sort?.description).not.toContain('title');
   });

@@ -198,11 +198,12 @@ describe('POST /upload', () => {
     expect(cut.headers['content-type']).toMatch(PROBLEM);
   });
 
-  it('answers 401 with WWW-Authenticate to an anonymous upload, before storing anything', async () => {
+  it('answers 401 to an anonymous upload, before storing anything', async () => {
     const before = await countStored(t.connection);
     const res = await request(t.app).post('/api/upload').attach('file', pngBytes(), { filename: 'a.png', contentType: 'image/png' }).expect(401);
     expect(res.headers['content-type']).toMatch(PROBLEM);
-    expect(res.headers['www-authenticate']).toBe('Bearer');
+    // No auth collection and no docs.securitySchemes: the router names no scheme it does not accept.
+    expect(res.headers['www-authenticate']).toBeUndefined();
     expect(await storedSince(before)).toEqual({ files: 0, chunks: 0 });
   });
 });
