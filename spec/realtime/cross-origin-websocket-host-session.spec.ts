@@ -54,7 +54,7 @@ async function subscribesToSecrets(client: WsClient): Promise<Record<string, unk
 }
 
 it('refuses an upgrade from another origin that the host session authenticates', async () => {
-  for (const headers of [
+  for (const headers of <Array<Record<string, string>>>[
     { Cookie: 'sid=ann', Origin: EVIL, 'Sec-Fetch-Site': 'cross-site' },
     { Cookie: 'sid=ann', Origin: 'https://blog.example.com', 'Sec-Fetch-Site': 'same-site' },
     // A browser that does not send Sec-Fetch-Site still sends Origin on every WebSocket handshake.
@@ -72,7 +72,7 @@ it('never lets a page of another origin read the session user’s records', asyn
 });
 
 it('accepts the session from the host’s own pages and from trusted origins', async () => {
-  for (const headers of [
+  for (const headers of <Array<Record<string, string>>>[
     { Cookie: 'sid=ann', Origin: baseUrl(server), 'Sec-Fetch-Site': 'same-origin' },
     { Cookie: 'sid=ann', Origin: baseUrl(server) },
     { Cookie: 'sid=ann', Origin: TRUSTED, 'Sec-Fetch-Site': 'cross-site' },
