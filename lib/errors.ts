@@ -111,15 +111,15 @@ export class ForbiddenError extends ContentError {
 }
 
 /**
- * 403: an unsafe request (POST, PUT, PATCH, DELETE) a browser sent from another origin on behalf of the
- * host's session user: cross-site request forgery, unless the origin is in `security.trustedOrigins`.
+ * 403: an unsafe request (POST, PUT, PATCH, DELETE), or a WebSocket upgrade, a browser sent from another
+ * origin on behalf of the host's session user: cross-site request forgery (or WebSocket hijacking), unless
+ * the origin is in `security.trustedOrigins`.
  */
 export class CrossOriginRequestError extends ForbiddenError {
-  constructor() {
-    super(
-      'This write came from another origin with your session, so it was refused. Send it from this site, from an origin listed in security.trustedOrigins, or with a Bearer token or API key.',
-      'cross_origin_request',
-    );
+  constructor(
+    detail = 'This write came from another origin with your session, so it was refused. Send it from this site, from an origin listed in security.trustedOrigins, or with a Bearer token or API key.',
+  ) {
+    super(detail, 'cross_origin_request');
   }
 }
 

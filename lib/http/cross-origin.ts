@@ -52,18 +52,32 @@ export function isCrossOrigin(req: Request, trusted: ReadonlySet<string>): boole
   return !trusted.has(origin);
 }
 
+/** `security.trustedOrigins`, as a set. */
+export function trustedOrigins(runtime: Runtime): ReadonlySet<string> {
+  return new Set(runtime.config.source.security?.trustedOrigins ?? []);
+}
+
+/**
+ * True when `req` comes from a page of another (untrusted) origin and its caller is the host's session
+ * user: no credential of the router's own, and a user `auth.fromRequest` found. `req` is the request the
+ * authenticators see (a realtime client's, its `?token=` included).
+ */
+export function isCrossOriginSession(runtime: Runtime, req: Request, trusted: ReadonlySet<string>): boolean {
+  // The headers first: a same-origin or non-browser request never asks who the caller is.
+  return isCrossOrigin(req, trusted) && Boolean(callerAtOnce(runtime, req));
+}
+
 /**
  * An onRequest hook for the router's unsafe routes: a request from another origin whose caller is the host's
  * session user is a 403 `cross_origin_request`, before its body is read. A request presenting a credential
  * of the router's own (Bearer, API key), or none at all, is not the session's and goes on.
  */
 export function crossOriginCheck(runtime: Runtime): RouteHook {
-  const trusted: ReadonlySet<string> = new Set(runtime.config.source.security?.trustedOrigins ?? []);
+  const trusted = trustedOrigins(runtime);
   return (route) =>
     UNSAFE.has(route.method)
       ? (req, _res, next) => {
-          // The headers first: a same-origin or non-browser request never asks who the caller is.
-          if (isCrossOrigin(req, trusted) && callerAtOnce(runtime, req)) return next(new CrossOriginRequestError());
+          if (isCrossOriginSession(runtime, req, trusted)) return next(new CrossOriginRequestError());
           next();
         }
       : undefined;

@@ -4,12 +4,13 @@ import type { Duplex } from 'node:stream';
 import type { Request } from 'express';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { AuthUser } from '../config/types';
-import { ContentError, ServiceUnavailableError, UpgradeRequiredError } from '../errors';
+import { ContentError, CrossOriginRequestError, ServiceUnavailableError, UpgradeRequiredError } from '../errors';
+import { isCrossOriginSession, trustedOrigins } from '../http/cross-origin';
 import type { RouteDef } from '../http/route-table';
 import type { Runtime } from '../operations/runtime';
 import { isRecord } from '../util/is-record';
 import type { ConnectionLimit } from './connection-limit';
-import { authenticateClient } from './credential-request';
+import { authenticateClient, credentialRequest } from './credential-request';
 import type { EventHub } from './event-hub';
 import type { RuleBook } from './read-matcher';
 import { type ClientContext, type ClientTransport, type RealtimeClient, createRealtimeClient } from './realtime-client';
@@ -177,6 +178,7 @@ export function createWsTransport(ctx: {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, clientTracking: false });
   const connections = new Map<WebSocket, WsConnection>();
   const endpoint: Endpoint = { runtime, hub, options, rules, clients, connections };
+  const trusted = trustedOrigins(runtime);
   let closed = false;
 
   // One timer for every socket: a socket that did not answer the last ping is dead.
@@ -224,6 +226,15 @@ export function createWsTransport(ctx: {
    */
   async function upgrade(req: Request, socket: Duplex, head: Buffer): Promise<void> {
     if (closed) throw new ServiceUnavailableError('The server is shutting down.');
+    // A page of any origin may open a WebSocket to this server, and the browser sends the server's cookies
+    // with it; no same-origin policy then keeps the page from reading what arrives. A host whose
+    // auth.fromRequest reads its session from the upgrade (a cookie) would hand that page its user's
+    // records: refused, as a cross-site write is (browsers send Origin on every handshake).
+    if (isCrossOriginSession(runtime, credentialRequest(req), trusted)) {
+      throw new CrossOriginRequestError(
+        'This WebSocket was opened from another origin with your session, so it was refused. Open it from this site, from an origin listed in security.trustedOrigins, or with an access token or API key.',
+      );
+    }
     const user = await authenticateClient(runtime, req);
     const release = limit.acquire(req, user);
     if (socket.destroyed) return release();
@@ -244,6 +255,7 @@ export function createWsTransport(ctx: {
     responses: {
       101: { description: 'Switching to the WebSocket protocol.' },
       401: { description: 'A bad credential (the upgrade is refused).' },
+      403: { description: "Opened from another origin with the host's session (`cross_origin_request`)." },
       426: { description: 'A plain request without Upgrade: websocket.' },
       429: { description: 'The client is over the rate limit, or already holds maxConnectionsPerClient realtime connections.' },
     },
