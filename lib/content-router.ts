@@ -123,10 +123,13 @@ function createRuntime(config: ResolvedConfig, connection: Connection): Runtime 
   };
 }
 
-/** The one line a failed start is logged as: the error's name and message, and the database it could not use. */
+/**
+ * The one line a failed start is logged as: the error's name and message, the database it could not use,
+ * and what to do, since the router does not try again.
+ */
 function startupFailure(error: unknown, connection: Connection): string {
   const address = databaseAddress(connection);
-  return `content-router: startup failed: ${describeError(error)}${address ? ` (database ${address})` : ''}`;
+  return `content-router: startup failed: ${describeError(error)}${address ? ` (database ${address})` : ''}; it is not retried: restart the app once the database is reachable.`;
 }
 
 async function buildIndexes(runtime: Runtime): Promise<void> {

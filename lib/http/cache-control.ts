@@ -13,6 +13,17 @@ import type { Runtime } from '../operations/runtime';
 import type { RouteHook } from './lifecycle';
 import { presentsCaller } from './request-user';
 
+declare module './route-table' {
+  interface RouteConfig {
+    /**
+     * `false`: the route's successful reads are the same for every caller (a file anyone may read), so they
+     * do not vary on the credential headers: `Vary: Cookie` would keep CDNs from sharing a public,
+     * long-lived answer. Default true.
+     */
+    variesByCaller?: boolean;
+  }
+}
+
 /** The request headers that carry a caller: the router's credentials, and the host's session cookie. */
 export const CREDENTIAL_HEADERS = ['Authorization', 'X-API-Key', 'Cookie'];
 export const SHARED_READ = 'public, no-cache';
@@ -25,7 +36,7 @@ export function cacheControlDefaults(runtime: Runtime): RouteHook {
     if (route.method === 'get') {
       return (req, res, next) => {
         if (!res.get('Cache-Control')) res.set('Cache-Control', presentsCaller(runtime, req) ? PERSONAL : SHARED_READ);
-        res.vary(CREDENTIAL_HEADERS.join(', '));
+        if (route.config?.variesByCaller !== false) res.vary(CREDENTIAL_HEADERS.join(', '));
         next();
       };
     }

@@ -123,12 +123,18 @@ export function createDatabaseGate(connection: Connection, options: DatabaseGate
   let up = SERVING.has(connection.readyState);
   /** Set by connection.close(), which starts with `disconnecting`: the down that follows is no outage. */
   let closing = false;
+  /**
+   * Whether the connection ever connected. One whose first attempt failed is no outage the router recovers
+   * from (Mongoose does not reconnect it): the failed start is logged by `api.ready`'s rejection instead.
+   */
+  let connectedOnce = connection.readyState === mongoose.ConnectionStates.connected;
   const follow = (event: string, serving: boolean) => {
     if (event === 'disconnecting') closing = true;
     else if (serving) closing = false;
+    if (event === 'connected') connectedOnce = true;
     if (serving === up) return;
     up = serving;
-    if (!closing) options.outage?.changed(up);
+    if (!closing && connectedOnce) options.outage?.changed(up);
   };
   const listeners = STATE_EVENTS.map(([event, serving]) => [event, () => follow(event, serving)] as const);
   for (const [event, listener] of listeners) connection.on(event, listener);

@@ -86,6 +86,8 @@ export function uploadRoutes(args: { runtime: Runtime; store: FileStore; files: 
       summary: 'Download a file (HEAD for its headers only; Range for a part)',
       tags: ['uploads'],
       auth: 'optional',
+      // Without a read rule a file is the same for every caller (a refused credential is a 401, never kept).
+      config: { variesByCaller: options.access?.read !== undefined },
       responses: {
         200: { description: 'The file' },
         206: { description: 'The requested byte range' },
