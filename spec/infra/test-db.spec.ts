@@ -35,7 +35,7 @@ describe('test database infrastructure', () => {
 
   test('uses its own (non-default) connection to a uniquely named database', () => {
     expect(conn.readyState).toBe(1);
-    expect(conn.name).toMatch(/^cr_\d+_[0-9a-f]{12}$/);
+    expect(conn.name).toMatch(/_db_\d+_[0-9a-f]{12}$/);
   });
 
   test('inserts and reads back a document', async () => {
