@@ -1,9 +1,32 @@
-// The Node versions the package supports are not quietly raised by what it loads: every package the router
-// loads at run time accepts the oldest Node that the package and its peers (mongoose, express) accept.
+// The Node versions the package supports are the ones CI tests (.ci/node-versions), and are not quietly raised by
+// what it loads: every package the router loads at run time accepts the oldest Node that the package and its
+// peers (mongoose, express) accept.
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import semver from 'semver';
 
 const ROOT = path.resolve(__dirname, '../..');
+const engines = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node;
+/** NAME=value lines of .ci/node-versions. */
+const tested = Object.fromEntries(
+  readFileSync(path.join(ROOT, '.ci/node-versions'), 'utf8')
+    .split('\n')
+    .filter((line) => /^[A-Z_]+=/.test(line))
+    .map((line) => line.split('=') as [string, string]),
+);
+
+it('says in engines.node what CI tests: from the oldest tested line on, every tested version within it', () => {
+  const { NODE_NEWEST_LTS: newest, NODE_OLDEST: oldest } = tested;
+  expect(semver.valid(newest)).toBe(newest);
+  expect(semver.valid(oldest)).toBe(oldest);
+  expect(semver.major(oldest)).toBeLessThan(semver.major(newest));
+  // Both lines are LTS lines (even majors), the floor is the oldest one's.
+  expect([semver.major(oldest) % 2, semver.major(newest) % 2]).toEqual([0, 0]);
+  expect(semver.major(semver.minVersion(engines)!)).toBe(semver.major(oldest));
+  expect(semver.satisfies(oldest, engines)).toBe(true);
+  expect(semver.satisfies(newest, engines)).toBe(true);
+});
 
 /**
  * Loads lib/ in a fresh node (jiti compiles the TypeScript) and lists the packages whose `engines.node`
@@ -40,7 +63,7 @@ const SCRIPT = `
 it('loads no package that refuses the oldest Node the package and its peers support', () => {
   const output = execFileSync(process.execPath, ['-e', SCRIPT], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
   const { floor, refusing, packages } = JSON.parse(output) as { floor: string; refusing: string[]; packages: number };
-  expect(floor).toMatch(/^20\./);
+  expect(floor).toBe(semver.minVersion(engines)!.version);
   // It does see what lib/ loads (express, mongoose, multer, file-type, ... and theirs).
   expect(packages).toBeGreaterThan(50);
   expect(refusing).toEqual([]);
