@@ -90,7 +90,7 @@ describeIf(capabilities().changeStreams, 'the server has no change streams (webh
     const payload = JSON.parse(update.body);
     expect(payload.data).toMatchObject({ id: post.id, collection: 'posts', doc: { id: post.id, title: 'driver', status: 'published' } });
     expect(payload.data.doc).not.toHaveProperty('secret');
-    // MongoDB describes the update (mongo-java-server does not): only visible fields are named.
+    // MongoDB describes the update (plain mongo-java-server does not): only visible fields are named.
     if (payload.data.updatedFields) expect(payload.data.updatedFields).toEqual(['status']);
     await posts.deleteOne({ _id: new ObjectId(post.id) });
     const removal = await waitFor(() => receivedFor(good, post.id).find((r) => typeOf(r) === 'posts.delete'));
