@@ -1,6 +1,7 @@
 // A TCP proxy for outage tests: a client connects to the proxy, which pipes bytes to the real server.
 // stop() is a server going away as a driver sees it (open connections reset, new ones refused); resume() comes
-// back; hold() is a server that keeps connections open but answers nothing until release().
+// back; hold() is a server that keeps connections open but answers nothing until release(); `latencyMs` is a
+// slow server (or network): every answer arrives that much later.
 import net from 'node:net';
 
 /** A running proxy in front of one host:port. */
@@ -37,8 +38,9 @@ function listen(server: net.Server, port: number): Promise<number> {
   });
 }
 
-/** Starts a proxy to `target` on a free port (or `port`). */
-export async function startTcpProxy(target: { host: string; port: number }, port = 0): Promise<TcpProxy> {
+/** Starts a proxy to `target` on a free port (or `port`); `latencyMs` delays every chunk the server sends back. */
+export async function startTcpProxy(target: { host: string; port: number }, port = 0, options: { latencyMs?: number } = {}): Promise<TcpProxy> {
+  const latencyMs = options.latencyMs ?? 0;
   const sockets = new Set<net.Socket>();
   /** Each client socket and the upstream its bytes go to. */
   const pairs = new Map<net.Socket, net.Socket>();
@@ -61,7 +63,12 @@ export async function startTcpProxy(target: { host: string; port: number }, port
       client.on('close', () => pairs.delete(client));
       if (held) client.pause();
       else client.pipe(upstream);
-      upstream.pipe(client);
+      if (latencyMs > 0) {
+        // Timers of one delay fire in the order they were set: the bytes keep their order.
+        upstream.on('data', (chunk: Buffer) => void setTimeout(() => client.destroyed || client.write(chunk), latencyMs));
+      } else {
+        upstream.pipe(client);
+      }
       // One side gone: the other is reset too, so neither half lingers.
       client.on('close', () => upstream.destroy());
       upstream.on('close', () => client.destroy());

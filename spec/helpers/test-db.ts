@@ -11,9 +11,12 @@
  *
  *   itIf(capabilities().changeStreams, 'server has no change streams')('emits realtime events', async () => { ... });
  *
+ * Every database is named `<TEST_DB_PREFIX>_<host>_<pid>_<kind>_<worker>_<random>` (spec/setup/run-databases.js):
+ * the global teardown drops this run's, and the next run's setup those a killed run left behind.
+ *
  * Known server quirks (CI uses mongo-java-server, see .ci/launcher): no sessions/transactions, no
- * `$text` queries, no `explain`; change streams work, but update events carry a wrong `documentKey` (read ids
- * from `fullDocument` where possible).
+ * `$text` queries, no `explain`. Its change events have MongoDB's shape (the launcher extends it), except
+ * that updatedFields names a changed array whole and events carry no wallTime.
  */
 import { randomBytes } from 'node:crypto';
 
@@ -22,6 +25,7 @@ import type { Connection, mongo } from 'mongoose';
 
 import { nextChangeWithin, probeCapabilities, readCapabilitiesFromEnv } from '../setup/capabilities';
 import type { DbCapabilities } from '../setup/capabilities';
+import { runStem } from '../setup/run-databases';
 
 export type { DbCapabilities };
 
@@ -34,10 +38,13 @@ export function testDbUri(): string {
   return uri;
 }
 
-/** A database name unique to this test file/worker, e.g. `cr_1_9f3a0c1b2d4e`. */
-export function uniqueDbName(prefix = 'cr'): string {
+/**
+ * A database name unique to this test file/worker and of this run, e.g. `cr_3fa9c1_4242_db_1_9f3a0c1b2d4e`;
+ * `kind` says what it is for.
+ */
+export function uniqueDbName(kind = 'db'): string {
   const worker = process.env.JEST_WORKER_ID ?? '0';
-  return `${prefix}_${worker}_${randomBytes(6).toString('hex')}`;
+  return `${runStem()}${kind}_${worker}_${randomBytes(6).toString('hex')}`;
 }
 
 /** Opens a NEW mongoose connection (never the global default one) to a fresh, unique database. */

@@ -344,21 +344,41 @@ describe('the request deadline (db.requestTimeoutMS)', () => {
 
   it('applies to a router\'s own routes: a custom endpoint slower than the deadline is a 503', async () => {
     const connection = await openTestConnection();
+    // The endpoint waits until the test lets it go (not on a clock), so it misses any deadline; the deadline is
+    // long enough that a slow database server still answers the collection route within it.
+    let finish!: () => void;
+    const finished = new Promise<void>((resolve) => (finish = resolve));
+    let answered!: () => void;
+    const reportAnswered = new Promise<void>((resolve) => (answered = resolve));
     const t = await createTestApp(
       {
         collections,
-        endpoints: [{ path: '/report', method: 'get', handler: () => new Promise((resolve) => setTimeout(() => resolve({ done: true }), 600)) }],
+        endpoints: [
+          {
+            path: '/report',
+            method: 'get',
+            handler: async () => {
+              await finished;
+              answered();
+              return { done: true };
+            },
+          },
+        ],
       },
-      { connection, requestTimeoutMS: 150 },
+      { connection, requestTimeoutMS: 1500 },
     );
     try {
       const res = await request(t.app).get('/api/report');
       expect(res.status).toBe(503);
       expect(res.body.code).toBe('database_timeout');
       expect((await request(t.app).get('/api/things').set(...user)).status).toBe(200);
-      await new Promise((resolve) => setTimeout(resolve, 700));
+      // The endpoint's late answer is dropped, never handed to the host.
+      finish();
+      await reportAnswered;
+      await new Promise((resolve) => setImmediate(resolve));
       expect(t.hostErrors).toEqual([]);
     } finally {
+      finish();
       await t.close();
       await connection.close();
     }

@@ -308,38 +308,47 @@ describe('a first request that fails', () => {
     expect((await create(key, { title: 'ok' })).headers['idempotent-replayed']).toBe('true');
   });
 
+  // Only the held request meets the deadline: it waits at the gate (not on a clock) until the deadline has
+  // answered it. The deadline leaves a slow database server time for the key's claim and the write before
+  // the gate, and the retries go through `t` (the same database, the default 30 s deadline).
+  const HELD_DEADLINE_MS = 1500;
+
   it('is not kept when the request deadline answered it before its write: a retry with the key runs', async () => {
-    const slow = await app(CONFIG, { connection: t.connection, requestTimeoutMS: 200 });
+    const slow = await app(CONFIG, { connection: t.connection, requestTimeoutMS: HELD_DEADLINE_MS });
     const key = newKey();
     const held = closeGate();
-    const first = await create(key, { title: 'late' }, slow);
+    const answer = create(key, { title: 'late' }, slow).then((res) => res);
+    // The route has claimed its key and waits in beforeChange, before its write.
+    await held.entered;
+    const first = await answer;
     expectProblem(first, 503, 'database_timeout');
     // Nothing of the stored answer's headers leaks into the deadline's answer.
     expect(first.headers.location).toBeUndefined();
     held.open();
     // The route, answered already, writes nothing and gives its key up.
     await until(async () => (await keyRows()).length === 0);
-    const retry = await create(key, { title: 'late' }, slow);
+    const retry = await create(key, { title: 'late' });
     expect(retry.status).toBe(201);
     expect(retry.headers['idempotent-replayed']).toBeUndefined();
-    expect((await create(key, { title: 'late' }, slow)).body).toEqual(retry.body);
+    expect((await create(key, { title: 'late' })).body).toEqual(retry.body);
     expect(await count('posts')).toBe(1);
   });
 
   it('holds its key past the deadline\'s 503 while a route that has written still runs, then keeps it: the retry never writes twice', async () => {
-    const slow = await app(CONFIG, { connection: t.connection, requestTimeoutMS: 200 });
+    const slow = await app(CONFIG, { connection: t.connection, requestTimeoutMS: HELD_DEADLINE_MS });
     const key = newKey();
     const held = closeGate();
     // Written, then held in afterChange past the deadline.
-    const first = await create(key, { title: 'slow after' }, slow);
-    expectProblem(first, 503, 'database_timeout');
+    const answer = create(key, { title: 'slow after' }, slow).then((res) => res);
+    await held.entered;
+    expectProblem(await answer, 503, 'database_timeout');
     expect(await count('posts')).toBe(1);
     // The route still runs: a retry is told to wait, and runs nothing.
-    expectProblem(await create(key, { title: 'slow after' }, slow), 409, 'idempotency_key_in_flight');
+    expectProblem(await create(key, { title: 'slow after' }), 409, 'idempotency_key_in_flight');
     held.open();
     await until(async () => (await keyRows()).some((row) => row.state === 'done'));
     // Done, but its answer came too late to keep: the retry is told so, and nothing runs again.
-    const retry = await create(key, { title: 'slow after' }, slow);
+    const retry = await create(key, { title: 'slow after' });
     expectProblem(retry, 422, 'idempotency_key_reused');
     expect(retry.body.detail).toMatch(/completed/);
     expect(await count('posts')).toBe(1);

@@ -35,7 +35,7 @@ describe('test database infrastructure', () => {
 
   test('uses its own (non-default) connection to a uniquely named database', () => {
     expect(conn.readyState).toBe(1);
-    expect(conn.name).toMatch(/^cr_\d+_[0-9a-f]{12}$/);
+    expect(conn.name).toMatch(/_db_\d+_[0-9a-f]{12}$/);
   });
 
   test('inserts and reads back a document', async () => {
@@ -84,9 +84,69 @@ describe('test database infrastructure', () => {
         const ev = await nextChange(stream, 5000);
         expect(ev.operationType).toBe('insert');
         if (ev.operationType !== 'insert') return;
-        // mongo-java-server: take the id from fullDocument (its update events' documentKey is wrong)
         expect(ev.fullDocument.title).toBe('streamed');
         expect(String((ev.fullDocument as { _id?: unknown })._id)).toBe(String(insertedId));
+      } finally {
+        await stream.close();
+      }
+    },
+  );
+
+  itIf(capabilities().changeStreams, 'server does not support change streams')(
+    'change streams describe an update as MongoDB does: documentKey { _id }, updatedFields and removedFields',
+    async () => {
+      const coll = conn.db!.collection('described');
+      const { insertedId } = await coll.insertOne({ a: 1, sub: { b: 1, c: 1 }, gone: true });
+      const stream = await openChangeStream(coll, [], { fullDocument: 'updateLookup' });
+      try {
+        await coll.updateOne({ _id: insertedId }, { $set: { a: 2, 'sub.b': 2 }, $unset: { gone: '' } });
+        const ev = await nextChange(stream, 5000);
+        expect(ev).toMatchObject({
+          operationType: 'update',
+          ns: { db: conn.db!.databaseName, coll: 'described' },
+          documentKey: { _id: insertedId },
+          updateDescription: { updatedFields: { a: 2, 'sub.b': 2 }, removedFields: ['gone'] },
+          fullDocument: { _id: insertedId, a: 2, sub: { b: 2, c: 1 } },
+        });
+        await coll.replaceOne({ _id: insertedId }, { z: 1 });
+        expect(await nextChange(stream, 5000)).toMatchObject({ operationType: 'replace', documentKey: { _id: insertedId }, fullDocument: { _id: insertedId, z: 1 } });
+      } finally {
+        await stream.close();
+      }
+    },
+  );
+
+  itIf(capabilities().findAndModifyEvents, 'server does not report findAndModify writes on change streams')(
+    'change streams report findOneAndUpdate, findOneAndReplace, an upsert and findOneAndDelete as MongoDB does',
+    async () => {
+      const coll = conn.db!.collection('modified');
+      const { insertedId } = await coll.insertOne({ a: 1, keep: true });
+      const stream = await openChangeStream(coll);
+      try {
+        // The answers are MongoDB's too: the document before the change, unless asked for the one after.
+        expect(await coll.findOneAndUpdate({ _id: insertedId }, { $set: { a: 2 }, $unset: { keep: '' } })).toEqual({ _id: insertedId, a: 1, keep: true });
+        const updated = await nextChange(stream, 5000);
+        expect(updated).toMatchObject({ operationType: 'update', documentKey: { _id: insertedId }, updateDescription: { updatedFields: { a: 2 }, removedFields: ['keep'] } });
+        // No fullDocument without updateLookup; none on a delete.
+        expect(updated).not.toHaveProperty('fullDocument');
+
+        await coll.findOneAndReplace({ _id: insertedId }, { b: 1 });
+        expect(await nextChange(stream, 5000)).toMatchObject({ operationType: 'replace', documentKey: { _id: insertedId }, fullDocument: { _id: insertedId, b: 1 } });
+
+        const upsert = await coll.findOneAndUpdate({ key: 'new' }, { $set: { c: 1 } }, { upsert: true, returnDocument: 'after', includeResultMetadata: true });
+        expect(upsert.lastErrorObject).toMatchObject({ n: 1, updatedExisting: false, upserted: upsert.value!._id });
+        expect(await nextChange(stream, 5000)).toMatchObject({ operationType: 'insert', documentKey: { _id: upsert.value!._id }, fullDocument: { key: 'new', c: 1 } });
+
+        expect(await coll.findOneAndDelete({ _id: insertedId })).toEqual({ _id: insertedId, b: 1 });
+        const deleted = await nextChange(stream, 5000);
+        expect(deleted).toMatchObject({ operationType: 'delete', documentKey: { _id: insertedId } });
+        expect(deleted).not.toHaveProperty('fullDocument');
+
+        // A findOneAndUpdate that matches nothing changes nothing, and says so.
+        const none = await coll.findOneAndUpdate({ key: 'absent' }, { $set: { c: 2 } }, { includeResultMetadata: true });
+        expect(none).toMatchObject({ value: null, lastErrorObject: { n: 0, updatedExisting: false } });
+        await coll.insertOne({ marker: true });
+        expect(await nextChange(stream, 5000)).toMatchObject({ operationType: 'insert', fullDocument: { marker: true } });
       } finally {
         await stream.close();
       }

@@ -113,7 +113,7 @@ describeIf(capabilities().changeStreams, 'the server has no change streams')('up
     const to = await subscribers('wiki');
     const wiki = t.connection.db!.collection('wiki');
     await wiki.updateOne({ _id: new Types.ObjectId(id) }, { $set: { title: 'from the driver', internal: 'driver-internal', updatedAt: new Date() }, $unset: { nothing: '' } });
-    // Servers whose update events carry no updateDescription (mongo-java-server) leave the changed fields
+    // Servers whose update events carry no updateDescription (plain mongo-java-server) leave the changed fields
     // unknown: no updatedFields at all. hub-feed.spec.ts checks the stripping of stream events without a server.
     const told = (event: Record<string, unknown>) => event.updatedFields !== undefined;
     for (const { text, event } of await nextUpdates(to, id)) {

@@ -4,7 +4,7 @@ export interface DbCapabilities {
   transactions: boolean;
   textSearch: boolean;
   changeStreams: boolean;
-  /** findOneAndUpdate/findOneAndDelete writes appear on change streams (real MongoDB; not mongo-java-server). */
+  /** findOneAndUpdate/findOneAndDelete writes appear on change streams (MongoDB and the CI launcher; not plain mongo-java-server). */
   findAndModifyEvents: boolean;
   /** The explain command with executionStats (real MongoDB; not mongo-java-server). */
   explain: boolean;

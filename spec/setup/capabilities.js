@@ -99,8 +99,9 @@ async function probeChangeStreams(db, name, timeoutMs) {
 }
 
 /**
- * Whether findOneAndUpdate and findOneAndDelete writes show on a change stream, as they do on MongoDB
- * (mongo-java-server reports only plain inserts, updates and deletes).
+ * Whether findOneAndUpdate and findOneAndDelete writes show on a change stream with the document's key, as
+ * they do on MongoDB (plain mongo-java-server reports only plain inserts, updates and deletes; the CI
+ * launcher extends it to report these too).
  */
 async function probeFindAndModifyEvents(db, name, timeoutMs) {
   const coll = db.collection(name);
@@ -115,7 +116,8 @@ async function probeFindAndModifyEvents(db, name, timeoutMs) {
     await coll.findOneAndDelete({ _id: insertedId });
     const deleted = await nextChangeWithin(stream, timeoutMs);
     if (!deleted) throw new Error(`no change stream event for findOneAndDelete within ${timeoutMs} ms`);
-    return updated.operationType === 'update' && deleted.operationType === 'delete';
+    const keyed = (ev) => !!ev.documentKey && String(ev.documentKey._id) === String(insertedId);
+    return updated.operationType === 'update' && keyed(updated) && deleted.operationType === 'delete' && keyed(deleted);
   } catch (err) {
     return { ok: false, err };
   } finally {

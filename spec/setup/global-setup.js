@@ -10,12 +10,14 @@
  * environment), and the server's capabilities are probed once and passed on in
  * process.env.TEST_DB_CAPABILITIES (JSON) so specs can skip unsupported features at
  * registration time (see spec/helpers/test-db.ts).
+ *
+ * The run gets its id (TEST_DB_RUN: the databases it creates are named after it, see run-databases.js), and
+ * the databases that killed runs of the same TEST_DB_PREFIX left on the server are dropped first.
  */
 const net = require('node:net');
 const mongoose = require('mongoose');
 const { probeCapabilities, CAPABILITIES_ENV } = require('./capabilities');
-
-const PROBE_DB = 'cr_global_setup_probe';
+const { RUN_ENV, dropLeftovers, runIdOf, runPrefix, runStem } = require('./run-databases');
 const DOWNLOAD_PROBE_MS = 5000;
 
 const HOW_TO =
@@ -100,6 +102,14 @@ async function startMemoryReplSet() {
 }
 
 module.exports = async function globalSetup() {
+  try {
+    runPrefix();
+  } catch (err) {
+    throw setupError(err.message);
+  }
+  // Workers inherit this process's environment: every database of the run is named after this process.
+  process.env[RUN_ENV] = runIdOf(process.pid);
+  const probeDb = `${runStem()}probe`;
   const given = process.env.MONGODB_URI;
   let uri = given;
   if (!uri) {
@@ -120,12 +130,14 @@ module.exports = async function globalSetup() {
           `does not answer a ping: ${oneLine(err.message)}`,
       );
     }
-    const caps = await probeCapabilities(client, client.db(PROBE_DB), {
+    const leftovers = await dropLeftovers(client).catch(() => []);
+    if (leftovers.length && process.env.TEST_DB_VERBOSE) console.warn(`[test-db] dropped ${leftovers.length} databases of killed runs: ${leftovers.join(', ')}`);
+    const caps = await probeCapabilities(client, client.db(probeDb), {
       onFailure: (feature, err) => {
         if (process.env.TEST_DB_VERBOSE) console.warn(`[test-db] ${feature} unsupported: ${err && err.message}`);
       },
     });
-    await client.db(PROBE_DB).dropDatabase().catch(() => undefined);
+    await client.db(probeDb).dropDatabase().catch(() => undefined);
     // A probe that times out on a loaded machine would silently skip whole suites: where the server is
     // known to have a feature (CI names what its server has), a missing one stops the run instead.
     const expected = (process.env.TEST_DB_EXPECT || '').split(',').filter(Boolean);

@@ -5,11 +5,11 @@ import java.util.concurrent.CountDownLatch;
 
 import de.bwaldvogel.mongo.MongoServer;
 import de.bwaldvogel.mongo.MongoVersion;
-import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
 
 /**
- * Starts mongo-java-server (in-memory backend, oplog enabled for change streams) on
- * 127.0.0.1:&lt;port&gt; (argv[0], default 27017), reporting MongoDB 6.0 / wire version 17.
+ * Starts mongo-java-server (in-memory backend, oplog enabled for change streams, whose events
+ * {@link ChangeEventBackend} makes MongoDB's) on 127.0.0.1:&lt;port&gt; (argv[0], default 27017),
+ * reporting MongoDB 6.0 / wire version 17.
  * Prints "READY &lt;port&gt;" once listening; shuts down on SIGTERM/SIGINT.
  */
 public final class MongoLauncher {
@@ -44,7 +44,7 @@ public final class MongoLauncher {
             }
         }
 
-        MemoryBackend backend = new MemoryBackend();
+        ChangeEventBackend backend = new ChangeEventBackend();
         backend.version(Mongo60.MONGO_6_0);
         MongoServer server = new MongoServer(backend);
         server.enableOplog();
