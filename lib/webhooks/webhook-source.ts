@@ -76,7 +76,8 @@ export function createWebhookSource(runtime: Runtime, options: ResolvedWebhooks,
     const select = view?.select?.get(slug);
     const data: WebhookPayload['data'] = { id, collection: slug };
     if (type !== 'delete' && raw) [data.doc] = await presentFor(reader, [raw], select);
-    if (event.type === 'update' && event.fields) {
+    // `type`, not the event's: a soft delete is an update that is delivered as a delete, which names no fields.
+    if (type === 'update' && event.fields) {
       const { unreadable } = (await callerView(reader)).of(collection);
       // Only fields this view shows: never a hidden one, nor the stored revision, nor one its user may not read.
       data.updatedFields = event.fields.filter(
