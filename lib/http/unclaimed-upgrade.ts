@@ -36,20 +36,50 @@ function isClaimed(listeners: Function[], req: IncomingMessage): boolean {
 }
 
 /**
- * Where Node has the `shouldUpgradeCallback` server option (22.21, 24.9 and later), wraps it so an upgrade
- * that no router takes, on a server without upgrade listeners of the host's own, is never treated as one:
- * Node then serves it as a plain request itself, body and keep-alive included. Wrapped once per server and
- * left in place: without router listeners it answers exactly as the callback it wraps.
+ * Node's per-connection HTTP handling, which http and https servers run for each new connection. Not in
+ * Node's documentation, but exported by node:http in every version tested (20, 22, 24); it is what lets the
+ * host's server parse the connection again without telling its 'connection' listeners of a new one.
  */
-export function declineUnclaimedUpgrades(server: Server): void {
+const parseConnection = (http as unknown as { _connectionListener?: (this: Server, socket: Duplex) => void })._connectionListener;
+
+/**
+ * From Node 26 on, an upgrade request's body is parsed into the request before the socket is handed over
+ * (nodejs/node#60016): the router could no longer put the request back whole to be parsed again.
+ */
+const NODE_PARSES_UPGRADE_BODIES = Number(process.versions.node.split('.')[0]) >= 26;
+
+/** Node's own test of a request with a body. */
+function hasBody(req: IncomingMessage): boolean {
+  return 'content-length' in req.headers || 'transfer-encoding' in req.headers;
+}
+
+/** True when the router can serve `req` as a plain request itself (serveUnclaimedUpgrade). */
+function routerServes(req: IncomingMessage): boolean {
+  return parseConnection !== undefined && !(NODE_PARSES_UPGRADE_BODIES && hasBody(req));
+}
+
+/**
+ * Where Node has the `shouldUpgradeCallback` server option (22.21, 24.9 and later), wraps it so the
+ * routers' upgrades are taken whatever the host's callback says, and the host's callback decides the rest
+ * when the host has upgrade listeners of its own. An upgrade that only routers listen to and none takes is
+ * still taken, to be served as a plain request by the router (serveUnclaimedUpgrade): Node serves a
+ * declined upgrade as a plain request too, but runs it as soon as it is parsed, before the answers owed
+ * ahead of it (and even when the connection closes after them), and stops parsing the connection after it
+ * for everything already received, so requests pipelined behind it in the same packet are never answered.
+ * Only where the router cannot serve it is it declined, left to Node. Wrapped once per server and left in
+ * place: without router listeners it answers exactly as the callback it wraps.
+ */
+export function wrapShouldUpgradeCallback(server: Server): void {
   const target = server as Server & { shouldUpgradeCallback?: UpgradeCallback };
   const wrapped = target.shouldUpgradeCallback;
   if (typeof wrapped !== 'function' || wrapped[WRAPPED]) return;
   target.shouldUpgradeCallback = Object.assign(
     function shouldUpgrade(this: Server, req: IncomingMessage): boolean {
       const listeners = server.listeners('upgrade');
-      if (listeners.some((listener) => takesOf(listener)?.(req))) return true;
-      return listeners.some((listener) => !takesOf(listener)) && wrapped.call(this, req);
+      const routers = listeners.filter((listener) => takesOf(listener));
+      if (routers.some((listener) => takesOf(listener)?.(req))) return true;
+      if (routers.length === 0 || routers.length < listeners.length) return wrapped.call(this, req);
+      return routerServes(req);
     },
     { [WRAPPED]: true as const },
   );
@@ -63,14 +93,6 @@ function plainRequestHead(req: IncomingMessage): Buffer {
   }
   return Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1');
 }
-
-/**
- * Node's per-connection HTTP handling, which http and https servers run for each new connection. Not in
- * Node's documentation, but exported by node:http in every version that needs it here (those without
- * shouldUpgradeCallback); it is what lets the host's server parse the connection again without telling
- * its 'connection' listeners of a new one.
- */
-const parseConnection = (http as unknown as { _connectionListener?: (this: Server, socket: Duplex) => void })._connectionListener;
 
 /**
  * Calls `then` once the connection owes no answer to a request before the upgrade (at once when it owes

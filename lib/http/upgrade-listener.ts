@@ -9,7 +9,7 @@ import type { Duplex } from 'node:stream';
 import express, { type Application, type Request, type Response } from 'express';
 import type { Dispatcher, UpgradeMatch } from './dispatch';
 import { runChain } from './lifecycle';
-import { type RouterUpgradeListener, declineUnclaimedUpgrades, routerUpgradeListener, serveUnclaimedUpgrade } from './unclaimed-upgrade';
+import { type RouterUpgradeListener, routerUpgradeListener, serveUnclaimedUpgrade, wrapShouldUpgradeCallback } from './unclaimed-upgrade';
 
 export interface UpgradeListener {
   /** Hooks the upgrades of this server; once per server. */
@@ -129,7 +129,7 @@ export function createUpgradeListener(args: { dispatcher: Dispatcher; prefix: st
         (req) => routeOf(req) !== undefined,
       );
       listeners.set(server, listener);
-      declineUnclaimedUpgrades(server);
+      wrapShouldUpgradeCallback(server);
       server.on('upgrade', listener);
     },
     close() {

@@ -9,21 +9,12 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { type ContentRouter, contentRouter } from '../../lib';
 import { createAuthTestApp } from '../auth/auth-test-app';
+import { describeIf } from '../helpers/test-db';
 import { type WsClient, closeServer, listen, openWs } from './realtime-clients';
 import { type RealtimeTestApp, REALTIME_COLLECTIONS, createRealtimeTestApp } from './realtime-test-app';
 
 jest.setTimeout(30_000);
 
-/**
- * KNOWN BUG, open: where Node has the `shouldUpgradeCallback` server option (22.21, 24.9 and later), the router
- * lets Node serve an upgrade no router takes as a plain request, and Node runs a pipelined request as soon as
- * it is parsed: such an upgrade runs before the answers owed ahead of it are sent (also when the connection
- * closes after them, or the client leaves), and a second one pipelined behind it is never answered. These
- * specs are marked failing there (jest fails them once they pass, so the mark goes with the fix); they
- * pass on Node versions without the option.
- */
-const NODE_SERVES_DECLINED_UPGRADES = typeof (http.createServer() as http.Server & { shouldUpgradeCallback?: unknown }).shouldUpgradeCallback === 'function';
-const itUntilPipelinedUpgradesWait = NODE_SERVES_DECLINED_UPGRADES ? it.failing : it;
 
 /** What `curl --http2 http://host/...` sends: HTTP/1.1 asking to switch to h2c. */
 const H2C = 'Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n';
@@ -250,7 +241,7 @@ describe('an upgrade no route of the router takes, pipelined behind requests sti
     await expectNoConnections(t.server);
   });
 
-  itUntilPipelinedUpgradesWait('waits for every answer still owed, and a second such upgrade after it too', async () => {
+  it('waits for every answer still owed, and a second such upgrade after it too', async () => {
     const t = await pipelineApp();
     const socket = await connect(t.server);
     try {
@@ -260,6 +251,22 @@ describe('an upgrade no route of the router takes, pipelined behind requests sti
       );
       const answers = await readAnswers(socket, 5, 5000);
       expect(answers.map((answer) => JSON.parse(answer.body))).toEqual([{ slow: 400 }, { slow: 100 }, { ran: 1 }, { slow: 200 }, { ran: 2 }]);
+      socket.end();
+      await closedWithin(socket, 3000);
+    } finally {
+      socket.destroy();
+    }
+    await expectNoConnections(t.server);
+  });
+
+  it('answers the requests sent right behind it in the same packet, with no answer owed before it', async () => {
+    const t = await pipelineApp();
+    const socket = await connect(t.server);
+    try {
+      socket.write(`${request('GET', '/counted', UPGRADE_FOO)}\r\n${request('GET', '/health', '')}\r\n${request('POST', '/counted', `${H2C}Content-Length: 0\r\n`)}\r\n`);
+      const answers = await readAnswers(socket, 3, 3000);
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200, 404]);
+      expect(JSON.parse(answers[0].body)).toEqual({ ran: 1 });
       socket.end();
       await closedWithin(socket, 3000);
     } finally {
@@ -282,7 +289,7 @@ describe('an upgrade no route of the router takes, pipelined behind requests sti
     }
   });
 
-  itUntilPipelinedUpgradesWait('is not run when the server closes the connection after the answer before it', async () => {
+  it('is not run when the server closes the connection after the answer before it', async () => {
     const t = await pipelineApp();
     const socket = await connect(t.server);
     let received = '';
@@ -294,7 +301,7 @@ describe('an upgrade no route of the router takes, pipelined behind requests sti
     await expectNoConnections(t.server);
   });
 
-  itUntilPipelinedUpgradesWait('is not run when the client goes away before the answers it waits for', async () => {
+  it('is not run when the client goes away before the answers it waits for', async () => {
     const t = await pipelineApp();
     const socket = await connect(t.server);
     socket.write(`${request('GET', '/slow?ms=300', '')}\r\n${request('GET', '/counted', UPGRADE_FOO)}\r\n`);
@@ -344,6 +351,73 @@ describe("an upgrade no route of the router takes, with the host's own upgrade l
     } finally {
       await t.close();
       await closeServer(server);
+    }
+  });
+});
+
+/** Node 22.21, 24.9 and later let a server decide which upgrades it takes (`shouldUpgradeCallback`). */
+const NODE_HAS_SHOULD_UPGRADE = typeof (http.createServer() as http.Server & { shouldUpgradeCallback?: unknown }).shouldUpgradeCallback === 'function';
+
+describeIf(NODE_HAS_SHOULD_UPGRADE, 'this Node has no shouldUpgradeCallback')("with the host's own shouldUpgradeCallback", () => {
+  type WithCallback = http.Server & { shouldUpgradeCallback: (req: http.IncomingMessage) => boolean };
+
+  /** The test app with `GET /health`, its server's shouldUpgradeCallback set to `decide` before attach, and `listener` if given. */
+  async function appWithCallback(decide: (req: http.IncomingMessage) => boolean, listener?: (req: http.IncomingMessage, socket: Duplex) => void) {
+    const t = await createAuthTestApp({ collections: REALTIME_COLLECTIONS, extra: { realtime: true } });
+    t.app.get('/health', (_req, res) => void res.json({ ok: true }));
+    const server = await listen(t.app);
+    (server as WithCallback).shouldUpgradeCallback = decide;
+    if (listener) server.on('upgrade', listener);
+    t.api.attach(server);
+    return {
+      server,
+      async close() {
+        await t.close();
+        await closeServer(server);
+      },
+    };
+  }
+
+  it("takes the router's upgrades even when it declines every upgrade, and serves the rest in order, requests sent behind them included", async () => {
+    const t = await appWithCallback(() => false);
+    try {
+      const client = await openWs(t.server, '/api/ws');
+      client.send({ type: 'subscribe', collections: ['open'] });
+      expect(await client.next((m) => m.type === 'subscribed')).toEqual({ type: 'subscribed', collections: ['open'] });
+      client.close();
+      const socket = await connect(t.server);
+      try {
+        socket.write(`${request('GET', '/nope', H2C)}\r\n${request('GET', '/health', '')}\r\n`);
+        expect((await readAnswers(socket, 2, 3000)).map((answer) => answer.status)).toEqual([404, 200]);
+        socket.end();
+        await closedWithin(socket, 3000);
+      } finally {
+        socket.destroy();
+      }
+      await expectNoConnections(t.server);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('decides the upgrades no router takes when the host has an upgrade listener of its own', async () => {
+    const seen: string[] = [];
+    const teapot = (req: http.IncomingMessage, socket: Duplex) => {
+      seen.push(req.url ?? '');
+      if (req.url === '/api/ws') return;
+      socket.end("HTTP/1.1 418 I'm a teapot\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+    };
+    const t = await appWithCallback((req) => req.url === '/teapot', teapot);
+    try {
+      expect((await exchange(t.server, request('GET', '/teapot', WEBSOCKET))).status).toBe(418);
+      // Declined by the host's callback: Node serves it as a plain request, and no upgrade listener sees it.
+      expect((await exchange(t.server, request('GET', '/health', H2C))).status).toBe(200);
+      const client = await openWs(t.server, '/api/ws');
+      client.close();
+      expect(seen).toEqual(['/teapot', '/api/ws']);
+      await expectNoConnections(t.server);
+    } finally {
+      await t.close();
     }
   });
 });
