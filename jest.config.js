@@ -46,6 +46,7 @@ const UNIT = [
   'uploads/file-names.spec.ts',
   'packaging/runtime-engines.spec.ts',
   'packaging/import-layers.spec.ts',
+  'packaging/public-errors.spec.ts',
   'types-gen/',
   'endpoints/validate-endpoints.spec.ts',
   'endpoints/validate-body.spec.ts',
