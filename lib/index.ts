@@ -123,6 +123,16 @@ export {
   ValidationError,
   WriteConflictError,
 } from './errors';
+// What api.webhooks.retry rejects with for a delivery whose body could not be built.
+export { DeliveryNotRetryableError } from './errors';
+// What api.local.updateMany/deleteMany reject with for a where matching more than core.api.maxBulk records.
+export { TooManyMatchesError } from './errors';
+// What api.local's writes reject with for an ifMatch naming no current version; a host's endpoint may require one.
+export { PreconditionFailedError, PreconditionRequiredError } from './errors';
+// The router's own 429 and 503 answers, for a host's endpoint answering the same way (and matching them by class).
+export { DatabaseDownError, IdempotencyQuotaExceededError } from './errors';
+// What api.local rejects with and afterError hooks are given when a hook fails: its message names the hook.
+export { HookError } from './operations/hooks';
 /** Realtime options and the event clients receive (docs/realtime.md). */
 export type { RealtimeOptions } from './config/types';
 export type { RealtimeEvent } from './realtime/realtime-event';

@@ -1,6 +1,6 @@
 // What the request deadline (db.requestTimeoutMS) covers, as docs/operations.md describes it: "a route that
 // needs the database is answered within db.requestTimeoutMS", and "if the route finishes later after all,
-// its answer is dropped and the router logs a warning". Found while following the docs as a new user.
+// its answer is dropped and the router logs a warning".
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import express from 'express';

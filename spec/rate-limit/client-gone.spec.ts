@@ -73,7 +73,7 @@ afterEach(() => {
 
 const port = (server: http.Server) => (server.address() as AddressInfo).port;
 
-/** Opens `n` connections, each sending `head` and resetting at once (RST), as /work/attacker's rst.js does. */
+/** Opens `n` connections, each sending `head` and resetting at once (RST), as a client flooding the server with aborted requests does. */
 function sendAndReset({ server }: Served, n: number, head: string): Promise<void> {
   let closed = 0;
   return new Promise((resolve) => {

@@ -1,4 +1,4 @@
-// Attacks on what the Idempotency-Key store keeps, read as someone with read access to the database would
+// What the Idempotency-Key store keeps, read as someone with read access to the database would
 // read it (a backup, a replica, a log of documents): nothing in a row may give away a secret a request or its
 // answer carried, neither stored as is nor as a hash that a guess can be checked against.
 import { createHash, randomBytes } from 'node:crypto';

@@ -1,4 +1,4 @@
-// Attack on writes whose rule is broader than the read rule: the update and delete rules let any user write
+// Writes whose rule is broader than the read rule: the update and delete rules let any user write
 // any note, the read rule shows a user only its own. Searching by value through a bulk write (a dry run's
 // count, an empty-body PATCH's ids) must find nothing the caller cannot read, or its counts spell out
 // another user's text one guess at a time, while /count says 0. A write by id to an unreadable record is a

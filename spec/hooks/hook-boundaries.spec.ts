@@ -1,4 +1,4 @@
-// What an attack on the hooks found, each fixed: registration's hooks act as the anonymous registrant, a
+// What a hook can reach and what reaches past it: registration's hooks act as the anonymous registrant, a
 // hook changing a record in place changes only its own caller's copy, a failing afterChange's in-place
 // change is not shown, an answer populated through another collection's read hooks is never shared by the
 // cache, and a ContentError thrown with a status that is not an error status is the host's 500.

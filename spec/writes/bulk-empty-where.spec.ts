@@ -1,4 +1,4 @@
-// Found by using bulk writes from the docs: a where or filter that is present but empty (a client's
+// Bulk writes with a where or filter that is present but empty (a client's
 // template that rendered nothing) must not select every record; only where={} says "all".
 import request from 'supertest';
 import { type TestApp, asUser, createTestApp } from '../helpers/create-test-app';

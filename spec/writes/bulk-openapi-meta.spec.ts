@@ -1,4 +1,4 @@
-// Found by reading the OpenAPI document as a newcomer: the bulk answers' meta names the counts each
+// The OpenAPI document of bulk writes: the answers' meta names the counts each
 // operation really sends (an update never answers `deleted`, a delete never `updated`), so a generated
 // client's types say what the answer holds.
 import request from 'supertest';

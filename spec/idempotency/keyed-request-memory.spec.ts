@@ -1,4 +1,4 @@
-// Attacks on what a keyed request holds in memory, end to end: a request whose client leaves while its
+// What a keyed request holds in memory, end to end: a request whose client leaves while its
 // key is being claimed (the database holding the claim through a TCP proxy) must not be kept alive by the
 // router once it has settled (collected requests are seen through WeakRefs and a forced garbage
 // collection); a repeated upload read only to be compared must not be read past what the first one held.

@@ -1,6 +1,5 @@
-// Found using webhooks from the docs alone: after a manual retry of a failed delivery failed again, the
-// "failed for good" warning counted the attempts of the schedule, not the delivery's (it said 1 where the
-// log showed 2). The warning now counts every attempt the delivery has had.
+// After a manual retry of a failed delivery fails again, the "failed for good" warning counts every attempt
+// the delivery has had, not the attempts of the retry schedule (which would say 1 where the log shows 2).
 import { type TestApp, createTestApp } from '../helpers/create-test-app';
 import { capabilities, describeIf } from '../helpers/test-db';
 import { type Receiver, startReceiver, waitFor } from './receivers';

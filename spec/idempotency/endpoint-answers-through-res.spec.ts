@@ -1,4 +1,4 @@
-// Attacks on the answers an Idempotency-Key keeps and replays, end to end: object endpoints that answer
+// The answers an Idempotency-Key keeps and replays, end to end: object endpoints that answer
 // through `res` themselves (the Express style docs/endpoints.md allows) must answer a keyed request as
 // they answer any other, and its replay must be a well-formed answer of the same kind.
 import request from 'supertest';

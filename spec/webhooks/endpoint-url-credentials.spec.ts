@@ -1,6 +1,6 @@
-// Found using webhooks from the docs alone: an endpoint URL with a user name or password was accepted, yet
-// Node's fetch refuses every request to such a URL (each attempt a "connection error" until `failed`), and
-// the credentials showed in the delivery log and the logs. It is a ConfigError saying to use headers instead.
+// An endpoint URL with a user name or password is a ConfigError saying to use headers instead: Node's fetch
+// refuses every request to such a URL (each attempt a "connection error" until `failed`), and the credentials
+// would show in the delivery log and the logs. The error does not repeat the password.
 import { randomBytes } from 'node:crypto';
 import type { ContentConfig } from '../../lib';
 import { validateConfig } from '../../lib/config/validate-config';
@@ -14,7 +14,7 @@ function problems(url: string): string[] {
   return validateConfig({ db, collections, webhooks: { endpoints: [{ url, secret, events: ['posts.*'] }] } } as ContentConfig, [validateWebhooksConfig]);
 }
 
-describe('webhooks config, as a newcomer writes it', () => {
+describe('webhooks endpoint URLs carrying credentials', () => {
   it.each([
     ['a user and password', 'https://hook:s3cret@example.com/in'],
     ['a user only', 'https://hook@example.com/in'],

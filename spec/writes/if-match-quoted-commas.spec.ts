@@ -1,4 +1,4 @@
-// Attack on If-Match parsing: an entity-tag may hold a comma (RFC 9110 etagc is any visible character but
+// If-Match parsing: an entity-tag may hold a comma (RFC 9110 etagc is any visible character but
 // the quote), so a well-formed list is a 412 when no tag matches, never a 400 for the header's syntax.
 import request from 'supertest';
 import { type TestApp, asUser, createTestApp } from '../helpers/create-test-app';

@@ -1,4 +1,4 @@
-// Attacks on one attempt (no database: sendWebhook against real HTTP receivers on port 0): a receiver that
+// The limits of one attempt (no database: sendWebhook against real HTTP receivers on port 0): a receiver that
 // accepts with a 2xx and then never ends its body has the delivery (re-sending it would duplicate an event it
 // took), and one that answers a huge body is read only up to the bound.
 import { type Server, createServer } from 'node:http';

@@ -1,4 +1,4 @@
-// Attacks on the `webhooks` option: an endpoint the router accepted at start-up but could never deliver to
+// The `webhooks` option refuses an endpoint the router would accept at start-up but could never deliver to
 // (credentials in its URL, a header value fetch refuses), and headers that would change how a receiver reads
 // the signed body. Each is a ConfigError naming its path, never an endpoint whose every attempt fails.
 import { randomBytes } from 'node:crypto';
@@ -15,7 +15,7 @@ function problems(webhooks: unknown): string[] {
   return validateConfig({ db, collections, webhooks } as ContentConfig, [validateWebhooksConfig]);
 }
 
-describe('webhooks config attacks', () => {
+describe('webhooks config that could never deliver', () => {
   it.each<[string, unknown, string]>([
     // fetch refuses such a URL outright, and the log would show the password to every admin.
     ['a URL with a user and password', { endpoints: [{ ...endpoint, url: 'https://hook:s3cret@example.com/in' }] }, 'webhooks.endpoints[0].url: must not carry credentials'],

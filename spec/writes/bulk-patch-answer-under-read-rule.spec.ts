@@ -1,4 +1,4 @@
-// Attack on bulk PATCH by where: its answer must not show records the caller's read rule hides. The update
+// Bulk PATCH by where: its answer must not show records the caller's read rule hides. The update
 // rule may allow writing records the caller may not read; the selection is held to the read rule too (an
 // empty body writes nothing, so otherwise a bulk PATCH would be a list that ignores the read rule), and a
 // record the write itself takes out of the caller's view is answered by its id alone.
