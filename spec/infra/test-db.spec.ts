@@ -116,6 +116,26 @@ describe('test database infrastructure', () => {
     },
   );
 
+  itIf(capabilities().changeStreams, 'server does not support change streams')(
+    "a collection's change stream sees its own drop and not another collection's, as MongoDB's does",
+    async () => {
+      const own = conn.db!.collection('dropped-own');
+      const other = conn.db!.collection('dropped-other');
+      await own.insertOne({ a: 1 });
+      await other.insertOne({ a: 1 });
+      const stream = await openChangeStream(own);
+      try {
+        await other.drop();
+        await own.insertOne({ marker: true });
+        expect(await nextChange(stream, 5000)).toMatchObject({ operationType: 'insert', fullDocument: { marker: true } });
+        await own.drop();
+        expect(await nextChange(stream, 5000)).toMatchObject({ operationType: 'drop', ns: { db: conn.db!.databaseName, coll: 'dropped-own' } });
+      } finally {
+        await stream.close();
+      }
+    },
+  );
+
   itIf(capabilities().findAndModifyEvents, 'server does not report findAndModify writes on change streams')(
     'change streams report findOneAndUpdate, findOneAndReplace, an upsert and findOneAndDelete as MongoDB does',
     async () => {

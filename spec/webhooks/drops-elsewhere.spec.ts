@@ -1,14 +1,12 @@
-// A drop of another collection of the same database is not a loss of the watched collection's changes (the
-// test server sends every drop to every stream, without naming its collection): webhooks go on without
-// saying "lost changes", and the stream's position moves past the drop even when nothing follows it, so a
-// restart does not replay it.
+// A drop of another collection of the same database is not a loss of the watched collection's changes:
+// webhooks go on without saying "lost changes", and a restart replays nothing. (Some servers send every drop
+// to every stream of the database; the watcher ignores a drop that names another collection, which
+// spec/operations/normalize-change.spec.ts checks event by event.)
 import type { Connection } from 'mongoose';
 import { type TestApp, createTestApp } from '../helpers/create-test-app';
-import { capabilities, closeTestConnection, describeIf, nextChange, openChangeStream, openTestConnection, uniqueDbName } from '../helpers/test-db';
-import { until } from '../helpers/until';
+import { capabilities, closeTestConnection, describeIf, openTestConnection, uniqueDbName } from '../helpers/test-db';
 import { type Receiver, startReceiver, waitFor } from './receivers';
 
-const CURSORS = 'content-router.webhook-cursors';
 
 describeIf(capabilities().changeStreams, 'the server has no change streams (webhooks read them)')('a drop of another collection', () => {
   const dbName = uniqueDbName();
@@ -44,22 +42,15 @@ describeIf(capabilities().changeStreams, 'the server has no change streams (webh
     const first = await start();
     const before = await first.api.local.create('posts', { title: 'before the drop' });
     await waitFor(() => createsOf(before.id).length === 1);
-    // The drop's own position, as a stream of the watched collection sees it.
     await connection.db!.collection('other').insertOne({ x: 1 });
-    const watching = await openChangeStream(connection.db!.collection('posts'));
     await connection.db!.collection('other').drop();
-    const drop = await nextChange(watching).finally(() => watching.close());
-    expect(drop.operationType).toBe('drop');
     const after = await first.api.local.create('posts', { title: 'after the drop' });
     await waitFor(() => createsOf(after.id).length === 1);
     expect(logs.filter((line) => line.includes('lost changes'))).toEqual([]);
 
-    // Nothing comes after this drop: the stream's position moves past it all the same.
+    // Nothing of the watched collection comes after this drop.
     await connection.db!.collection('another').insertOne({ x: 1 });
-    const quiet = await openChangeStream(connection.db!.collection('posts'));
     await connection.db!.collection('another').drop();
-    const lastDrop = await nextChange(quiet).finally(() => quiet.close());
-    await until(async () => JSON.stringify((await connection.collection(CURSORS).findOne({ _id: 'posts' as never }))?.token) === JSON.stringify(lastDrop._id));
     await first.close();
 
     const second = await start();

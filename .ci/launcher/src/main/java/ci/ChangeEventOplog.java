@@ -24,7 +24,8 @@ import de.bwaldvogel.mongo.oplog.Oplog;
  * update, fullDocument only with fullDocument: 'updateLookup' (null once the document is gone);</li>
  * <li>an update without operators is a replace, with the replacement as fullDocument;</li>
  * <li>delete: no fullDocument (the library sends null);</li>
- * <li>every event names its namespace: ns {db, coll}.</li>
+ * <li>every event names its namespace: ns {db, coll};</li>
+ * <li>a drop reaches only the dropped collection's streams (the library sends it to every stream).</li>
  * </ul>
  * Not MongoDB's: updatedFields names a changed array whole (MongoDB may name "array.index"),
  * truncatedArrays stays empty, and there is no wallTime (clusterTime's seconds tell the time).
@@ -99,7 +100,7 @@ final class ChangeEventOplog implements Oplog {
 
             @Override
             public Stream<Document> apply(Stream<Document> events) {
-                return events.map(event -> reshape(event, ns, lookup));
+                return events.map(event -> reshape(event, ns, lookup)).filter(Objects::nonNull);
             }
         });
         return stored.createCursor(options, namespace, aggregation);
@@ -132,12 +133,36 @@ final class ChangeEventOplog implements Oplog {
                     shaped.append(DESCRIPTION, entry.get(DESCRIPTION));
                 }
             }
-            default -> { // drop, rename, dropDatabase, invalidate: as the library has them
+            case "drop" -> {
+                // The library sends a drop to every stream of the database without naming the collection;
+                // MongoDB sends a collection's stream only its own collection's drop.
+                String dropped = droppedCollection(event.get("clusterTime"));
+                if (dropped != null && !dropped.equals(ns.get("coll"))) {
+                    return null;
+                }
+                shaped.putAll(event);
+                shaped.append("ns", ns);
+            }
+            default -> { // rename, dropDatabase, invalidate: as the library has them
                 shaped.putAll(event);
                 shaped.append("ns", ns);
             }
         }
         return shaped;
+    }
+
+    /** The collection a drop at `clusterTime` removed, read from its oplog entry; null when it cannot be told. */
+    private String droppedCollection(Object clusterTime) {
+        MongoCollection<?> entries = backend.resolveDatabase("local").resolveCollection("oplog.rs", false);
+        if (entries == null || clusterTime == null) {
+            return null;
+        }
+        for (Document entry : entries.handleQuery(new Document("ts", clusterTime), 0, 1)) {
+            if (entry.get("o") instanceof Document command && command.get("drop") instanceof String name) {
+                return name;
+            }
+        }
+        return null;
     }
 
     /** The document as it is now (updateLookup), or null if it is gone, as MongoDB answers. */
