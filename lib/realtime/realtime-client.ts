@@ -4,7 +4,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Request } from 'express';
 import type { AuthUser } from '../config/types';
-import { ContentError, ForbiddenError, QueryError, UnauthorizedError } from '../errors';
+import { type ContentError, ForbiddenError, QueryError, UnauthorizedError, isErrorAnswer } from '../errors';
 import { isDatabaseUnavailable } from '../http/to-problem';
 import type { Runtime } from '../operations/runtime';
 import { authenticateClient } from './credential-request';
@@ -204,7 +204,7 @@ class Client implements RealtimeClient, HubListener<HubEntry> {
     try {
       now = await authenticateClient(this.ctx.runtime, this.req);
     } catch (error) {
-      if (error instanceof ContentError) return this.transport.end(error);
+      if (isErrorAnswer(error)) return this.transport.end(error);
       throw error;
     }
     // A credential that stopped naming the same user (revoked, expired, deleted) ends the subscription.

@@ -4,7 +4,7 @@ import type { Duplex } from 'node:stream';
 import type { Request } from 'express';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { AuthUser } from '../config/types';
-import { ContentError, CrossOriginRequestError, ServiceUnavailableError, UpgradeRequiredError } from '../errors';
+import { type ContentError, CrossOriginRequestError, ServiceUnavailableError, UpgradeRequiredError, isErrorAnswer } from '../errors';
 import { isCrossOriginSession, trustedOrigins } from '../http/cross-origin';
 import type { RouteDef } from '../http/route-table';
 import type { Runtime } from '../operations/runtime';
@@ -133,7 +133,7 @@ class WsConnection implements ClientTransport {
       this.client.activate(grant);
       this.reply({ type: 'subscribed', collections: [...grant.keys()] });
     } catch (error) {
-      if (error instanceof ContentError) return this.reply({ type: 'error', code: codeOf(error), message: error.message });
+      if (isErrorAnswer(error)) return this.reply({ type: 'error', code: codeOf(error), message: error.message });
       this.endpoint.runtime.config.logger.error('content-router: a realtime subscription failed:', error);
       this.reply({ type: 'error', code: 'internal_error', message: 'The subscription could not be set up.' });
     }
