@@ -94,6 +94,11 @@ final class ChangeEventCollection extends MemoryCollection {
         List<Document> removals = removed;
         try {
             Document result = findAndModify(command);
+            // A copy, taken under this collection's monitor: the library answers with the stored document
+            // itself, which a write of another connection could change before the answer is encoded.
+            if (result.get("value") instanceof Document value) {
+                result.put("value", value.cloneDeeply());
+            }
             Document selector = command.get("query") instanceof Document query ? query : new Document();
             if (!removals.isEmpty()) {
                 oplog.handleDelete(getFullName(), selector, removals.stream().map(doc -> doc.get(getIdField())).toList());
