@@ -1,7 +1,7 @@
 // Who a credential belongs to: the user of an access token's claims or of an API key, as access
 // rules see it (its record without hidden fields, plus its collection and the key's scopes).
 import type { AuthUser } from '../config/types';
-import type { ChangeBus } from '../operations/change-bus';
+import type { ChangeBus } from '../changes/change-bus';
 import { isObjectIdString } from '../util/object-id';
 import type { AuthCollection } from './auth-collection';
 import { accountUser } from './current-account';

@@ -3,7 +3,7 @@
 // elsewhere (another instance, the mongo shell) show after at most `ttlSeconds`.
 import NodeCache from 'node-cache';
 import type { AuthUser } from '../config/types';
-import type { ChangeBus } from '../operations/change-bus';
+import type { ChangeBus } from '../changes/change-bus';
 
 export interface UserCache {
   /** A copy of the cached user (without scopes), or undefined on a miss. */

@@ -1,7 +1,7 @@
 // What makes a cached entry stale, as tags, and the one subscription to the change bus that drops them:
 // shared by the response cache and the totals cache, whatever their entries hold.
-import { type ChangeEvent, type ChangeReset, rowsById } from '../operations/change-bus';
-import { createEchoFilter } from '../operations/echo-filter';
+import { type ChangeEvent, type ChangeReset, rowsById } from '../changes/change-bus';
+import { createEchoFilter } from '../changes/echo-filter';
 import type { Runtime } from '../operations/runtime';
 import type { CacheStore } from './cache-store';
 

@@ -17,4 +17,4 @@ export { deleteFile, type DeleteFileArgs } from './delete-file';
 export type { FileCollection, FileRow, FileStorage, IncomingFile, PendingFile, UploadedFile } from './file-storage';
 export { checkAccess, scopeAllows, type AccessOperation } from './access';
 export { type Runtime, type CollectionRuntime, createCollectionRuntime, getCollection, publishWrite } from './runtime';
-export { type ChangeEvent, type ChangeBus, createChangeBus } from './change-bus';
+export { type ChangeEvent, type ChangeBus, createChangeBus } from '../changes/change-bus';

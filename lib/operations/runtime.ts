@@ -10,7 +10,7 @@ import type { ListQuery, RecordQuery, WhereNode } from '../query/types';
 import type { CollectionDescriptor, FieldDescriptor, SchemaRegistry } from '../schema/descriptors';
 import type { ValidatedInput } from '../schema/validate-input';
 import { type RecordSerializer, createRecordSerializer } from '../schema/to-record';
-import type { ChangeBus, WriteStamps } from './change-bus';
+import type { ChangeBus, WriteStamps } from '../changes/change-bus';
 import type { OutageLog } from './outage-log';
 import { noteWrite } from './write-trace';
 

@@ -1,7 +1,7 @@
 // Whether a change is a soft delete: one made elsewhere (the driver, a bulk write's updateMany) reaches the
 // change stream as an update setting deletedAt. Realtime and webhooks tell it the same way, here.
 import type { RawDoc } from '../schema/to-record';
-import type { ChangeEvent } from './change-bus';
+import type { ChangeEvent } from '../changes/change-bus';
 import type { CollectionRuntime } from './runtime';
 
 /**

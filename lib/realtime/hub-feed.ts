@@ -2,8 +2,8 @@
 // own writes are delivered at once from their local events; the change stream brings everyone else's,
 // and its echoes of our own writes are dropped. Changes to an auth collection also make the affected
 // users' clients re-check at once.
-import { type ChangeEvent, rowsById } from '../operations/change-bus';
-import { createEchoFilter } from '../operations/echo-filter';
+import { type ChangeEvent, rowsById } from '../changes/change-bus';
+import { createEchoFilter } from '../changes/echo-filter';
 import type { CollectionRuntime, Runtime } from '../operations/runtime';
 import type { RawDoc } from '../schema/to-record';
 import type { EventHub } from './event-hub';

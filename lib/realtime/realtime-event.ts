@@ -2,7 +2,7 @@
 // record, `doc` serialized like a REST record at depth 0 and `updatedFields` naming only fields a reader
 // can see (hidden fields stripped from both), ids of their own; a soft delete made elsewhere is a delete.
 import { randomBytes } from 'node:crypto';
-import { type ChangeEvent, rowsById } from '../operations/change-bus';
+import { type ChangeEvent, rowsById } from '../changes/change-bus';
 import type { CollectionRuntime } from '../operations/runtime';
 import { isSoftDelete } from '../operations/soft-delete-change';
 import { findField } from '../query/find-field';

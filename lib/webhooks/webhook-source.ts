@@ -5,11 +5,11 @@
 // once per view), the rows are recorded in one write, and only then is the stream's position kept. Rows this
 // instance recorded go straight to their endpoint's queue.
 import { ContentError } from '../errors';
-import type { ChangeEvent } from '../operations/change-bus';
-import { type CollectionWatcher, STREAM_OPEN_TIMEOUT_MS, createCollectionWatcher } from '../operations/collection-watcher';
+import type { ChangeEvent } from '../changes/change-bus';
+import { type CollectionWatcher, STREAM_OPEN_TIMEOUT_MS, createCollectionWatcher } from '../changes/collection-watcher';
 import { constraintTest } from '../operations/constraint-match';
 import { HookError, namedHookError } from '../operations/hooks';
-import type { NormalizedChange, WatchTarget } from '../operations/normalize-change';
+import type { NormalizedChange, WatchTarget } from '../changes/normalize-change';
 import { callerView } from '../operations/field-view';
 import { presentFor } from '../operations/present-records';
 import type { CollectionRuntime, OperationArgs, Runtime } from '../operations/runtime';

@@ -4,7 +4,7 @@
 import { Types } from 'mongoose';
 import { createCacheStore, type CacheStore } from '../../lib/cache/cache-store';
 import { LIST_TAG, idTag, invalidateOnChange, relatedTag } from '../../lib/cache/invalidation';
-import { type ChangeEvent, createChangeBus } from '../../lib/operations/change-bus';
+import { type ChangeEvent, createChangeBus } from '../../lib/changes/change-bus';
 import type { CollectionRuntime, Runtime } from '../../lib/operations/runtime';
 
 const silent = { error: jest.fn(), warn: () => undefined, info: () => undefined, debug: () => undefined };

@@ -8,12 +8,12 @@ import ts from 'typescript';
 const LIB = path.resolve(__dirname, '../../lib');
 
 /** The core layers, lowest first: a unit may import only units of a lower rank (or itself). */
-const CORE: Record<string, number> = { 'errors.ts': 0, util: 1, config: 2, schema: 3, query: 4, operations: 5, local: 6, http: 7 };
+const CORE: Record<string, number> = { 'errors.ts': 0, util: 1, config: 2, schema: 3, query: 4, changes: 5, operations: 6, local: 7, http: 8 };
 /** Every other folder is a feature, one rank above the core. */
-const FEATURE_RANK = 8;
+const FEATURE_RANK = 9;
 /** Entry points compose features: the factory, the package's index, the bin and its command. */
 const ENTRIES = new Set(['content-router.ts', 'index.ts', 'cli.ts', 'types-cli']);
-const ENTRY_RANK = 9;
+const ENTRY_RANK = 10;
 /** Ambient declarations only (`declare module`): nothing imports them by path. */
 const IGNORED = new Set(['types']);
 

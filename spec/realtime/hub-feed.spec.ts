@@ -3,8 +3,8 @@
 // publisher omitted are loaded, in order; updatedFields never names a hidden field.
 import type { mongo } from 'mongoose';
 import { Types } from 'mongoose';
-import { normalizeChange } from '../../lib/operations/normalize-change';
-import { createChangeBus } from '../../lib/operations/change-bus';
+import { normalizeChange } from '../../lib/changes/normalize-change';
+import { createChangeBus } from '../../lib/changes/change-bus';
 import type { CollectionRuntime, Runtime } from '../../lib/operations/runtime';
 import { createEventHub } from '../../lib/realtime/event-hub';
 import { connectHub } from '../../lib/realtime/hub-feed';

@@ -1,7 +1,7 @@
 // A drop of another collection of the same database is not a loss of the watched collection's changes:
 // webhooks go on without saying "lost changes", and a restart replays nothing. (Some servers send every drop
 // to every stream of the database; the watcher ignores a drop that names another collection, which
-// spec/operations/normalize-change.spec.ts checks event by event.)
+// spec/changes/normalize-change.spec.ts checks event by event.)
 import type { Connection } from 'mongoose';
 import { type TestApp, createTestApp } from '../helpers/create-test-app';
 import { capabilities, closeTestConnection, describeIf, openTestConnection, uniqueDbName } from '../helpers/test-db';

@@ -2,7 +2,7 @@
 // ChangeEvent (origin stream), with the id read from the full document first.
 import type { mongo } from 'mongoose';
 import { Types } from 'mongoose';
-import { normalizeChange, type WatchTarget } from '../../lib/operations/normalize-change';
+import { normalizeChange, type WatchTarget } from '../../lib/changes/normalize-change';
 
 const posts: WatchTarget = { scope: 'collection', slugs: ['posts'], collectionName: 'posts' };
 const globals: WatchTarget = { scope: 'global', slugs: ['site', 'footer'], collectionName: 'globals' };

@@ -1,7 +1,7 @@
 // The generated REST API as a feature: the routes of every collection and global. It adds no hooks;
 // operations do the work, and auth and later features plug in beside it.
 import { collectionRoutes } from './collection-routes';
-import type { Feature } from './feature';
+import type { Feature } from '../http/feature';
 import { createQueryMemo } from './query-memo';
 import { globalRoutes } from './global-routes';
 

@@ -3,7 +3,7 @@
 // (cache-control.ts).
 import type { Request, Response } from 'express';
 import type { ReadObserver, ReadOutcome } from '../operations/runtime';
-import { isNotModified } from './conditional-get';
+import { isNotModified } from '../http/conditional-get';
 
 export interface CachedReadHeaders {
   /** Pass as the operation's `cacheable`. */

@@ -1,21 +1,21 @@
 // The REST routes of one collection as route-table entries: parse the request, call the shared
 // operation, shape the answer. List, count, get, create (one or a batch), update, delete, and restore.
 import type { Request } from 'express';
-import { count, create, createMany, deleteMany, deleteRecord, find, findById, restoreRecord, update, updateMany } from '../operations';
+import { count, create, createMany, deleteMany, deleteRecord, find, findById, restoreRecord, update, updateMany } from '../operations/index';
 import type { FieldView } from '../operations/field-view';
 import { operationView } from '../operations/operation-view';
 import type { CollectionRuntime, Runtime } from '../operations/runtime';
-import { parseCountQuery, parseListQuery, parseRecordQuery } from '../query';
+import { parseCountQuery, parseListQuery, parseRecordQuery } from '../query/index';
 import { rejectQuery } from '../query/reject';
 import { createCachedReadHeaders } from './cache-headers';
-import { endJson, sendReadJson } from './json-answer';
-import { toListEnvelope } from './list-envelope';
+import { endJson, sendReadJson } from '../http/json-answer';
+import { toListEnvelope } from '../http/list-envelope';
 import { ETAG_HEADER, IF_NONE_MATCH_HEADER, NOT_MODIFIED, bulkIfMatchHeader, checkBulkIfMatch, ifMatchHeader, ifMatchOf, preconditionResponses, sendRead, sendWritten } from './preconditions';
 import { QueryError } from '../errors';
 import type { QueryMemo } from './query-memo';
-import { parseQueryString, querySearch, readQuery } from './read-query';
-import { callerAtOnce, requestUser } from './request-user';
-import type { RouteDef } from './route-table';
+import { parseQueryString, querySearch, readQuery } from '../http/read-query';
+import { callerAtOnce, requestUser } from '../http/request-user';
+import type { RouteDef } from '../http/route-table';
 import { recordNouns } from '../schema/type-names';
 
 /** `{ data: [...] }` is a batch, unless the collection has a field of its own called `data`. */

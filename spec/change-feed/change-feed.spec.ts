@@ -3,8 +3,8 @@
 // streams is reported in one log line; a server that does not answer the stream's opening holds start()
 // only up to its timeout, and the streams open when it answers.
 import mongoose, { type mongo } from 'mongoose';
-import { createChangeFeed } from '../../lib/changes/change-feed';
-import { type ChangeEvent, createChangeBus } from '../../lib/operations/change-bus';
+import { createChangeFeed } from '../../lib/change-feed/change-feed';
+import { type ChangeEvent, createChangeBus } from '../../lib/changes/change-bus';
 import type { Runtime } from '../../lib/operations/runtime';
 import { type TcpProxy, parseMongoHost, startTcpProxy } from '../helpers/tcp-proxy';
 import { capabilities, closeTestConnection, describeIf, openTestConnection, testDbUri, uniqueDbName } from '../helpers/test-db';

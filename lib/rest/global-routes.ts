@@ -1,10 +1,10 @@
 // The REST routes of one global as route-table entries: GET reads, POST and PATCH both upsert a
 // partial update (a global always exists, with its defaults, before the first write).
-import type { RouteDef } from './route-table';
-import { findGlobal, updateGlobal } from '../operations';
+import type { RouteDef } from '../http/route-table';
+import { findGlobal, updateGlobal } from '../operations/index';
 import type { CollectionRuntime, Runtime } from '../operations/runtime';
 import { ETAG_HEADER, IF_NONE_MATCH_HEADER, NOT_MODIFIED, ifMatchHeader, ifMatchOf, preconditionResponses, sendRead, sendWritten } from './preconditions';
-import { requestUser } from './request-user';
+import { requestUser } from '../http/request-user';
 
 const ERRORS = { 400: { description: 'Invalid body' }, 401: { description: 'Invalid credentials' }, 403: { description: 'Not allowed' } };
 

@@ -3,8 +3,8 @@
 import { GLOBALS_COLLECTION } from '../schema/build-models';
 import type { Runtime } from '../operations/runtime';
 import { describeError } from '../util/loggable-error';
-import { type CollectionWatcher, STREAM_OPEN_TIMEOUT_MS, createCollectionWatcher } from '../operations/collection-watcher';
-import type { WatchTarget } from '../operations/normalize-change';
+import { type CollectionWatcher, STREAM_OPEN_TIMEOUT_MS, createCollectionWatcher } from '../changes/collection-watcher';
+import type { WatchTarget } from '../changes/normalize-change';
 
 
 export interface ChangeFeed {

@@ -2,9 +2,9 @@
 // soft delete or restore by the stamps it wrote, a hard delete by the next `delete` of the record, each
 // consumed once) and lets every other writer's change through, deletes above all.
 import { Types } from 'mongoose';
-import type { ChangeEvent, WriteStamps } from '../../lib/operations/change-bus';
-import { rowsById } from '../../lib/operations/change-bus';
-import { createEchoFilter, type EchoFilter } from '../../lib/operations/echo-filter';
+import type { ChangeEvent, WriteStamps } from '../../lib/changes/change-bus';
+import { rowsById } from '../../lib/changes/change-bus';
+import { createEchoFilter, type EchoFilter } from '../../lib/changes/echo-filter';
 import type { RawDoc } from '../../lib/schema/to-record';
 
 const at = (ms: number) => new Date(ms);

@@ -1,7 +1,7 @@
 // The memo of parsed read queries: bounded in entries and characters, least recently used out first,
 // only what `keep` accepts kept, and kept values frozen so no request can change another's query.
 import { Types } from 'mongoose';
-import { createQueryMemo } from '../../lib/http/query-memo';
+import { createQueryMemo } from '../../lib/rest/query-memo';
 
 describe('query memo', () => {
   it('parses once per route and query string', () => {

@@ -5,8 +5,8 @@ import { InvalidHeaderError, PreconditionRequiredError } from '../errors';
 import { type IfMatch, parseIfMatch, representationTag } from '../operations/precondition';
 import { etagOfAnswer } from '../operations/write-answer';
 import type { CollectionDescriptor } from '../schema/descriptors';
-import { endJson, sendReadJson } from './json-answer';
-import type { HeaderParameter, RouteResponse } from './route-table';
+import { endJson, sendReadJson } from '../http/json-answer';
+import type { HeaderParameter, RouteResponse } from '../http/route-table';
 
 /** The If-Match of a write of one record (or global); a 428 without one where `descriptor` requires it. */
 export function ifMatchOf(req: Request, descriptor: Pick<CollectionDescriptor, 'requireIfMatch'>): IfMatch | undefined {

@@ -3,8 +3,8 @@
 // streams are unsupported, and close() ends the loop.
 import type { mongo } from 'mongoose';
 import { Types } from 'mongoose';
-import { type WatcherOptions, createCollectionWatcher, isUnsupportedError } from '../../lib/operations/collection-watcher';
-import type { NormalizedChange, WatchTarget } from '../../lib/operations/normalize-change';
+import { type WatcherOptions, createCollectionWatcher, isUnsupportedError } from '../../lib/changes/collection-watcher';
+import type { NormalizedChange, WatchTarget } from '../../lib/changes/normalize-change';
 import { until as untilWithin } from '../helpers/until';
 
 /** The stubbed streams answer at once: five seconds is plenty. */
