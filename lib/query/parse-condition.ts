@@ -94,6 +94,11 @@ function countLeaf(ctx: WhereContext): void {
   }
 }
 
+/**
+ * The text of a pattern (`like`, `nlike`, `contains`/`notContains` on text): matched as typed, ignoring case,
+ * and not cast as the field's values are (a fragment of an e-mail address is no address). Not text: a 400
+ * `invalid_value`, as for other operands that are not a field value (an `exists` flag, a list's shape).
+ */
 function castText(value: unknown, path: string): string {
   const text = castString(value);
   if (text === undefined) rejectQuery(path, `${describeValue(value)} is not a string`, 'invalid_value');
@@ -101,7 +106,9 @@ function castText(value: unknown, path: string): string {
 }
 
 /**
- * One operator on one field -> a `field` leaf with its value cast: a scalar, a list (`in`, `nin`,
+ * One operator on one field -> a `field` leaf with its value cast. Values compared with the stored ones
+ * (eq, neq, gt..lte, in, nin, any, all, between, contains on a list) are cast as a write casts them
+ * (cast-value.ts), so an e-mail is trimmed and lower-cased here as in a body: a scalar, a list (`in`, `nin`,
  * `any`, `all`), a `[start, end]` pair (`between`), a boolean (`exists`), or a RegExp (`like`, `nlike`,
  * and `contains`/`notContains` on non-array text fields).
  */
