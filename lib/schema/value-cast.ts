@@ -191,10 +191,9 @@ export interface ValueRules {
   integer?: boolean;
 }
 
-/** A field's limits: select options, text lengths, number bounds. */
+/** A field's limits (select options, text lengths, number bounds): its config names them as ValueRules does. */
 export function fieldRules(field: FieldDescriptor): ValueRules {
-  const { minLength, maxLength, min, max } = field.config;
-  return { options: field.options, minLength, maxLength, min, max };
+  return field.config;
 }
 
 /** The first limit a cast value breaks, or undefined when it keeps them all. */
