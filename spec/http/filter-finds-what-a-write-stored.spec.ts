@@ -92,6 +92,17 @@ describe('an e-mail written one way is found with the same value', () => {
     expect(found.docs.map((doc) => doc.id)).toEqual([annId]);
     expect(await t.api.local.count('people', { filter: 'mail:ANN@example.com' })).toEqual({ total: 1 });
     expect(await t.api.local.count('people', { where: { mail: { in: ['ANN@EXAMPLE.COM'] } } })).toEqual({ total: 1 });
+    const bulk = await t.api.local.updateMany('people', { mail: 'ANN@Example.com ' }, { name: 'Ann' }, { dryRun: true });
+    expect(bulk.meta.matched).toBe(1);
+  });
+
+  it('a bulk PATCH by where selects with the same value', async () => {
+    const res = await request(t.app)
+      .patch(`/api/people?${qs(['where[mail][eq]', 'ANN@EXAMPLE.COM'])}`)
+      .set(...user)
+      .send({ age: 31 });
+    expect(res.status).toBe(200);
+    expect(res.body.data.map((record: { id: string }) => record.id)).toEqual([annId]);
   });
 
   it('a custom endpoint body casts an e-mail and a date as a write does', async () => {
