@@ -5,8 +5,6 @@ import type { FieldDescriptor } from '../schema/descriptors';
 import { castFieldValue } from '../schema/value-cast';
 import { describeValue, rejectQuery } from './reject';
 
-export { castBoolean, castNumber, castObjectId, castText as castString } from '../schema/value-cast';
-
 /**
  * Casts one value to the field's type (of one element, for arrays and hasMany), or throws a 400 such as
  * `where.views.gt: "abc" is not a number` (`invalid_type`; `invalid_date`, `invalid_id`, `invalid_email`

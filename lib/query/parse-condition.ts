@@ -1,7 +1,8 @@
 // One field's condition in the where dialect: resolves the (possibly dotted) field name, reads its
 // operators, checks each against the field's type and casts the value. Shared by `where` and Form C `filter`.
 import type { CollectionDescriptor, FieldDescriptor, SchemaRegistry } from '../schema/descriptors';
-import { castBoolean, castString, castValue } from './cast-value';
+import { castBoolean, castText as castPattern } from '../schema/value-cast';
+import { castValue } from './cast-value';
 import { combineWhere } from './combine-where';
 import { findField } from './find-field';
 import { assertOperatorAllowed, isOperator } from './operators';
@@ -100,7 +101,7 @@ function countLeaf(ctx: WhereContext): void {
  * `invalid_value`, as for other operands that are not a field value (an `exists` flag, a list's shape).
  */
 function castText(value: unknown, path: string): string {
-  const text = castString(value);
+  const text = castPattern(value);
   if (text === undefined) rejectQuery(path, `${describeValue(value)} is not a string`, 'invalid_value');
   return text;
 }

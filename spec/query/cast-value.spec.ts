@@ -2,13 +2,8 @@
 // plus the 400 castValue raises with the field path and expected type.
 import { Types } from 'mongoose';
 import { castDate } from '../../lib/schema/parse-date';
-import {
-  castBoolean,
-  castNumber,
-  castObjectId,
-  castString,
-  castValue,
-} from '../../lib/query/cast-value';
+import { castValue } from '../../lib/query/cast-value';
+import { castBoolean, castNumber, castObjectId, castText as castString } from '../../lib/schema/value-cast';
 import { describeRejection, expectedRejection, posts, rejectionOf } from './fixtures';
 
 const HEX = '65a1b2c3d4e5f60718293a4b';
