@@ -2,7 +2,7 @@
 // a URL carries `5`, `true` and dates as text, a JSON where or the local API as typed values. A value that
 // is not of its field's type is a 400 naming the parameter path, with the code a body gets for it.
 import type { FieldDescriptor } from '../schema/descriptors';
-import { castFieldValue } from '../schema/value-cast';
+import { type CastResult, castFieldBound, castFieldValue } from '../schema/value-cast';
 import { describeValue, rejectQuery } from './reject';
 
 /**
@@ -13,7 +13,15 @@ import { describeValue, rejectQuery } from './reject';
  */
 export function castValue(field: FieldDescriptor, value: unknown, path: string, allowNull = false): unknown {
   if (value === null && allowNull) return null;
-  const cast = castFieldValue(field, value, 'text');
+  return acceptOrReject(castFieldValue(field, value, 'text'), value, path);
+}
+
+/** A range bound (`gt`, `gte`, `lt`, `lte`): as castValue, but on an e-mail field any text, trimmed and lower-cased. */
+export function castBound(field: FieldDescriptor, value: unknown, path: string): unknown {
+  return acceptOrReject(castFieldBound(field, value, 'text'), value, path);
+}
+
+function acceptOrReject(cast: CastResult, value: unknown, path: string): unknown {
   if (!cast.ok) rejectQuery(path, `${describeValue(value)} is not ${cast.expected}`, cast.code);
   return cast.value;
 }

@@ -2,7 +2,7 @@
 // operators, checks each against the field's type and casts the value. Shared by `where` and Form C `filter`.
 import type { CollectionDescriptor, FieldDescriptor, SchemaRegistry } from '../schema/descriptors';
 import { castBoolean, castText as castPattern } from '../schema/value-cast';
-import { castValue } from './cast-value';
+import { castBound, castValue } from './cast-value';
 import { combineWhere } from './combine-where';
 import { findField } from './find-field';
 import { assertOperatorAllowed, isOperator } from './operators';
@@ -108,8 +108,9 @@ function castText(value: unknown, path: string): string {
 
 /**
  * One operator on one field -> a `field` leaf with its value cast. Values compared with the stored ones
- * (eq, neq, gt..lte, in, nin, any, all, between, contains on a list) are cast as a write casts them
- * (cast-value.ts), so an e-mail is trimmed and lower-cased here as in a body: a scalar, a list (`in`, `nin`,
+ * (eq, neq, in, nin, any, all, between, contains on a list) are cast as a write casts them (cast-value.ts),
+ * so an e-mail is trimmed and lower-cased here as in a body; a range bound (gt..lte) on an e-mail field is
+ * trimmed and lower-cased but need not be a whole address. The value is a scalar, a list (`in`, `nin`,
  * `any`, `all`), a `[start, end]` pair (`between`), a boolean (`exists`), or a RegExp (`like`, `nlike`,
  * and `contains`/`notContains` on non-array text fields).
  */
@@ -128,7 +129,7 @@ function castOperand(field: FieldDescriptor, op: Operator, raw: unknown, path: s
     case 'gte':
     case 'lt':
     case 'lte':
-      return castValue(field, raw, path);
+      return castBound(field, raw, path);
     case 'in':
     case 'nin':
     case 'any':

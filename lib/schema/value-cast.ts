@@ -177,6 +177,18 @@ export function castFieldValue(field: FieldDescriptor, value: unknown, source: V
 }
 
 /**
+ * One bound of a range (`gt`, `gte`, `lt`, `lte`) on `field`: cast as its values are, except that a bound on
+ * an e-mail field need not be an address (`gte: "M"` starts the addresses from m): it is only trimmed and
+ * lower-cased, as stored addresses are, so it compares with them as they are stored.
+ */
+export function castFieldBound(field: FieldDescriptor, value: unknown, source: ValueSource): CastResult {
+  const type = castTypeOf(field);
+  if (type !== 'email') return castAs(type, value, source);
+  if (typeof value !== 'string') return castAs('email', value, source);
+  return { ok: true, value: normalizeEmail(value) };
+}
+
+/**
  * The limits a field or an endpoint property sets on top of its type. Only writes check them: they bound
  * what may be stored, and a filter may ask about values outside them (stored before a limit changed).
  */

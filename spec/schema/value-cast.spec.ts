@@ -244,6 +244,14 @@ describe('a write and a filter agree', () => {
     expect(whereValue('name', 'toolong')).toEqual({ value: 'toolong' });
   });
 
+  it('trims and lower-cases a range bound on an e-mail field, which need not be an address', () => {
+    const node = parseWhere({ mail: { gte: ' M', lt: 'N' } }, people, registry) as { kind: string; nodes: Array<{ value: unknown }> };
+    expect(node.nodes.map((leaf) => leaf.value)).toEqual(['m', 'n']);
+    expect(() => parseWhere({ mail: { gt: 5 } }, people, registry)).toThrow(
+      expect.objectContaining({ errors: [expect.objectContaining({ code: 'invalid_email' })] }),
+    );
+  });
+
   it('matches text patterns (like, contains) as typed: a fragment of an address is not an address', () => {
     const like = parseWhere({ mail: { like: '@Example.com' } }, people, registry) as { value: RegExp };
     expect(like.value.test('ann@example.com')).toBe(true);
