@@ -374,6 +374,24 @@ export interface EndpointBooleanProperty {
   description?: string;
 }
 
+/**
+ * An e-mail address property: cast as an `email` field's values are (trimmed, lower-cased, refused with
+ * `invalid_email` when it is not an address), so the handler can look records up with it.
+ */
+export interface EndpointEmailProperty {
+  type: 'email';
+  description?: string;
+}
+
+/**
+ * A date property: read as a `date` field's values are (ISO 8601 text of a day that exists, or epoch
+ * milliseconds; `invalid_date` otherwise); the handler gets a Date.
+ */
+export interface EndpointDateProperty {
+  type: 'date';
+  description?: string;
+}
+
 /** A file property: the body is then multipart/form-data, and the handler gets an {@link EndpointFile}. */
 export interface EndpointFileProperty {
   type: 'file';
@@ -383,7 +401,13 @@ export interface EndpointFileProperty {
 }
 
 /** One property of an endpoint body schema, discriminated by `type`. */
-export type EndpointBodyProperty = EndpointStringProperty | EndpointNumberProperty | EndpointBooleanProperty | EndpointFileProperty;
+export type EndpointBodyProperty =
+  | EndpointStringProperty
+  | EndpointNumberProperty
+  | EndpointBooleanProperty
+  | EndpointEmailProperty
+  | EndpointDateProperty
+  | EndpointFileProperty;
 
 /** The body an endpoint accepts: an object of typed properties. Unknown properties are a 400. */
 export interface EndpointBodySchema {

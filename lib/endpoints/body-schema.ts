@@ -14,6 +14,8 @@ const PROPERTY_KEYS: Record<EndpointBodyProperty['type'], readonly string[]> = {
   string: ['type', 'description', 'minLength', 'maxLength', 'enum'],
   number: ['type', 'description', 'minimum', 'maximum', 'integer'],
   boolean: ['type', 'description'],
+  email: ['type', 'description'],
+  date: ['type', 'description'],
   file: ['type', 'description', 'maxSize'],
 };
 
@@ -23,7 +25,7 @@ function isCount(value: unknown): boolean {
 
 function checkProperty(path: string, property: unknown, problems: string[]): void {
   if (!isRecord(property) || typeof property.type !== 'string' || !Object.hasOwn(PROPERTY_KEYS, property.type)) {
-    problems.push(`${path}.type: must be "string", "number", "boolean" or "file"`);
+    problems.push(`${path}.type: must be "string", "number", "boolean", "email", "date" or "file"`);
     return;
   }
   const type = property.type as EndpointBodyProperty['type'];
@@ -105,6 +107,10 @@ function propertySchema(property: EndpointBodyProperty): JsonSchema {
       };
     case 'boolean':
       return { type: 'boolean', ...description };
+    case 'email':
+      return { type: 'string', format: 'email', ...description };
+    case 'date':
+      return { type: 'string', format: 'date-time', ...description };
     case 'file':
       return { type: 'string', format: 'binary', ...description };
   }

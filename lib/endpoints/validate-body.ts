@@ -3,6 +3,7 @@
 import type { EndpointBodyProperty, EndpointBodySchema, EndpointFile } from '../config/types';
 import { type ErrorDetail, PayloadTooLargeError, ValidationError } from '../errors';
 import type { BufferedFile } from '../http/multipart';
+import { type CastType, type ValueRules, castAs, checkRules } from '../schema/value-cast';
 import { isRecord } from '../util/is-record';
 import { DEFAULT_MAX_FILE_SIZE } from './body-schema';
 
@@ -18,38 +19,37 @@ export function toEndpointFile(file: BufferedFile): EndpointFile {
 
 type Cast = { ok: true; value: unknown } | { ok: false; message: string; code: string };
 
-const NUMBER_TEXT = /^-?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
-
-function castString(property: Extract<EndpointBodyProperty, { type: 'string' }>, value: unknown): Cast {
-  if (typeof value !== 'string') return { ok: false, message: 'must be a string', code: 'invalid_type' };
-  if (property.minLength !== undefined && value.length < property.minLength) return { ok: false, message: `must be at least ${property.minLength} characters`, code: 'too_short' };
-  if (property.maxLength !== undefined && value.length > property.maxLength) return { ok: false, message: `must be at most ${property.maxLength} characters`, code: 'too_long' };
-  if (property.enum !== undefined && !property.enum.includes(value)) return { ok: false, message: `must be one of: ${property.enum.join(', ')}`, code: 'invalid_option' };
-  return { ok: true, value };
+/** An endpoint property's limits, named as the field limits they are. */
+function rulesOf(property: EndpointBodyProperty): ValueRules {
+  switch (property.type) {
+    case 'string':
+      return { options: property.enum, minLength: property.minLength, maxLength: property.maxLength };
+    case 'number':
+      return { integer: property.integer, min: property.minimum, max: property.maximum };
+    default:
+      return {};
+  }
 }
 
-function castNumber(property: Extract<EndpointBodyProperty, { type: 'number' }>, raw: unknown, fromText: boolean): Cast {
-  const value = fromText && typeof raw === 'string' && NUMBER_TEXT.test(raw) ? Number(raw) : raw;
-  if (typeof value !== 'number' || !Number.isFinite(value)) return { ok: false, message: 'must be a number', code: 'invalid_type' };
-  if (property.integer && !Number.isInteger(value)) return { ok: false, message: 'must be a whole number', code: 'invalid_type' };
-  if (property.minimum !== undefined && value < property.minimum) return { ok: false, message: `must be >= ${property.minimum}`, code: 'too_small' };
-  if (property.maximum !== undefined && value > property.maximum) return { ok: false, message: `must be <= ${property.maximum}`, code: 'too_big' };
-  return { ok: true, value };
-}
+const CAST_TYPES: Record<Exclude<EndpointBodyProperty['type'], 'file'>, CastType> = {
+  string: 'text',
+  number: 'number',
+  boolean: 'boolean',
+  email: 'email',
+  date: 'date',
+};
 
-function castBoolean(raw: unknown, fromText: boolean): Cast {
-  const value = fromText && (raw === 'true' || raw === 'false') ? raw === 'true' : raw;
-  return typeof value === 'boolean' ? { ok: true, value } : { ok: false, message: 'must be a boolean', code: 'invalid_type' };
+/** A value cast as a field of the same type casts it (from a multipart form: as text), then held to the property's limits. */
+function castTyped(property: Exclude<EndpointBodyProperty, { type: 'file' }>, value: unknown, fromText: boolean): Cast {
+  // Strings stay strict in a form too: its values are all text already, and a JSON body's 5 is no string.
+  const cast = castAs(CAST_TYPES[property.type], value, fromText && property.type !== 'string' ? 'text' : 'json');
+  if (!cast.ok) return cast;
+  const breach = checkRules(cast.value, rulesOf(property));
+  return breach ? { ok: false, ...breach } : cast;
 }
 
 function castProperty(name: string, property: EndpointBodyProperty, value: unknown, fromText: boolean): Cast {
   switch (property.type) {
-    case 'string':
-      return castString(property, value);
-    case 'number':
-      return castNumber(property, value, fromText);
-    case 'boolean':
-      return castBoolean(value, fromText);
     case 'file': {
       if (typeof value !== 'object' || value === null || !uploadedFiles.has(value)) return { ok: false, message: 'must be a file', code: 'invalid_type' };
       const limit = property.maxSize ?? DEFAULT_MAX_FILE_SIZE;
@@ -57,6 +57,8 @@ function castProperty(name: string, property: EndpointBodyProperty, value: unkno
       if ((value as EndpointFile).size > limit) throw new PayloadTooLargeError(`The file "${name}" is larger than ${limit} bytes.`);
       return { ok: true, value };
     }
+    default:
+      return castTyped(property, value, fromText);
   }
 }
 

@@ -29,7 +29,6 @@ export { assertRelationLimits, listRelationPaths, rejectTooManyRelationIds, type
 export { toMongoFilter, matchNothing } from './to-mongo-filter';
 export { encodeCursor, decodeCursor, signCursor, MAX_CURSOR_LENGTH } from './cursor';
 export { cursorFilter, reverseSort } from './cursor-filter';
-export { castString, castNumber, castBoolean, castObjectId } from './cast-value';
 export { castDate } from '../schema/parse-date';
 export type { QueryErrorCode } from './reject';
 export { mongoFilterKey, queryKey, whereKey } from './query-key';

@@ -1,7 +1,8 @@
 // One field's condition in the where dialect: resolves the (possibly dotted) field name, reads its
 // operators, checks each against the field's type and casts the value. Shared by `where` and Form C `filter`.
 import type { CollectionDescriptor, FieldDescriptor, SchemaRegistry } from '../schema/descriptors';
-import { castBoolean, castString, castValue } from './cast-value';
+import { castBoolean, castText as castPattern } from '../schema/value-cast';
+import { castBound, castValue } from './cast-value';
 import { combineWhere } from './combine-where';
 import { findField } from './find-field';
 import { assertOperatorAllowed, isOperator } from './operators';
@@ -94,14 +95,22 @@ function countLeaf(ctx: WhereContext): void {
   }
 }
 
+/**
+ * The text of a pattern (`like`, `nlike`, `contains`/`notContains` on text): matched as typed, ignoring case,
+ * and not cast as the field's values are (a fragment of an e-mail address is no address). Not text: a 400
+ * `invalid_value`, as for other operands that are not a field value (an `exists` flag, a list's shape).
+ */
 function castText(value: unknown, path: string): string {
-  const text = castString(value);
+  const text = castPattern(value);
   if (text === undefined) rejectQuery(path, `${describeValue(value)} is not a string`, 'invalid_value');
   return text;
 }
 
 /**
- * One operator on one field -> a `field` leaf with its value cast: a scalar, a list (`in`, `nin`,
+ * One operator on one field -> a `field` leaf with its value cast. Values compared with the stored ones
+ * (eq, neq, in, nin, any, all, between, contains on a list) are cast as a write casts them (cast-value.ts),
+ * so an e-mail is trimmed and lower-cased here as in a body; a range bound (gt..lte) on an e-mail field is
+ * trimmed and lower-cased but need not be a whole address. The value is a scalar, a list (`in`, `nin`,
  * `any`, `all`), a `[start, end]` pair (`between`), a boolean (`exists`), or a RegExp (`like`, `nlike`,
  * and `contains`/`notContains` on non-array text fields).
  */
@@ -120,7 +129,7 @@ function castOperand(field: FieldDescriptor, op: Operator, raw: unknown, path: s
     case 'gte':
     case 'lt':
     case 'lte':
-      return castValue(field, raw, path);
+      return castBound(field, raw, path);
     case 'in':
     case 'nin':
     case 'any':

@@ -1,9 +1,14 @@
 // The one way the query layer rejects client input: a 400 QueryError naming the parameter path.
 // Every message has the shape `<path>: <what is wrong>`, with one matching errors[] entry.
 import { QueryError, QueryTooComplexError } from '../errors';
+import type { CastCode } from '../schema/value-cast';
 
-/** Stable machine codes carried in `errors[].code` of a rejected query. */
+/**
+ * Stable machine codes carried in `errors[].code` of a rejected query; a value that is not of its field's
+ * type carries the code a body gets for it (CastCode: `invalid_type`, `invalid_date`, ...).
+ */
 export type QueryErrorCode =
+  | CastCode
   | 'malformed_json'
   | 'invalid_where'
   | 'forbidden_key'

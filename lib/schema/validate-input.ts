@@ -1,12 +1,9 @@
 // Checks a create/update body against the collection's fields and returns storage-ready data.
 // Strict JSON types (no "5" for a number), every problem reported at once with its field name.
-import { Types } from 'mongoose';
 import { ContentError, type ErrorDetail, ValidationError } from '../errors';
-import type { CollectionDescriptor, FieldDescriptor, ValueType } from './descriptors';
+import type { CollectionDescriptor, FieldDescriptor } from './descriptors';
 import { isRecord } from '../util/is-record';
-import { castDate, parseIsoDate } from './parse-date';
-import { isObjectId, isObjectIdString } from '../util/object-id';
-import { normalizeEmail } from '../util/normalize-email';
+import { castFieldValue, checkRules, fieldRules } from './value-cast';
 
 export interface ValidatedInput {
   /** Values to write, cast for storage (Date, ObjectId). */
@@ -24,86 +21,18 @@ export interface ValidateOptions {
   readOnly?: ReadonlySet<string>;
 }
 
-// No whitespace and no control characters: an address is mailed and logged in with, never a place for them.
-const EMAIL = /^[^\s@\u0000-\u001f\u007f]+@[^\s@\u0000-\u001f\u007f]+\.[^\s@\u0000-\u001f\u007f]+$/;
-/** RFC 5321's limit on a deliverable address; longer ones could be stored but never mailed or logged in with. */
-const MAX_EMAIL_LENGTH = 254;
-const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
-const JSON_KEY_RULE = 'keys may not start with "$", contain "." or NUL, or be __proto__, constructor or prototype';
-
-/**
- * Rejects `$`-prefixed, dotted and prototype keys anywhere inside a json value (they would reach Mongo
- * or a prototype), and keys with a NUL, which MongoDB cannot store (a key is a C string in BSON).
- */
-function findUnsafeKey(value: unknown, depth = 0): string | undefined {
-  if (depth > 32) return '(nesting deeper than 32)';
-  if (Array.isArray(value)) {
-    for (const item of value) {
-      const bad = findUnsafeKey(item, depth + 1);
-      if (bad) return bad;
-    }
-  } else if (isRecord(value)) {
-    for (const [key, inner] of Object.entries(value)) {
-      if (key.startsWith('$') || key.includes('.') || key.includes('\u0000') || UNSAFE_KEYS.has(key)) return key;
-      const bad = findUnsafeKey(inner, depth + 1);
-      if (bad) return bad;
-    }
-  }
-  return undefined;
-}
-
 type Cast = { ok: true; value: unknown } | { ok: false; message: string; code: string };
 
-function castScalar(field: FieldDescriptor, valueType: ValueType, value: unknown): Cast {
-  switch (valueType) {
-    case 'string': {
-      if (typeof value !== 'string') return { ok: false, message: 'must be a string', code: 'invalid_type' };
-      if (field.type === 'email' || (field.type === 'array' && field.config.of === 'email')) {
-        const email = normalizeEmail(value);
-        if (email.length > MAX_EMAIL_LENGTH || !EMAIL.test(email)) return { ok: false, message: 'must be a valid e-mail address', code: 'invalid_email' };
-        return { ok: true, value: email };
-      }
-      if (field.options && !field.options.includes(value)) {
-        return { ok: false, message: `must be one of: ${field.options.join(', ')}`, code: 'invalid_option' };
-      }
-      const { minLength, maxLength } = field.config;
-      if (minLength !== undefined && value.length < minLength) return { ok: false, message: `must be at least ${minLength} characters`, code: 'too_short' };
-      if (maxLength !== undefined && value.length > maxLength) return { ok: false, message: `must be at most ${maxLength} characters`, code: 'too_long' };
-      return { ok: true, value };
-    }
-    case 'number': {
-      if (typeof value !== 'number' || !Number.isFinite(value)) return { ok: false, message: 'must be a number', code: 'invalid_type' };
-      const { min, max } = field.config;
-      if (min !== undefined && value < min) return { ok: false, message: `must be >= ${min}`, code: 'too_small' };
-      if (max !== undefined && value > max) return { ok: false, message: `must be <= ${max}`, code: 'too_big' };
-      return { ok: true, value };
-    }
-    case 'boolean':
-      return typeof value === 'boolean' ? { ok: true, value } : { ok: false, message: 'must be a boolean', code: 'invalid_type' };
-    case 'date': {
-      // As strict as query dates: ISO 8601 text of a day that exists ("March 7 2020", "2024-02-30" and "1"
-      // are refused), epoch milliseconds as a number, or a Date from server code.
-      const date =
-        typeof value === 'string' ? parseIsoDate(value) : typeof value === 'number' || value instanceof Date ? castDate(value) : undefined;
-      if (!date) return { ok: false, message: 'must be an ISO-8601 date', code: 'invalid_date' };
-      return { ok: true, value: date };
-    }
-    case 'objectId':
-      // Server code (a hook) may hand over an ObjectId itself.
-      if (isObjectId(value)) return { ok: true, value };
-      if (typeof value !== 'string' || !isObjectIdString(value)) return { ok: false, message: 'must be a record id', code: 'invalid_id' };
-      return { ok: true, value: new Types.ObjectId(value) };
-    case 'json': {
-      const bad = findUnsafeKey(value);
-      // The key is JSON-quoted: it may hold a NUL or other control characters.
-      if (bad) return { ok: false, message: `key ${JSON.stringify(bad)} is not allowed in a json value (${JSON_KEY_RULE})`, code: 'invalid_key' };
-      return { ok: true, value };
-    }
-  }
+/** One value of the field (one element of a list), cast as JSON and held to the field's limits. */
+function castScalar(field: FieldDescriptor, value: unknown): Cast {
+  const cast = castFieldValue(field, value, 'json');
+  if (!cast.ok) return cast;
+  const breach = checkRules(cast.value, fieldRules(field));
+  return breach ? { ok: false, ...breach } : cast;
 }
 
 function castField(field: FieldDescriptor, value: unknown): Cast {
-  if (!field.isArray) return castScalar(field, field.valueType, value);
+  if (!field.isArray) return castScalar(field, value);
   if (!Array.isArray(value)) return { ok: false, message: 'must be an array', code: 'invalid_type' };
   // Before any item is cast: a list far over the limit costs nothing more than one just over it.
   if (field.maxItems !== undefined && value.length > field.maxItems) {
@@ -111,7 +40,7 @@ function castField(field: FieldDescriptor, value: unknown): Cast {
   }
   const out: unknown[] = [];
   for (let i = 0; i < value.length; i++) {
-    const cast = castScalar(field, field.valueType, value[i]);
+    const cast = castScalar(field, value[i]);
     if (!cast.ok) return { ok: false, message: `item ${i} ${cast.message}`, code: cast.code };
     out.push(cast.value);
   }

@@ -147,6 +147,11 @@ function bodyPropertyType(property: EndpointBodyProperty, emitter: Emitter): str
       return 'number';
     case 'boolean':
       return 'boolean';
+    case 'email':
+      return 'string';
+    // The handler gets the Date the body's text was cast to.
+    case 'date':
+      return 'Date';
     case 'file':
       emitter.helpers.add('UploadedFile');
       return 'UploadedFile';

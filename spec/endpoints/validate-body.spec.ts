@@ -1,6 +1,7 @@
 // Endpoint body validation: types, bounds, required and unknown properties, multipart text casts.
 import type { EndpointBodySchema } from '../../lib';
 import { PayloadTooLargeError, ValidationError } from '../../lib';
+import { bodyJsonSchema } from '../../lib/endpoints/body-schema';
 import { toEndpointFile, validateEndpointBody } from '../../lib/endpoints/validate-body';
 
 const schema: EndpointBodySchema = {
@@ -60,5 +61,41 @@ describe('validateEndpointBody', () => {
 
   it('is a 413 for a file above its own maxSize', () => {
     expect(() => validateEndpointBody(schema, { name: 'Ann', doc: file(5) }, true)).toThrow(PayloadTooLargeError);
+  });
+
+  describe('e-mail and date properties, cast as a field of the type casts them', () => {
+    const lookup: EndpointBodySchema = { properties: { mail: { type: 'email' }, since: { type: 'date' } } };
+    const codesOf = (body: unknown, fromText = false): Record<string, string> => {
+      try {
+        validateEndpointBody(lookup, body, fromText);
+      } catch (error) {
+        return Object.fromEntries((error as ValidationError).errors!.map((e) => [e.field ?? '', e.code]));
+      }
+      throw new Error('expected a ValidationError');
+    };
+
+    it('trims and lower-cases an address, and reads a date to a Date', () => {
+      expect(validateEndpointBody(lookup, { mail: ' Ann@Example.COM ', since: '2024-05-01T10:00:00+02:00' }, false)).toEqual({
+        mail: 'ann@example.com',
+        since: new Date('2024-05-01T08:00:00Z'),
+      });
+      expect(validateEndpointBody(lookup, { since: 1714521600000 }, false)).toEqual({ since: new Date('2024-05-01T00:00:00Z') });
+    });
+
+    it('reads a multipart form as text: epoch digits are a date, an empty input is absent', () => {
+      expect(validateEndpointBody(lookup, { mail: 'A@B.CO', since: '1714521600000' }, true)).toEqual({ mail: 'a@b.co', since: new Date('2024-05-01T00:00:00Z') });
+      expect(validateEndpointBody(lookup, { mail: '', since: '' }, true)).toEqual({});
+    });
+
+    it('refuses with the codes a record write gives', () => {
+      expect(codesOf({ mail: 'not-an-email', since: '2024-02-30' })).toEqual({ mail: 'invalid_email', since: 'invalid_date' });
+      expect(codesOf({ mail: 5, since: 'soon' })).toEqual({ mail: 'invalid_email', since: 'invalid_date' });
+      // From JSON a digit string is no date, as in a record body.
+      expect(codesOf({ since: '1' })).toEqual({ since: 'invalid_date' });
+    });
+
+    it('declares them in the JSON Schema as formatted strings', () => {
+      expect(bodyJsonSchema(lookup).properties).toEqual({ mail: { type: 'string', format: 'email' }, since: { type: 'string', format: 'date-time' } });
+    });
   });
 });

@@ -52,7 +52,7 @@ describe('validateEndpoints', () => {
     ['a body on GET', { path: '/a', method: 'get', handler, schema: { name: 'A', body: { properties: { a: { type: 'string' } } } } }, 'endpoints[0].schema.body: a GET endpoint takes no body'],
     ['a body without a name', { path: '/a', method: 'post', handler, schema: { body: { properties: { a: { type: 'string' } } } } }, 'endpoints[0].schema.name: required with a body'],
     ['a lowercase name', { path: '/a', method: 'post', handler, schema: { name: 'contact' } }, 'endpoints[0].schema.name: must be a PascalCase identifier'],
-    ['an unknown property type', { path: '/a', method: 'post', handler, schema: { name: 'A', body: { properties: { a: { type: 'date' } } } } }, 'endpoints[0].schema.body.properties.a.type: must be "string", "number", "boolean" or "file"'],
+    ['an unknown property type', { path: '/a', method: 'post', handler, schema: { name: 'A', body: { properties: { a: { type: 'object' } } } } }, 'endpoints[0].schema.body.properties.a.type: must be "string", "number", "boolean", "email", "date" or "file"'],
     ['an option of another type', { path: '/a', method: 'post', handler, schema: { name: 'A', body: { properties: { a: { type: 'number', maxLength: 3 } } } } }, 'endpoints[0].schema.body.properties.a.maxLength: unknown option for a number property'],
     ['an empty body', { path: '/a', method: 'post', handler, schema: { name: 'A', body: { properties: {} } } }, 'endpoints[0].schema.body.properties: must be an object with at least one property'],
     ['a required name that is no property', { path: '/a', method: 'post', handler, schema: { name: 'A', body: { properties: { a: { type: 'string' } }, required: ['b'] } } }, 'endpoints[0].schema.body.required: "b" is not a property'],

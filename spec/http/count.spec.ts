@@ -175,7 +175,7 @@ describe('GET /<slug>/count', () => {
   it.each<[string, string, string, string]>([
     ['malformed JSON', 'where={"views":', 'where', 'malformed_json'],
     ['an unknown operator', qs(['where[views][near]', 1]), 'where.views.near', 'unknown_operator'],
-    ['a value that does not cast', qs(['where[views][gt]', 'abc']), 'where.views.gt', 'invalid_value'],
+    ['a value that does not cast', qs(['where[views][gt]', 'abc']), 'where.views.gt', 'invalid_type'],
     ['an unknown field', qs(['where[nope]', 1]), 'where.nope', 'unknown_field'],
     ['a $ key', whereJson({ $where: 'sleep(1000)' }), 'where.$where', 'forbidden_key'],
     ['a malformed filter', qs(['filter', 'views']), 'filter', 'invalid_filter'],

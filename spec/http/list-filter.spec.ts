@@ -498,7 +498,7 @@ describe('Form C filter', () => {
   it('rejects a malformed item or a value that does not cast', async () => {
     expectQueryError(await listPosts(qs(['filter', 'views'])), 'filter', 'invalid_filter');
     expectQueryError(await listPosts(qs(['filter', ':5'])), 'filter', 'invalid_filter');
-    expectQueryError(await listPosts(qs(['filter', 'views:>abc'])), 'filter.views.gt', 'invalid_value', /"abc" is not a number/);
+    expectQueryError(await listPosts(qs(['filter', 'views:>abc'])), 'filter.views.gt', 'invalid_type', /"abc" is not a number/);
     expectQueryError(
       await listPosts(qs(['filter', 'status:draft'], ['filter', 'nope:1'])),
       'filter.1.nope',
@@ -732,14 +732,14 @@ describe('bad input: 400 problem+json naming the problem', () => {
     ['any on a scalar field', 'where[title][any]=a,b', 'where.title.any', 'invalid_operator'],
     ['eq on json', 'where[meta][eq]=1', 'where.meta.eq', 'invalid_operator'],
     // values that do not cast
-    ['number that is not a number', 'where[views][gt]=abc', 'where.views.gt', 'invalid_value', /"abc" is not a number/],
-    ['number in a list', 'where[views][in]=1,x', 'where.views.in.1', 'invalid_value'],
-    ['bad date', 'where[publishedAt][gt]=2024-13-45', 'where.publishedAt.gt', 'invalid_value', /is not a date/],
-    ['rolled-over date', 'where[publishedAt][eq]=2024-02-30', 'where.publishedAt.eq', 'invalid_value'],
-    ['bad ObjectId in a relationship', 'where[author][eq]=bob', 'where.author.eq', 'invalid_value', /is not a valid id/],
-    ['bad ObjectId in a hasMany', 'where[categories][contains]=123', 'where.categories.contains', 'invalid_value'],
-    ['bad id', 'where[id][in]=abc', 'where.id.in.0', 'invalid_value'],
-    ['bad boolean', 'where[featured][eq]=yes', 'where.featured.eq', 'invalid_value'],
+    ['number that is not a number', 'where[views][gt]=abc', 'where.views.gt', 'invalid_type', /"abc" is not a number/],
+    ['number in a list', 'where[views][in]=1,x', 'where.views.in.1', 'invalid_type'],
+    ['bad date', 'where[publishedAt][gt]=2024-13-45', 'where.publishedAt.gt', 'invalid_date', /is not a date/],
+    ['rolled-over date', 'where[publishedAt][eq]=2024-02-30', 'where.publishedAt.eq', 'invalid_date'],
+    ['bad ObjectId in a relationship', 'where[author][eq]=bob', 'where.author.eq', 'invalid_id', /is not a valid id/],
+    ['bad ObjectId in a hasMany', 'where[categories][contains]=123', 'where.categories.contains', 'invalid_id'],
+    ['bad id', 'where[id][in]=abc', 'where.id.in.0', 'invalid_id'],
+    ['bad boolean', 'where[featured][eq]=yes', 'where.featured.eq', 'invalid_type'],
     ['bad exists flag', 'where[views][exists]=maybe', 'where.views.exists', 'invalid_value'],
     ['between with one bound', 'where[views][between]=1', 'where.views.between', 'invalid_value', /two values/],
     ['between with three bounds', 'where[views][between]=1,2,3', 'where.views.between', 'invalid_value'],

@@ -2,13 +2,8 @@
 // plus the 400 castValue raises with the field path and expected type.
 import { Types } from 'mongoose';
 import { castDate } from '../../lib/schema/parse-date';
-import {
-  castBoolean,
-  castNumber,
-  castObjectId,
-  castString,
-  castValue,
-} from '../../lib/query/cast-value';
+import { castValue } from '../../lib/query/cast-value';
+import { castBoolean, castNumber, castObjectId, castText as castString } from '../../lib/schema/value-cast';
 import { describeRejection, expectedRejection, posts, rejectionOf } from './fixtures';
 
 const HEX = '65a1b2c3d4e5f60718293a4b';
@@ -123,19 +118,19 @@ describe('castValue', () => {
   it('returns null when null is allowed', () => expect(castValue(posts.fields.views, null, 'where.views.eq', true)).toBeNull());
 
   it.each([
-    ['views', 'abc', '"abc" is not a number'],
-    ['views', '', '"" is not a number'],
-    ['views', null, 'null is not a number'],
-    ['published', 'yes', '"yes" is not a boolean'],
-    ['publishedAt', 'soon', '"soon" is not a date'],
-    ['author', 'nope', '"nope" is not a valid id'],
-    ['id', '123', '"123" is not a valid id'],
-    ['title', { a: 1 }, '{"a":1} is not a string'],
-    ['tags', ['a'], '["a"] is not a string'],
-  ])('%s: %p is a 400', (name, value, message) => {
+    ['views', 'abc', '"abc" is not a number', 'invalid_type'],
+    ['views', '', '"" is not a number', 'invalid_type'],
+    ['views', null, 'null is not a number', 'invalid_type'],
+    ['published', 'yes', '"yes" is not a boolean', 'invalid_type'],
+    ['publishedAt', 'soon', '"soon" is not a date', 'invalid_date'],
+    ['author', 'nope', '"nope" is not a valid id', 'invalid_id'],
+    ['id', '123', '"123" is not a valid id', 'invalid_id'],
+    ['title', { a: 1 }, '{"a":1} is not a string', 'invalid_type'],
+    ['tags', ['a'], '["a"] is not a string', 'invalid_type'],
+  ])('%s: %p is a 400 with the code a body gets for it', (name, value, message, code) => {
     const path = `where.${name}.gt`;
     const error = rejectionOf(() => castValue(posts.fields[name], value, path));
-    expect(describeRejection(error)).toEqual(expectedRejection(path, message, 'invalid_value'));
+    expect(describeRejection(error)).toEqual(expectedRejection(path, message, code));
   });
 
   it('shortens long values in messages', () => {

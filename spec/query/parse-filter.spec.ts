@@ -42,15 +42,15 @@ describe('parseFilter', () => {
   it.each([
     ['filter=views', 'filter', 'expected "field:value" (or field:>value, >=, <, <=, !=)', 'invalid_filter'],
     ['filter=:5', 'filter', 'expected "field:value" (or field:>value, >=, <, <=, !=)', 'invalid_filter'],
-    ['filter=views:>abc', 'filter.views.gt', '"abc" is not a number', 'invalid_value'],
-    ['filter=views:', 'filter.views.eq', '"" is not a number', 'invalid_value'],
+    ['filter=views:>abc', 'filter.views.gt', '"abc" is not a number', 'invalid_type'],
+    ['filter=views:', 'filter.views.eq', '"" is not a number', 'invalid_type'],
     ['filter=published:>true', 'filter.published.gt', 'operator "gt" is not valid on a boolean field', 'invalid_operator'],
     ['filter=meta:x', 'filter.meta.eq', 'operator "eq" is not valid on a json field (only "exists" is)', 'invalid_operator'],
     ['filter=secret:x', 'filter.secret', 'unknown field', 'unknown_field'],
     ['filter=nope:x', 'filter.nope', 'unknown field', 'unknown_field'],
     ['filter=$where:x', 'filter.$where', 'unknown field', 'unknown_field'],
     ['filter=__proto__:x', 'filter.__proto__', 'unknown field', 'unknown_field'],
-    ['filter=title:a&filter=views:x', 'filter.1.views.eq', '"x" is not a number', 'invalid_value'],
+    ['filter=title:a&filter=views:x', 'filter.1.views.eq', '"x" is not a number', 'invalid_type'],
     ['filter[a]=views:1', 'filter', 'expected "field:value" items', 'invalid_filter'],
     ['filter[0][x]=1', 'filter', 'expected "field:value"', 'invalid_filter'],
   ])('%s is a 400', (query, path, message, code) => {

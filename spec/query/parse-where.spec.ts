@@ -249,7 +249,7 @@ describe('parseWhere: relationship paths', () => {
   it('casts by the related field type', () => {
     const error = rejectionOf(() => where({ 'author.company.id': { eq: 'nope' } }));
     expect(describeRejection(error)).toEqual(
-      expectedRejection('where.author.company.id.eq', '"nope" is not a valid id', 'invalid_value'),
+      expectedRejection('where.author.company.id.eq', '"nope" is not a valid id', 'invalid_id'),
     );
   });
 
@@ -316,7 +316,7 @@ const REJECTIONS: Array<[string, unknown, string, string, string]> = [
   ['__proto__ (JSON)', '{"__proto__":{"x":1}}', 'where.__proto__', 'the key "__proto__" is not allowed', 'forbidden_key'],
   ['constructor', { constructor: { prototype: 1 } }, 'where.constructor', 'the key "constructor" is not allowed', 'forbidden_key'],
   ['prototype in a value', { title: { eq: { prototype: 1 } } }, 'where.title.eq.prototype', 'the key "prototype" is not allowed', 'forbidden_key'],
-  ['an object where a scalar is expected', { title: { eq: { a: 1 } } }, 'where.title.eq', '{"a":1} is not a string', 'invalid_value'],
+  ['an object where a scalar is expected', { title: { eq: { a: 1 } } }, 'where.title.eq', '{"a":1} is not a string', 'invalid_type'],
   ['a bare list', { title: ['a', 'b'] }, 'where.title', 'a bare list is ambiguous: use an operator such as "in" or "all"', 'invalid_value'],
   ['no operator', { title: {} }, 'where.title', 'expected at least one operator', 'invalid_where'],
   ['unknown field', { nope: 1 }, 'where.nope', 'unknown field', 'unknown_field'],
@@ -344,16 +344,16 @@ const REJECTIONS: Array<[string, unknown, string, string, string]> = [
   ['between on hasMany', { categories: { between: [ID_A, ID_B] } }, 'where.categories.between', 'operator "between" is not valid on a hasMany relationship field', 'invalid_operator'],
   ['between with one value', { views: { between: [1] } }, 'where.views.between', 'expected exactly two values [start, end]', 'invalid_value'],
   ['between with three values', { views: { between: '1,2,3' } }, 'where.views.between', 'expected exactly two values [start, end]', 'invalid_value'],
-  ['between with a bad bound', { views: { between: [1, 'x'] } }, 'where.views.between.1', '"x" is not a number', 'invalid_value'],
-  ['between with null', { publishedAt: { between: [null, '2024-01-01'] } }, 'where.publishedAt.between.0', 'null is not a date', 'invalid_value'],
-  ['gt null', { views: { gt: null } }, 'where.views.gt', 'null is not a number', 'invalid_value'],
-  ['number cast', { views: { gt: 'abc' } }, 'where.views.gt', '"abc" is not a number', 'invalid_value'],
-  ['empty number', { views: '' }, 'where.views.eq', '"" is not a number', 'invalid_value'],
-  ['boolean cast', { published: 'yes' }, 'where.published.eq', '"yes" is not a boolean', 'invalid_value'],
-  ['date cast', { publishedAt: { gt: '2024-02-30' } }, 'where.publishedAt.gt', '"2024-02-30" is not a date', 'invalid_value'],
-  ['id cast', { id: 'abc' }, 'where.id.eq', '"abc" is not a valid id', 'invalid_value'],
-  ['relationship cast', { author: { in: [ID_A, 'x'] } }, 'where.author.in.1', '"x" is not a valid id', 'invalid_value'],
-  ['element cast', { scores: { contains: 'x' } }, 'where.scores.contains', '"x" is not a number', 'invalid_value'],
+  ['between with a bad bound', { views: { between: [1, 'x'] } }, 'where.views.between.1', '"x" is not a number', 'invalid_type'],
+  ['between with null', { publishedAt: { between: [null, '2024-01-01'] } }, 'where.publishedAt.between.0', 'null is not a date', 'invalid_date'],
+  ['gt null', { views: { gt: null } }, 'where.views.gt', 'null is not a number', 'invalid_type'],
+  ['number cast', { views: { gt: 'abc' } }, 'where.views.gt', '"abc" is not a number', 'invalid_type'],
+  ['empty number', { views: '' }, 'where.views.eq', '"" is not a number', 'invalid_type'],
+  ['boolean cast', { published: 'yes' }, 'where.published.eq', '"yes" is not a boolean', 'invalid_type'],
+  ['date cast', { publishedAt: { gt: '2024-02-30' } }, 'where.publishedAt.gt', '"2024-02-30" is not a date', 'invalid_date'],
+  ['id cast', { id: 'abc' }, 'where.id.eq', '"abc" is not a valid id', 'invalid_id'],
+  ['relationship cast', { author: { in: [ID_A, 'x'] } }, 'where.author.in.1', '"x" is not a valid id', 'invalid_id'],
+  ['element cast', { scores: { contains: 'x' } }, 'where.scores.contains', '"x" is not a number', 'invalid_type'],
   ['exists cast', { views: { exists: 'maybe' } }, 'where.views.exists', '"maybe" is not a boolean', 'invalid_value'],
   ['like null', { title: { like: null } }, 'where.title.like', 'null is not a string', 'invalid_value'],
   ['in not a list', { views: { in: { a: 1 } } }, 'where.views.in', '{"a":1} is not a list', 'invalid_value'],

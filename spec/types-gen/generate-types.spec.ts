@@ -157,6 +157,14 @@ describe('generateTypes', () => {
     );
   });
 
+  it('declares e-mail properties as strings and date properties as the Date the handler gets', () => {
+    const types = generateTypes({
+      collections: [],
+      endpoints: [{ path: '/a', method: 'post', handler: () => 1, schema: { name: 'Lookup', body: { properties: { mail: { type: 'email' }, since: { type: 'date' } }, required: ['mail'] } } }],
+    });
+    expect(types).toContain('export interface Lookup {\n  mail: string;\n  since?: Date;\n}\n');
+  });
+
   it('leaves out helpers nothing uses and keeps comments closed', () => {
     const plain = generateTypes({ collections: [{ slug: 'notes', fields: { text: { type: 'text' } } }], endpoints: [{ path: '/a', method: 'post', handler: () => 1, schema: { name: 'A', body: { properties: { a: { type: 'string', description: 'ends */ early' } } } } }] });
     expect(plain).not.toMatch(/JsonValue|UploadedFile|FileRecord/);

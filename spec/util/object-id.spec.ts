@@ -1,7 +1,7 @@
 // Unit tests of the ObjectId helpers (no database): the text check, and ObjectId recognition that
 // also holds for ObjectIds made by another copy of bson, as a host with its own mongoose produces.
 import { Types } from 'mongoose';
-import { castObjectId } from '../../lib/query/cast-value';
+import { castObjectId } from '../../lib/schema/value-cast';
 import { decodeCursor, encodeCursor } from '../../lib/query/cursor';
 import { createRecordSerializer } from '../../lib/schema/to-record';
 import { OBJECT_ID_PATTERN, isObjectId, isObjectIdString } from '../../lib/util/object-id';
