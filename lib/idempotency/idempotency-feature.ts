@@ -16,7 +16,7 @@ import { toLoggableError } from '../util/loggable-error';
 import { hashToken } from '../util/random-token';
 import { createCallerScope } from './caller-scope';
 import { readIdempotencyKey } from './idempotency-key';
-import { resolveIdempotencyOptions, validateIdempotencyConfig } from './idempotency-options';
+import { type ParsedIdempotency, leaseFor, parseIdempotencyOptions } from './idempotency-options';
 import { createIdempotencyStore } from './idempotency-store';
 import { requestFingerprint } from './request-fingerprint';
 import { withIdempotencyDocs } from './route-docs';
@@ -49,13 +49,13 @@ function fingerprintOf(req: Request, route: RouteDef, key: string): Fingerprint 
 const REPLAY_NOT_KEPT =
   "This Idempotency-Key's request was completed, but its answer was not kept for a replay (too large to keep, marked Cache-Control: no-store, or finished after the request deadline's answer); use a new key to run it again.";
 
-export const idempotencyFeature: Feature = {
+export const idempotencyFeature: Feature<ParsedIdempotency | undefined> = {
   name: 'idempotency',
-  validate: validateIdempotencyConfig,
-  create(runtime, lifecycle) {
+  options: parseIdempotencyOptions,
+  create(runtime, lifecycle, parsed) {
     const { config } = runtime;
-    const options = resolveIdempotencyOptions(config.source, config.requestTimeoutMS);
-    if (!options) return undefined;
+    if (!parsed) return undefined;
+    const options = { ...parsed, leaseMs: leaseFor(config.requestTimeoutMS) };
     const { leaseMs, maxAnswerBytes, maxKeysPerCaller } = options;
     const store = createIdempotencyStore(runtime.connection, options, config.requestTimeoutMS);
     const scopeOf = createCallerScope(runtime);

@@ -8,7 +8,7 @@ import { connectHub } from './hub-feed';
 import { createRuleBook } from './read-matcher';
 import type { RealtimeClient } from './realtime-client';
 import type { HubEntry } from './realtime-event';
-import { resolveRealtimeOptions, validateRealtimeConfig } from './realtime-options';
+import { type ResolvedRealtimeOptions, parseRealtimeOptions } from './realtime-options';
 import { createSseTransport } from './sse-transport';
 import { createWsTransport } from './ws-transport';
 
@@ -26,11 +26,10 @@ declare module '../http/feature' {
 }
 
 /** `realtime: true | { ... }`: events over Server-Sent Events and WebSocket. */
-export const realtimeFeature: Feature = {
+export const realtimeFeature: Feature<ResolvedRealtimeOptions | undefined> = {
   name: 'realtime',
-  validate: validateRealtimeConfig,
-  create(runtime, lifecycle) {
-    const options = resolveRealtimeOptions(runtime.config.source.realtime);
+  options: parseRealtimeOptions,
+  create(runtime, lifecycle, options) {
     if (!options) return undefined;
     const { logger } = runtime.config;
     const hub = createEventHub<HubEntry>(options.replayEvents, (error) => logger.error('content-router: a realtime client failed:', error));
