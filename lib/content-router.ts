@@ -106,8 +106,8 @@ function openConnection(config: ResolvedConfig): { connection: Connection; owned
 function createRuntime(config: ResolvedConfig, connection: Connection): Runtime {
   const registry = describeCollections(config.collections);
   const globalDescriptors = config.globals.map(describeGlobal);
-  const collectionModels = buildCollectionModels(connection, registry.values());
-  const globalModels = buildGlobalModels(connection, globalDescriptors);
+  const collectionModels = buildCollectionModels(connection, registry.values(), config.clock);
+  const globalModels = buildGlobalModels(connection, globalDescriptors, config.clock);
   return {
     fieldReadRules: fieldReadRules([...registry.values(), ...globalDescriptors]),
     views: { full: fullView(registry), byKey: new Map() },

@@ -37,12 +37,14 @@ export function createAuthCollection(runtime: Runtime, collection: CollectionRun
   let dummy: Promise<string> | undefined;
   // Made lazily, with the current parameters, so it costs exactly what a real verify costs.
   const dummyHash = () => (dummy ??= hashPassword(createRandomToken(), options.hash));
+  const { clock } = runtime.config;
   const stores = {
-    refreshTokens: createRefreshTokenStore(runtime.connection, names.refreshTokens),
-    apiKeys: createApiKeyStore(runtime.connection, names.apiKeys),
+    refreshTokens: createRefreshTokenStore(runtime.connection, names.refreshTokens, clock),
+    apiKeys: createApiKeyStore(runtime.connection, names.apiKeys, clock),
     failures: createLoginFailureStore(runtime.connection, names.loginFailures, {
       maxAttempts: options.maxLoginAttempts,
       lockTimeMs: options.lockTimeMs,
+      clock,
     }),
   };
   const softDelete = collection.descriptor.softDelete;

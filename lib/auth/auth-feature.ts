@@ -16,6 +16,7 @@ import { checkPassword } from './password-policy';
 import { createUserResolver } from './resolve-user';
 import { parseAuthOptions } from './validate-auth-config';
 import { createVerifiedTokens } from './verified-tokens';
+import { nowMs } from '../util/clock';
 
 /**
  * A password set through the update operation (an admin's PATCH, the local API) ends the user's sessions,
@@ -49,9 +50,11 @@ export const authFeature: Feature<AuthFeatureOptions> = {
     const users = createUserResolver(collections, options.userCacheTtl, runtime.changes);
     const endSessions = endSessionsOnPasswordChange(collections, runtime);
     const userOfClaims = (claims: AccessClaims) => users.loadUser(claims.col, claims.sub);
-    const verifiedTokens = createVerifiedTokens();
+    const { clock } = runtime.config;
+    const verifiedTokens = createVerifiedTokens(() => nowMs(clock));
     const passport = createAuthPassport({
       jwt,
+      clock,
       userOfClaims,
       userOfApiKey: (key) => users.userOfApiKey(key),
       onVerified: (token, claims, exp) => verifiedTokens.set(token, claims, exp),
