@@ -22,6 +22,7 @@ import { requestFingerprint } from './request-fingerprint';
 import { withIdempotencyDocs } from './route-docs';
 import { type Recording, recordAnswer, replayAnswer } from './stored-answer';
 import { within } from './within-deadline';
+import { nowMs } from '../util/clock';
 
 declare module '../http/route-table' {
   interface RouteConfig {
@@ -57,7 +58,7 @@ export const idempotencyFeature: Feature<ParsedIdempotency | undefined> = {
     if (!parsed) return undefined;
     const options = { ...parsed, leaseMs: leaseFor(config.requestTimeoutMS) };
     const { leaseMs, maxAnswerBytes, maxKeysPerCaller } = options;
-    const store = createIdempotencyStore(runtime.connection, options, config.requestTimeoutMS);
+    const store = createIdempotencyStore(runtime.connection, options, config.requestTimeoutMS, config.clock);
     const scopeOf = createCallerScope(runtime);
     const keys = new WeakMap<Request, string>();
     const recordings = new WeakMap<Request, Recording>();
@@ -84,7 +85,7 @@ export const idempotencyFeature: Feature<ParsedIdempotency | undefined> = {
         });
         if (over) {
           await store.release(outcome.claim).catch(report);
-          throw new IdempotencyQuotaExceededError(maxKeysPerCaller, (over.firstExpiry.getTime() - Date.now()) / 1000);
+          throw new IdempotencyQuotaExceededError(maxKeysPerCaller, (over.firstExpiry.getTime() - nowMs(config.clock)) / 1000);
         }
         const recording = recordAnswer(res, {
           store,

@@ -27,7 +27,7 @@ export const rateLimitFeature: Feature<ResolvedRateLimit | undefined> = {
     const health = createStoreHealth(logger);
     const stores: Store[] = [];
     const newStore = (prefix: string): Store => {
-      const store = options.store === 'mongo' ? createMongoStore(runtime.connection, prefix, health) : new MemoryStore();
+      const store = options.store === 'mongo' ? createMongoStore(runtime.connection, prefix, health, runtime.config.clock) : new MemoryStore();
       stores.push(store);
       return store;
     };

@@ -27,7 +27,7 @@ export const uploadsFeature: Feature<ResolvedUploadOptions | undefined> = {
   create(runtime, lifecycle, options) {
     if (!options) return undefined;
     const store = createFileStore(runtime.connection, options.bucket);
-    const files: FileCollection = { descriptor: describeUploads(options.access), storage: createGridFsStorage(store, options) };
+    const files: FileCollection = { descriptor: describeUploads(options.access), storage: createGridFsStorage(store, options, runtime.config.clock) };
 
     const upload: LocalApi['upload'] = async (source, uploadOptions) => {
       const readable = toReadable(source);

@@ -25,8 +25,8 @@ export const webhooksFeature: Feature<ResolvedWebhooks | undefined> = {
   create(runtime, lifecycle, options) {
     if (!options) return undefined;
     const { logger } = runtime.config;
-    const store = createDeliveryStore(runtime.connection, options.retentionMs);
-    const queue = createDeliveryQueue(store, options, logger);
+    const store = createDeliveryStore(runtime.connection, options.retentionMs, runtime.config.clock);
+    const queue = createDeliveryQueue(store, options, logger, runtime.config.clock);
     const source = createWebhookSource(runtime, options, store, queue);
     const log = createDeliveryLog(store, queue, options.delays);
     lifecycle.onReady.push(async () => {
