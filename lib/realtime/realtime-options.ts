@@ -37,7 +37,7 @@ export function parseRealtimeOptions(config: ContentConfig): ParsedOptions<Resol
   for (const key of Object.keys(value)) {
     if (!(KEYS as string[]).includes(key)) problems.push(`realtime.${key}: unknown option`);
   }
-  const options: Record<string, number> = { ...DEFAULTS };
+  const options: { -readonly [K in keyof ResolvedRealtimeOptions]: number } = { ...DEFAULTS };
   for (const key of KEYS) {
     const option = value[key];
     if (option === undefined) continue;
@@ -45,5 +45,5 @@ export function parseRealtimeOptions(config: ContentConfig): ParsedOptions<Resol
     else if (key.endsWith('Ms') && option > MAX_TIMER_MS) problems.push(`realtime.${key}: at most ${MAX_TIMER_MS} (about 24.8 days)`);
     else options[key] = option;
   }
-  return { problems, options: Object.freeze(options as unknown as ResolvedRealtimeOptions) };
+  return { problems, options: Object.freeze(options) };
 }

@@ -211,6 +211,7 @@ function parseEndpoint(path: string, endpoint: unknown, urls: Set<string>, regis
   const where = registry ? parseEndpointWhere(path, endpoint.where, slugs, registry, problems) : undefined;
   const view = parseEndpointView(path, endpoint.view, slugs, registry, problems);
   if (problems.length > before || !registry) return undefined;
+  // Checked above, field by field: a problem would have returned before this.
   const { url, secret, events, headers } = endpoint as unknown as WebhookEndpoint;
   const every = events.includes('*');
   const named = new Set(events);
@@ -238,6 +239,7 @@ function parseRetry(retry: unknown, problems: string[]): readonly number[] {
   if (retry.delays === undefined) return DEFAULT_DELAYS;
   const before = problems.length;
   checkDelays(retry.delays, problems);
+  // Checked by checkDelays: integers in range.
   return problems.length > before ? DEFAULT_DELAYS : (retry.delays as number[]);
 }
 
@@ -267,9 +269,8 @@ export function parseWebhooksOptions(config: ContentConfig): ParsedOptions<Resol
   }
   const delays = parseRetry(value.retry, problems);
   const timeoutMs = value.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  if (!(Number.isInteger(timeoutMs) && (timeoutMs as number) >= 100 && (timeoutMs as number) <= 300_000)) {
-    problems.push('webhooks.timeoutMs: must be a whole number of ms from 100 to 300000');
-  }
+  const validTimeout = typeof timeoutMs === 'number' && Number.isInteger(timeoutMs) && timeoutMs >= 100 && timeoutMs <= 300_000;
+  if (!validTimeout) problems.push('webhooks.timeoutMs: must be a whole number of ms from 100 to 300000');
   const retentionMs = value.retention === undefined ? DEFAULT_RETENTION_MS : parseDuration(value.retention);
   if (retentionMs === undefined || retentionMs < 1000 || retentionMs > 365 * 86_400_000) {
     problems.push('webhooks.retention: must be a duration from 1 s to 365 days ("30d", "12h", or a number of seconds)');
@@ -277,13 +278,13 @@ export function parseWebhooksOptions(config: ContentConfig): ParsedOptions<Resol
     const schedule = delays.reduce((sum, delay) => sum + delay * 1.2, 0);
     if (retentionMs <= schedule) problems.push(`webhooks.retention: must outlast the retry schedule (about ${Math.ceil(schedule / 1000)} s), or deliveries expire while still being retried`);
   }
-  if (problems.length || retentionMs === undefined) return { problems, options: undefined };
+  if (problems.length || retentionMs === undefined || !validTimeout) return { problems, options: undefined };
   return {
     problems,
     options: Object.freeze({
       endpoints: Object.freeze(endpoints),
       delays: Object.freeze([...delays]),
-      timeoutMs: timeoutMs as number,
+      timeoutMs,
       retentionMs,
       slugs,
     }),
