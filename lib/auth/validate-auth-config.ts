@@ -83,8 +83,9 @@ export function parseAuthOptions(config: ContentConfig): ParsedOptions<AuthFeatu
   const collections = new Map<string, ReturnType<typeof resolveAuthOptions>>();
   const none: AuthFeatureOptions = { jwt: undefined, userCacheTtl: DEFAULT_USER_CACHE_TTL, sendEmail: undefined, collections };
   if (problems.length) return { problems, options: none };
+  // Over the collections the core accepts the shape of (a broken entry is the core's problem to report).
   for (const collection of config.collections ?? []) {
-    if (collection.auth) collections.set(collection.slug, resolveAuthOptions(config, collection));
+    if (isRecord(collection) && collection.auth && typeof collection.slug === 'string') collections.set(collection.slug, resolveAuthOptions(config, collection));
   }
   return {
     problems,

@@ -61,3 +61,20 @@ describe('the options pass', () => {
     expect(resolved).not.toHaveProperty('source');
   });
 });
+
+describe('every feature of the router over a broken config', () => {
+  it('still answers the one ConfigError: no parser resolves over what the core refused', () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the factory, only for this test
+    const { contentRouter } = require('../../lib') as typeof import('../../lib');
+    const config = {
+      db,
+      auth: { jwtSecret: 'x'.repeat(32) },
+      collections: [null, { slug: 'users', auth: true, cache: { ttl: 5 }, fields: {} }, 7],
+      globals: [null],
+      realtime: true,
+      uploads: {},
+      docs: {},
+    } as unknown as ContentConfig;
+    expect(() => contentRouter(config)).toThrow(ConfigError);
+  });
+});
