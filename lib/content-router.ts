@@ -9,7 +9,6 @@ import { cacheFeature } from './cache/cache-feature';
 import { changeFeedFeature } from './change-feed/change-feed-feature';
 import { endpointsFeature } from './endpoints/endpoints-feature';
 import { idempotencyFeature } from './idempotency/idempotency-feature';
-import { authChallenge } from './config/auth-challenge';
 import { type ResolvedConfig, resolveConfig } from './config/resolve-config';
 import type { ContentConfig } from './config/types';
 import { cacheControlDefaults } from './http/cache-control';
@@ -48,7 +47,7 @@ import { describeError } from './util/loggable-error';
  * routes, so a collision names the generated route they collide with. Webhooks watch their own streams
  * (from a kept position), apart from the change feed.
  */
-const FEATURES: readonly Feature[] = [
+const FEATURES: readonly Feature<unknown>[] = [
   rateLimitFeature,
   authFeature,
   idempotencyFeature,
@@ -96,7 +95,7 @@ function ownConnectionOptions(uri: string, options: Record<string, unknown> = {}
 }
 
 function openConnection(config: ResolvedConfig): { connection: Connection; owned: boolean } {
-  const db = config.source.db;
+  const { db } = config;
   if (db.connection) return { connection: db.connection, owned: false };
   // Never mongoose.connect(): the global default connection belongs to the host.
   const connection = mongoose.createConnection(db.uri!, ownConnectionOptions(db.uri!, db.options));
@@ -107,8 +106,8 @@ function openConnection(config: ResolvedConfig): { connection: Connection; owned
 function createRuntime(config: ResolvedConfig, connection: Connection): Runtime {
   const registry = describeCollections(config.collections);
   const globalDescriptors = config.globals.map(describeGlobal);
-  const collectionModels = buildCollectionModels(connection, registry.values());
-  const globalModels = buildGlobalModels(connection, globalDescriptors);
+  const collectionModels = buildCollectionModels(connection, registry.values(), config.clock);
+  const globalModels = buildGlobalModels(connection, globalDescriptors, config.clock);
   return {
     fieldReadRules: fieldReadRules([...registry.values(), ...globalDescriptors]),
     views: { full: fullView(registry), byKey: new Map() },
@@ -141,7 +140,7 @@ async function buildIndexes(runtime: Runtime): Promise<void> {
 
 /** Builds the content API router from a config. Throws a ConfigError listing every config problem. */
 export function contentRouter(config: ContentConfig): ContentRouter {
-  const resolved = resolveConfig(config, FEATURES.flatMap((feature) => (feature.validate ? [feature.validate] : [])));
+  const resolved = resolveConfig(config, FEATURES);
   const { connection, owned } = openConnection(resolved);
   const runtime = createRuntime(resolved, connection);
   // Once per router, not per request: sorts clients may ask for that no declared index serves.
@@ -154,7 +153,7 @@ export function contentRouter(config: ContentConfig): ContentRouter {
   let dispatcher: ReturnType<typeof createDispatcher>;
   let upgrades: UpgradeListener | undefined;
   const { outage } = runtime;
-  const errorHandler = createErrorHandler(resolved.logger, outage, authChallenge(config));
+  const errorHandler = createErrorHandler(resolved.logger, outage, resolved.authChallenge);
   const gate = createDatabaseGate(connection, { requestTimeoutMS: resolved.requestTimeoutMS, answer: errorHandler.answerEarly, outage });
   // The core's hooks that lead their phases: during an outage a request is refused before any other work
   // (or count); a declared JSON body is read by one parser.
@@ -162,7 +161,7 @@ export function contentRouter(config: ContentConfig): ContentRouter {
   lifecycle.parse.push(jsonBodyFor(resolved.bodyLimit));
   try {
     for (const feature of FEATURES) {
-      const instance = feature.create(runtime, lifecycle);
+      const instance = feature.create(runtime, lifecycle, resolved.features.get(feature.name));
       if (!instance) continue;
       addHooks(runtime, instance.hooks);
       instances.push(instance);

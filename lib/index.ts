@@ -71,6 +71,9 @@ export type { AuthOptions, CollectionAuthOptions, EmailMessage, PasswordHashOpti
 export type { RateLimitAuthOptions, RateLimitOptions, SecurityOptions } from './config/types';
 /** Idempotent retries with the Idempotency-Key header (docs/writes.md). */
 export type { IdempotencyOptions } from './config/types';
+/** Where the router reads the current time (`clock`), and its default. */
+export type { Clock } from './util/clock';
+export { systemClock } from './util/clock';
 /** Webhooks: options, and the delivery log of api.webhooks (docs/webhooks.md). */
 export type { WebhookEndpoint, WebhookRetryOptions, WebhookView, WebhooksOptions } from './config/types';
 // Also what declares api.webhooks on ContentRouter (RouterMembers), for the host's compiler.

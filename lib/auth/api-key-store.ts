@@ -4,6 +4,7 @@ import { type Connection, Schema, Types } from 'mongoose';
 import type { Scope } from '../config/types';
 import { createRandomToken, hashToken } from '../util/random-token';
 import { isObjectIdString } from '../util/object-id';
+import type { Clock } from '../util/clock';
 
 /** Every API key starts with this, so the router (and secret scanners) can tell keys from JWTs. */
 export const API_KEY_PREFIX = 'ck_';
@@ -58,7 +59,7 @@ function toRecord(row: ApiKeyRow): ApiKeyRecord {
 }
 
 /** Creates the store on the router's connection; its Mongo collection is `collectionName`. */
-export function createApiKeyStore(connection: Connection, collectionName: string): ApiKeyStore {
+export function createApiKeyStore(connection: Connection, collectionName: string, clock: Clock): ApiKeyStore {
   const schema = new Schema<ApiKeyRow>(
     {
       keyHash: { type: String, required: true },
@@ -68,7 +69,7 @@ export function createApiKeyStore(connection: Connection, collectionName: string
       expiresAt: { type: Date, default: null },
       lastUsedAt: { type: Date, default: null },
     },
-    { timestamps: { createdAt: true, updatedAt: false }, versionKey: false, autoIndex: false, autoCreate: false },
+    { timestamps: { createdAt: true, updatedAt: false, currentTime: () => clock.now() }, versionKey: false, autoIndex: false, autoCreate: false },
   );
   schema.index({ keyHash: 1 }, { unique: true });
   schema.index({ userId: 1, createdAt: -1 });
@@ -98,7 +99,7 @@ export function createApiKeyStore(connection: Connection, collectionName: string
       return (await model.deleteMany({ userId: new Types.ObjectId(userId) })).deletedCount;
     },
     async verify(key) {
-      const now = new Date();
+      const now = clock.now();
       const row = await model
         .findOne({ keyHash: hashToken(key), $or: [{ expiresAt: null }, { expiresAt: { $gt: now } }] })
         .lean<ApiKeyRow>();

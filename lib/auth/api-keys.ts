@@ -18,7 +18,7 @@ interface KeyInput {
   expiresAt: Date | null;
 }
 
-function readKeyInput(body: unknown): KeyInput {
+function readKeyInput(body: unknown, now: Date): KeyInput {
   const input = readBody(body, ['name', 'scopes', 'expiresAt']);
   const errors: ErrorDetail[] = [];
   const name = typeof input.name === 'string' ? input.name.trim() : '';
@@ -48,7 +48,7 @@ function readKeyInput(body: unknown): KeyInput {
     const date = typeof input.expiresAt === 'string' ? new Date(input.expiresAt) : undefined;
     if (!date || Number.isNaN(date.getTime())) {
       errors.push({ field: 'expiresAt', message: 'expiresAt must be an ISO-8601 date', code: 'invalid_date' });
-    } else if (date.getTime() <= Date.now()) {
+    } else if (date.getTime() <= now.getTime()) {
       errors.push({ field: 'expiresAt', message: 'expiresAt must be in the future', code: 'in_the_past' });
     } else {
       expiresAt = date;
@@ -60,7 +60,7 @@ function readKeyInput(body: unknown): KeyInput {
 
 /** Creates a key for the user from `{ name, scopes?, expiresAt? }`. */
 export async function createApiKey(args: { auth: AuthCollection; userId: string; data: unknown }): Promise<CreatedApiKey> {
-  const input = readKeyInput(args.data);
+  const input = readKeyInput(args.data, args.auth.runtime.config.clock.now());
   const { record, key } = await args.auth.apiKeys.create({ userId: args.userId, ...input });
   return { id: record.id, name: record.name, scopes: record.scopes, expiresAt: record.expiresAt, createdAt: record.createdAt, key };
 }

@@ -2,7 +2,7 @@
 // stores and mailer. Built once per auth collection by create-auth.ts.
 import type { CollectionRuntime, Runtime } from '../operations/runtime';
 import { type ApiKeyStore, createApiKeyStore } from './api-key-store';
-import { type ResolvedAuthOptions, resolveAuthOptions } from './auth-options';
+import type { ResolvedAuthOptions } from './auth-options';
 import { type LoginFailureStore, createLoginFailureStore } from './login-failure-store';
 import type { Mailer } from './mailer';
 import { hashPassword } from './password-hash';
@@ -31,20 +31,20 @@ export interface AuthCollection {
 }
 
 /** Creates the shared state of one auth collection. */
-export function createAuthCollection(runtime: Runtime, collection: CollectionRuntime, mailer: Mailer): AuthCollection {
+export function createAuthCollection(runtime: Runtime, collection: CollectionRuntime, options: ResolvedAuthOptions, mailer: Mailer): AuthCollection {
   const slug = collection.descriptor.slug;
-  const source = runtime.config.collections.find((c) => c.slug === slug)!;
-  const options = resolveAuthOptions(runtime.config.source, source);
   const names = authStoreNames(slug);
   let dummy: Promise<string> | undefined;
   // Made lazily, with the current parameters, so it costs exactly what a real verify costs.
   const dummyHash = () => (dummy ??= hashPassword(createRandomToken(), options.hash));
+  const { clock } = runtime.config;
   const stores = {
-    refreshTokens: createRefreshTokenStore(runtime.connection, names.refreshTokens),
-    apiKeys: createApiKeyStore(runtime.connection, names.apiKeys),
+    refreshTokens: createRefreshTokenStore(runtime.connection, names.refreshTokens, clock),
+    apiKeys: createApiKeyStore(runtime.connection, names.apiKeys, clock),
     failures: createLoginFailureStore(runtime.connection, names.loginFailures, {
       maxAttempts: options.maxLoginAttempts,
       lockTimeMs: options.lockTimeMs,
+      clock,
     }),
   };
   const softDelete = collection.descriptor.softDelete;

@@ -4,7 +4,7 @@ import type { Feature } from '../http/feature';
 import type { Runtime } from '../operations/runtime';
 import type { AccessClaims } from './access-token';
 import { authDefaultAccess, authReadOnlyFields } from './auth-access';
-import { resolveJwtOptions } from './auth-options';
+import type { AuthFeatureOptions } from './auth-options';
 import { type AuthCollection, createAuthCollection } from './auth-collection';
 import { authRoutes } from './auth-routes';
 import { createAuthenticate } from './authenticate';
@@ -14,11 +14,9 @@ import { createAuthPassport } from './passport-strategies';
 import { hashPassword } from './password-hash';
 import { checkPassword } from './password-policy';
 import { createUserResolver } from './resolve-user';
-import { validateAuthConfig } from './validate-auth-config';
+import { parseAuthOptions } from './validate-auth-config';
 import { createVerifiedTokens } from './verified-tokens';
-
-/** Seconds a token's user is reused before it is read again (auth.userCacheTtl). */
-const DEFAULT_USER_CACHE_TTL = 10;
+import { nowMs } from '../util/clock';
 
 /**
  * A password set through the update operation (an admin's PATCH, the local API) ends the user's sessions,
@@ -35,24 +33,28 @@ function endSessionsOnPasswordChange(collections: ReadonlyMap<string, AuthCollec
 }
 
 /** `auth: true` collections: tokens, API keys, e-mail flows; api.auth serves the first auth collection. */
-export const authFeature: Feature = {
+export const authFeature: Feature<AuthFeatureOptions> = {
   name: 'auth',
-  validate: validateAuthConfig,
-  create(runtime, lifecycle) {
-    const mailer = createMailer(runtime.config.source.email?.send, runtime.config.logger);
+  options: parseAuthOptions,
+  create(runtime, lifecycle, options) {
+    const mailer = createMailer(options.sendEmail, runtime.config.logger);
     const collections = new Map<string, AuthCollection>();
     for (const collection of runtime.collections.values()) {
-      if (collection.descriptor.isAuth) collections.set(collection.descriptor.slug, createAuthCollection(runtime, collection, mailer));
+      const own = options.collections.get(collection.descriptor.slug);
+      if (collection.descriptor.isAuth && own) collections.set(collection.descriptor.slug, createAuthCollection(runtime, collection, own, mailer));
     }
     // Without auth collections, api.auth still exists and says so when called.
-    if (collections.size === 0) return { expose: { auth: createLocalAuth(collections) } };
+    const { jwt } = options;
+    if (collections.size === 0 || !jwt) return { expose: { auth: createLocalAuth(collections) } };
 
-    const users = createUserResolver(collections, runtime.config.source.auth?.userCacheTtl ?? DEFAULT_USER_CACHE_TTL, runtime.changes);
+    const users = createUserResolver(collections, options.userCacheTtl, runtime.changes);
     const endSessions = endSessionsOnPasswordChange(collections, runtime);
     const userOfClaims = (claims: AccessClaims) => users.loadUser(claims.col, claims.sub);
-    const verifiedTokens = createVerifiedTokens();
+    const { clock } = runtime.config;
+    const verifiedTokens = createVerifiedTokens(() => nowMs(clock));
     const passport = createAuthPassport({
-      jwt: resolveJwtOptions(runtime.config.source),
+      jwt,
+      clock,
       userOfClaims,
       userOfApiKey: (key) => users.userOfApiKey(key),
       onVerified: (token, claims, exp) => verifiedTokens.set(token, claims, exp),

@@ -1,6 +1,7 @@
 // Resolves the auth options of one auth collection (top-level `auth`, overridden by the collection's
-// own `auth: {...}`) into complete values in the units the code uses. Runs once, at contentRouter().
-import type { CollectionAuthOptions, CollectionConfig, ContentConfig } from '../config/types';
+// own `auth: {...}`) into complete values in the units the code uses. Runs once, at contentRouter(), in
+// the auth options' one pass (validate-auth-config.ts), after their checks found no problem.
+import type { CollectionAuthOptions, CollectionConfig, ContentConfig, EmailMessage } from '../config/types';
 import { type AccessTokenOptions, toSigningKey } from './access-token';
 import { parseDuration } from '../util/duration';
 import { DEFAULT_SCRYPT_PARAMS, type ScryptParams } from './password-hash';
@@ -23,6 +24,21 @@ export interface ResolvedAuthOptions {
   readonly verifyEmailUrl?: string;
   readonly revokeApiKeysOnReset: boolean;
 }
+
+/** What the auth feature runs on, resolved once from the config. */
+export interface AuthFeatureOptions {
+  /** The router-wide access-token options; undefined without an auth collection. */
+  readonly jwt: Readonly<AccessTokenOptions> | undefined;
+  /** Seconds a token's user is reused before it is read again (`auth.userCacheTtl`). */
+  readonly userCacheTtl: number;
+  /** `email.send`; undefined: mails are logged. */
+  readonly sendEmail: ((mail: EmailMessage) => Promise<void> | void) | undefined;
+  /** Each auth collection's complete options, by slug. */
+  readonly collections: ReadonlyMap<string, ResolvedAuthOptions>;
+}
+
+/** Seconds a token's user is reused before it is read again, when `auth.userCacheTtl` is not set. */
+export const DEFAULT_USER_CACHE_TTL = 10;
 
 /** The defaults documented in docs/auth.md. */
 export const AUTH_DEFAULTS = Object.freeze({
@@ -53,7 +69,7 @@ export function resolveJwtOptions(config: ContentConfig): Readonly<AccessTokenOp
   return Object.freeze({ secret: toSigningKey(top.jwtSecret!), issuer: top.issuer, audience: top.audience });
 }
 
-/** The complete auth options of an auth collection. Assumes validateAuthConfig found no problem. */
+/** The complete auth options of an auth collection. Assumes the checks of parseAuthOptions found no problem. */
 export function resolveAuthOptions(config: ContentConfig, collection: CollectionConfig): ResolvedAuthOptions {
   const top = config.auth ?? {};
   const own = typeof collection.auth === 'object' ? collection.auth : {};

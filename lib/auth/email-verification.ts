@@ -10,6 +10,7 @@ import { publishWrite } from '../operations/runtime';
 import { createRandomToken, hashToken } from '../util/random-token';
 import { NO_MAIL, type PendingMail } from './mailer';
 import { isObjectIdString } from '../util/object-id';
+import { after } from '../util/clock';
 
 /** The one answer to a verification request by address, whether or not it has an unverified account. */
 export const VERIFICATION_REQUESTED = 'If an unverified account uses this e-mail address, we sent it a verification link.';
@@ -17,7 +18,7 @@ export const VERIFICATION_REQUESTED = 'If an unverified account uses this e-mail
 /** Stores a new verification token (hashed) on the user and returns it in the clear. */
 export async function issueVerificationToken(auth: AuthCollection, userId: string): Promise<string> {
   const token = createRandomToken();
-  const expiry = new Date(Date.now() + auth.options.verificationExpiryMs);
+  const expiry = after(auth.runtime.config.clock, auth.options.verificationExpiryMs);
   await auth.collection.model.updateOne(
     { _id: new Types.ObjectId(userId) },
     { $set: { verificationToken: hashToken(token), verificationExpiry: expiry } },
@@ -43,7 +44,7 @@ export async function sendVerification(args: { auth: AuthCollection; userId: str
 export async function requestVerification(args: { auth: AuthCollection; email: string }): Promise<PendingMail> {
   const { auth, email } = args;
   const token = createRandomToken();
-  const expiry = new Date(Date.now() + auth.options.verificationExpiryMs);
+  const expiry = after(auth.runtime.config.clock, auth.options.verificationExpiryMs);
   const result = await auth.collection.model.updateOne(
     auth.active({ email, verified: { $ne: true } }),
     { $set: { verificationToken: hashToken(token), verificationExpiry: expiry } },
@@ -57,7 +58,7 @@ export async function verifyEmail(args: { auth: AuthCollection; token: string })
   const { auth } = args;
   const row = await auth.collection.model
     .findOneAndUpdate(
-      auth.active({ verificationToken: hashToken(args.token), verificationExpiry: { $gt: new Date() } }),
+      auth.active({ verificationToken: hashToken(args.token), verificationExpiry: { $gt: auth.runtime.config.clock.now() } }),
       { $set: { verified: true }, $unset: { verificationToken: 1, verificationExpiry: 1 } },
       { returnDocument: 'after', projection: auth.collection.projection },
     )

@@ -55,7 +55,7 @@ function bind(auth: AuthCollection, others: (slug: string) => LocalAuthApi): Loc
       requireStrings({ token });
       // Refresh tokens are base64url (no dots); three dot-separated parts make a JWT.
       if (token.split('.').length !== 3) return logout({ auth, refreshToken: token });
-      const claims = verifyAccessToken(token, auth.options.jwt);
+      const claims = verifyAccessToken(token, auth.options.jwt, auth.runtime.config.clock.now());
       if (typeof claims === 'string') throw new UnauthorizedError('The access token is invalid or expired.', 'invalid_token');
       if (claims.col !== auth.slug) return others(claims.col).logout(token);
       // An access token ends the session it was issued with: its refresh-token family.

@@ -3,6 +3,7 @@
 import type { Connection } from 'mongoose';
 import { Schema } from 'mongoose';
 import { isDuplicateKeyError } from '../operations/write-errors';
+import { type Clock, after, nowMs } from '../util/clock';
 import { hashToken } from '../util/random-token';
 
 interface FailureRow {
@@ -40,7 +41,7 @@ export interface LoginFailureStore {
 export function createLoginFailureStore(
   connection: Connection,
   collectionName: string,
-  options: { maxAttempts: number; lockTimeMs: number },
+  options: { maxAttempts: number; lockTimeMs: number; clock: Clock },
 ): LoginFailureStore {
   const schema = new Schema<FailureRow>(
     {
@@ -73,7 +74,7 @@ export function createLoginFailureStore(
     async begin(email) {
       if (!enabled) return { lockedForMs: 0, count: 0 };
       const key = hashToken(email);
-      const now = Date.now();
+      const now = nowMs(options.clock);
       const expiresAt = new Date(now + options.lockTimeMs);
       // A finished lock or forgotten failures start over.
       await model.deleteOne({ _id: key, $or: [{ expiresAt: { $lte: new Date(now) } }, { lockedUntil: { $lte: new Date(now) } }] });
@@ -95,7 +96,7 @@ export function createLoginFailureStore(
       return { lockedForMs: 0, count: row.count };
     },
     async fail(email, attempt) {
-      if (enabled && attempt.count >= options.maxAttempts) await lock(hashToken(email), new Date(Date.now() + options.lockTimeMs));
+      if (enabled && attempt.count >= options.maxAttempts) await lock(hashToken(email), after(options.clock, options.lockTimeMs));
     },
     async clear(email) {
       if (enabled) await model.deleteOne({ _id: hashToken(email) });

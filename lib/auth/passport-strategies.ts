@@ -1,9 +1,11 @@
 // The two passport strategies, registered on a Passport instance private to one router (never the
 // global one): passport-jwt for access tokens (HS256 only), passport-http-bearer for `ck_` API keys.
+import { TokenExpiredError } from 'jsonwebtoken';
 import passport from 'passport';
 import { Strategy as BearerStrategy } from 'passport-http-bearer';
 import { Strategy as JwtStrategy } from 'passport-jwt';
 import type { AuthUser } from '../config/types';
+import type { Clock } from '../util/clock';
 import { type AccessClaims, type AccessTokenOptions, jwtVerifyOptions, readAccessClaims } from './access-token';
 import { hasCriticalHeader } from './critical-header';
 
@@ -13,6 +15,8 @@ export const API_KEY_STRATEGY = 'content-router-api-key';
 
 export interface StrategyOptions {
   jwt: AccessTokenOptions;
+  /** Decides whether an access token has expired. */
+  clock: Clock;
   /** The user of verified access-token claims, or null when there is none (any more). */
   userOfClaims(claims: AccessClaims): Promise<AuthUser | null>;
   /** The user (with scopes) of a live API key, or null. */
@@ -22,6 +26,8 @@ export interface StrategyOptions {
 }
 
 type Done = (error: unknown, user?: AuthUser | false) => void;
+/** passport-jwt's: the third argument (why it failed) reaches authenticate's callback as `info`. */
+type JwtDone = (error: unknown, user?: AuthUser | false, info?: unknown) => void;
 
 /**
  * What the strategies are run on: a stand-in carrying only the credential, so they cannot pick tokens out
@@ -62,13 +68,15 @@ export function createAuthPassport(options: StrategyOptions): passport.Authentic
         jsonWebTokenOptions: { complete: true },
         ...jwtVerifyOptions(options.jwt),
       },
-      (req: StandIn, verified: { header: unknown; payload: unknown }, done: Done) => {
+      (req: StandIn, verified: { header: unknown; payload: unknown }, done: JwtDone) => {
         // Refused before onVerified, so such a token is never remembered as verified either.
         if (hasCriticalHeader(verified.header)) return done(null, false);
-        const claims = readAccessClaims(verified.payload);
-        if (!claims) return done(null, false);
-        options.onVerified?.(req.token, claims, (verified.payload as { exp: number }).exp);
-        settle(options.userOfClaims(claims), done);
+        const read = readAccessClaims(verified.payload, options.clock.now());
+        // The refusal jsonwebtoken would give, so the 401 says token_expired (authenticate.ts).
+        if (read === 'expired') return done(null, false, new TokenExpiredError('jwt expired', new Date((verified.payload as { exp: number }).exp * 1000)));
+        if (read === 'invalid') return done(null, false);
+        options.onVerified?.(req.token, read.claims, read.exp);
+        settle(options.userOfClaims(read.claims), done);
       },
     ),
   );

@@ -9,6 +9,7 @@ import { checkPassword } from './password-policy';
 import { publishWrite } from '../operations/runtime';
 import { NO_MAIL, type PendingMail } from './mailer';
 import { createRandomToken, hashToken } from '../util/random-token';
+import { after } from '../util/clock';
 
 /** The one answer to forgot-password, whether or not the address has an account. */
 export const RESET_REQUESTED = 'If an account uses this e-mail address, we sent it a link to reset the password.';
@@ -17,7 +18,7 @@ export const RESET_REQUESTED = 'If an account uses this e-mail address, we sent 
 export async function requestPasswordReset(args: { auth: AuthCollection; email: string }): Promise<PendingMail> {
   const { auth, email } = args;
   const token = createRandomToken();
-  const expiry = new Date(Date.now() + auth.options.resetExpiryMs);
+  const expiry = after(auth.runtime.config.clock, auth.options.resetExpiryMs);
   // One write whether or not the address exists: an unknown address matches nothing.
   const result = await auth.collection.model.updateOne(
     auth.active({ email }),
@@ -37,7 +38,7 @@ export async function resetPassword(args: { auth: AuthCollection; token: string;
   // Check and spend in one write, so a token cannot be used twice even by concurrent requests.
   const row = await auth.collection.model
     .findOneAndUpdate(
-      auth.active({ resetToken: hashToken(args.token), resetExpiry: { $gt: new Date() } }),
+      auth.active({ resetToken: hashToken(args.token), resetExpiry: { $gt: auth.runtime.config.clock.now() } }),
       { $set: { password }, $unset: { resetToken: 1, resetExpiry: 1 } },
       // The stored record, published with the change so its echo on the stream is known as ours.
       { returnDocument: 'after', projection: auth.collection.projection },

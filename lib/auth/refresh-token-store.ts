@@ -2,6 +2,7 @@
 // rotated on every use, grouped in families (one per login) so a reused token revokes its whole family.
 import { type Connection, Schema, Types } from 'mongoose';
 import { createRandomToken, hashToken } from '../util/random-token';
+import { type Clock, after } from '../util/clock';
 
 interface RefreshTokenRow {
   _id: Types.ObjectId;
@@ -35,7 +36,8 @@ export interface RefreshTokenStore {
 }
 
 /** Creates the store on the router's connection; its Mongo collection is `collectionName`. */
-export function createRefreshTokenStore(connection: Connection, collectionName: string): RefreshTokenStore {
+/** `clock`: the router's, which decides expiry and dates revocations. */
+export function createRefreshTokenStore(connection: Connection, collectionName: string, clock: Clock): RefreshTokenStore {
   const schema = new Schema<RefreshTokenRow>(
     {
       tokenHash: { type: String, required: true },
@@ -58,12 +60,12 @@ export function createRefreshTokenStore(connection: Connection, collectionName: 
 
   async function issue(userId: string, ttlMs: number, family = new Types.ObjectId().toHexString()) {
     const token = createRandomToken();
-    await model.create({ tokenHash: hashToken(token), userId: new Types.ObjectId(userId), family, expiresAt: new Date(Date.now() + ttlMs) });
+    await model.create({ tokenHash: hashToken(token), userId: new Types.ObjectId(userId), family, expiresAt: after(clock, ttlMs) });
     return { token, family };
   }
 
   async function revokeFamily(family: string): Promise<void> {
-    await model.updateMany({ family, revokedAt: null }, { $set: { revokedAt: new Date() } });
+    await model.updateMany({ family, revokedAt: null }, { $set: { revokedAt: clock.now() } });
   }
 
   return {
@@ -73,7 +75,7 @@ export function createRefreshTokenStore(connection: Connection, collectionName: 
     issue,
     revokeFamily,
     async rotate(token, ttlMs) {
-      const now = new Date();
+      const now = clock.now();
       const tokenHash = hashToken(token);
       // Spending is one atomic write: of two concurrent refreshes with the same token, one wins.
       const spent = await model
@@ -101,7 +103,7 @@ export function createRefreshTokenStore(connection: Connection, collectionName: 
       return { ok: false, reason: 'expired' };
     },
     async revokeSession(token) {
-      const now = new Date();
+      const now = clock.now();
       const row = await model
         .findOneAndUpdate({ tokenHash: hashToken(token), revokedAt: null, expiresAt: { $gt: now } }, { $set: { revokedAt: now } })
         .lean<RefreshTokenRow>();
@@ -110,7 +112,7 @@ export function createRefreshTokenStore(connection: Connection, collectionName: 
       return { userId: row.userId.toHexString(), family: row.family };
     },
     async revokeAll(userId) {
-      const now = new Date();
+      const now = clock.now();
       const user = new Types.ObjectId(userId);
       const live = { userId: user, revokedAt: null, usedAt: null, expiresAt: { $gt: now } };
       const result = await model.updateMany(live, { $set: { revokedAt: now } });

@@ -12,7 +12,7 @@ export interface SessionTokens {
 
 /** Signs an access token for a session of `userId`. */
 export function signSessionToken(auth: AuthCollection, userId: string, family: string): string {
-  return signAccessToken({ sub: userId, col: auth.slug, sid: family }, auth.options.jwtExpirySeconds, auth.options.jwt);
+  return signAccessToken({ sub: userId, col: auth.slug, sid: family }, auth.options.jwtExpirySeconds, auth.options.jwt, auth.runtime.config.clock.now());
 }
 
 /** Starts a session (new family) for the user and returns its tokens. */

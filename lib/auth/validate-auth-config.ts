@@ -1,8 +1,10 @@
-// Config checks for authentication, called by validate-config: the secret (required, >= 32
-// characters once any collection has auth), durations, the password policy and hash cost, field names.
+// Authentication's options, checked and resolved in one pass at start-up: the secret (required, >= 32
+// characters once any collection has auth), durations, the password policy and hash cost, field names,
+// the e-mail sender; then the router-wide token options and each auth collection's complete options.
+import type { ParsedOptions } from '../config/resolve-config';
 import type { CollectionAuthOptions, ContentConfig } from '../config/types';
 import { AUTH_FIELDS, REDEFINABLE_AUTH_FIELDS } from '../config/auth-fields';
-import { COLLECTION_AUTH_KEYS } from './auth-options';
+import { type AuthFeatureOptions, COLLECTION_AUTH_KEYS, DEFAULT_USER_CACHE_TTL, resolveAuthOptions, resolveJwtOptions } from './auth-options';
 import { parseDuration } from '../util/duration';
 import { isScryptCost } from './password-hash';
 import { MAX_PASSWORD_LENGTH } from './password-policy';
@@ -75,8 +77,29 @@ function checkHash(hash: unknown, problems: string[]): void {
   }
 }
 
+/** Checks and resolves the auth options (`auth`, `email`, each collection's `auth`). */
+export function parseAuthOptions(config: ContentConfig): ParsedOptions<AuthFeatureOptions> {
+  const problems = authProblems(config);
+  const collections = new Map<string, ReturnType<typeof resolveAuthOptions>>();
+  const none: AuthFeatureOptions = { jwt: undefined, userCacheTtl: DEFAULT_USER_CACHE_TTL, sendEmail: undefined, collections };
+  if (problems.length) return { problems, options: none };
+  // Over the collections the core accepts the shape of (a broken entry is the core's problem to report).
+  for (const collection of config.collections ?? []) {
+    if (isRecord(collection) && collection.auth && typeof collection.slug === 'string') collections.set(collection.slug, resolveAuthOptions(config, collection));
+  }
+  return {
+    problems,
+    options: Object.freeze({
+      jwt: collections.size ? resolveJwtOptions(config) : undefined,
+      userCacheTtl: config.auth?.userCacheTtl ?? DEFAULT_USER_CACHE_TTL,
+      sendEmail: config.email?.send,
+      collections,
+    }),
+  };
+}
+
 /** Every auth problem of the config, by path; empty when there is none. */
-export function validateAuthConfig(config: ContentConfig): string[] {
+function authProblems(config: ContentConfig): string[] {
   const problems: string[] = [];
   const auth = config.auth;
   if (auth !== undefined && !isRecord(auth)) return ['auth: must be an object'];

@@ -23,7 +23,8 @@ interface Entry {
   exp: number;
 }
 
-export function createVerifiedTokens(max = MAX_VERIFIED_TOKENS, now: () => number = Date.now): VerifiedTokens {
+/** `now`: the router's clock, in ms since the epoch (an entry is dropped once it reaches the token's exp). */
+export function createVerifiedTokens(now: () => number, max = MAX_VERIFIED_TOKENS): VerifiedTokens {
   // A Map iterates in insertion order: re-inserting on a hit makes the first key the least recently used.
   const entries = new Map<string, Entry>();
   return {

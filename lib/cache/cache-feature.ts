@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import type { Feature } from '../http/feature';
 import { representationTag } from '../operations/precondition';
 import type { ReadThrough, ResolvedRead, Runtime } from '../operations/runtime';
-import { resolveCacheOptions, validateCacheOptions } from './cache-options';
+import { type ResolvedCacheOptions, parseCacheOptions } from './cache-options';
 import { type CacheStore, createCacheStore, serveThrough } from './cache-store';
 import { createCountThrough } from './count-cache';
 import { LIST_TAG, idTag, invalidateOnChange, relatedTag } from './invalidation';
@@ -22,14 +22,8 @@ function etagOf(read: ResolvedRead, value: unknown): string {
   return `"${hash}"`;
 }
 
-function createStores(runtime: Runtime): Map<string, CacheStore> {
-  const stores = new Map<string, CacheStore>();
-  for (const collection of runtime.config.collections) {
-    if (!collection.cache) continue;
-    const { ttl, max } = resolveCacheOptions(collection.cache);
-    stores.set(collection.slug, createCacheStore(ttl, max));
-  }
-  return stores;
+function createStores(options: ResolvedCacheOptions): Map<string, CacheStore> {
+  return new Map([...options].map(([slug, { ttl, max }]) => [slug, createCacheStore(ttl, max)]));
 }
 
 function createReadThrough(stores: ReadonlyMap<string, CacheStore>): ReadThrough {
@@ -50,14 +44,14 @@ function createReadThrough(stores: ReadonlyMap<string, CacheStore>): ReadThrough
 }
 
 /** `cache: { ttl, max? }` on a collection. */
-export const cacheFeature: Feature = {
+export const cacheFeature: Feature<ResolvedCacheOptions> = {
   name: 'cache',
-  validate: validateCacheOptions,
-  create(runtime, lifecycle) {
-    const stores = createStores(runtime);
+  options: parseCacheOptions,
+  create(runtime, lifecycle, options) {
+    const stores = createStores(options);
     if (stores.size === 0) return undefined;
     // Totals in stores of their own, with the same ttl and bound, so they never evict answers.
-    const totals = createStores(runtime);
+    const totals = createStores(options);
     const unsubscribe = invalidateOnChange(runtime, [stores, totals]);
     lifecycle.onClose.push(() => {
       unsubscribe();

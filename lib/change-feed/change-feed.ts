@@ -116,7 +116,7 @@ export function createChangeFeed(runtime: Runtime, options: { openTimeoutMs?: nu
                     resets += 1;
                     logger.debug(`content-router: change feed reset: ${change.reason}`);
                   } else logger.warn(`content-router: change feed reset: ${change.reason}`);
-                  changes.emitReset({ scope: target.scope, slugs: [...target.slugs], reason: change.reason, timestamp: new Date() });
+                  changes.emitReset({ scope: target.scope, slugs: [...target.slugs], reason: change.reason, timestamp: runtime.config.clock.now() });
                 }
               },
             },

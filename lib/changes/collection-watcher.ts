@@ -205,10 +205,11 @@ export function createCollectionWatcher(
           const moved = stream.resumeToken ?? token;
           if (!change && moved !== token && moved !== undefined) callbacks.onProgress?.(moved);
           token = moved;
-          const asked = Date.now();
+          // How long the server held the poll: a pace, measured on Node's monotonic clock.
+          const asked = performance.now();
           change = await stream.tryNext();
           if (closed) break;
-          if (!change && Date.now() - asked < MAX_AWAIT_MS / 2) await pause(IDLE_POLL_MS);
+          if (!change && performance.now() - asked < MAX_AWAIT_MS / 2) await pause(IDLE_POLL_MS);
           if (closed) break;
         }
       } catch (error) {

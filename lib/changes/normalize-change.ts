@@ -25,12 +25,21 @@ function idText(value: unknown): string | undefined {
   return undefined;
 }
 
-/** The stream's idea of when the change happened: wallTime (MongoDB 6+), else the cluster time's seconds. */
-function timestampOf(change: Record<string, unknown>): Date {
+/**
+ * The stream's idea of when the change happened: wallTime (MongoDB 6+), else the cluster time's seconds;
+ * undefined when it has neither (its consumers then date it by the router's clock).
+ */
+function timestampOf(change: Record<string, unknown>): Date | undefined {
   if (change.wallTime instanceof Date) return change.wallTime;
   const clusterTime = change.clusterTime as { getHighBits?: () => number; high?: number } | undefined;
   const seconds = clusterTime?.getHighBits?.() ?? clusterTime?.high;
-  return typeof seconds === 'number' && seconds > 0 ? new Date(seconds * 1000) : new Date();
+  return typeof seconds === 'number' && seconds > 0 ? new Date(seconds * 1000) : undefined;
+}
+
+/** `{ timestamp }` when the stream dates the change, else nothing. */
+function timestampEntry(change: Record<string, unknown>): { timestamp?: Date } {
+  const timestamp = timestampOf(change);
+  return timestamp ? { timestamp } : {};
 }
 
 /**
@@ -54,7 +63,7 @@ export function normalizeChange(change: mongo.ChangeStreamDocument, target: Watc
   const id = idText(full?._id) ?? idText(documentKey?._id);
   const update = describedUpdate(raw.updateDescription);
   const fields = update ? changedFields(update) : undefined;
-  const base = { type, origin: 'stream' as const, resumeToken: raw._id, timestamp: timestampOf(raw), ...(update ? { stamps: stampsOf(update) } : {}) };
+  const base = { type, origin: 'stream' as const, resumeToken: raw._id, ...timestampEntry(raw), ...(update ? { stamps: stampsOf(update) } : {}) };
   if (target.scope === 'global') {
     // A document of the globals collection whose slug is not configured is not ours to report.
     if (id !== undefined && !target.slugs.includes(id)) return { kind: 'ignore' };

@@ -1,5 +1,6 @@
 // Public configuration types: the one object a host passes to contentRouter().
 // Every default is stated in JSDoc; resolve-config.ts turns this into a complete, frozen internal config.
+import type { Clock } from '../util/clock';
 import type { Connection } from 'mongoose';
 import type { Request, Response, Router } from 'express';
 import type { CollectionHooks, FieldAccess, FieldHooks, GlobalHooks } from './hooks';
@@ -895,4 +896,12 @@ export interface ContentConfig {
   logger?: Logger;
   /** Which start-up advice the router logs (`{ unindexedSorts: false }` silences the sort list). Default: all, except under NODE_ENV=test. */
   warnings?: WarningOptions;
+  /**
+   * Where the router reads the current time, `{ now(): Date }`, for every time-based decision: access-token
+   * `iat`/`exp` and their check, refresh-token, reset and verification expiries, login lockouts, API key
+   * expiry and `lastUsedAt`, Idempotency-Key TTLs and leases, webhook schedules, leases and retention, the
+   * MongoDB rate-limit store's windows, realtime credential re-checks, record timestamps. Default the system
+   * clock. A test moves a clock of its own instead of waiting; timers that only schedule work stay real.
+   */
+  clock?: Clock;
 }

@@ -39,7 +39,7 @@ export const FIELD_KEYS: Readonly<Record<string, readonly string[]>> = {
   array: ['of', 'maxItems'],
   json: [],
 };
-const TOP_KEYS = ['core', 'db', 'collections', 'globals', 'auth', 'security', 'uploads', 'realtime', 'idempotency', 'webhooks', 'docs', 'endpoints', 'email', 'logger', 'warnings'];
+const TOP_KEYS = ['core', 'db', 'collections', 'globals', 'auth', 'security', 'uploads', 'realtime', 'idempotency', 'webhooks', 'docs', 'endpoints', 'email', 'logger', 'warnings', 'clock'];
 const WARNING_KEYS = ['unindexedSorts'];
 /** Every option a collection takes (the README's one-line shape names them all). */
 export const COLLECTION_KEYS: readonly string[] = Object.freeze([
@@ -101,6 +101,20 @@ function serializedOrigin(text: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** `clock`: an object whose now() answers a valid Date (asked once here, so a wrong clock fails at start-up). */
+function checkClock(clock: unknown, problems: Problems): void {
+  if (clock === undefined) return;
+  const rule = 'clock: must be an object { now(): Date } (default the system clock)';
+  if (!isRecord(clock) || typeof clock.now !== 'function') return void problems.push(rule);
+  let now: unknown;
+  try {
+    now = (clock as { now(): unknown }).now();
+  } catch (error) {
+    return void problems.push(`clock.now: threw ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (!(now instanceof Date) || Number.isNaN(now.getTime())) problems.push(`clock.now: must return a valid Date (got ${now instanceof Date ? 'an invalid Date' : typeof now})`);
 }
 
 /** Reports every key of `value` that is not in `known`, by path. */
@@ -385,11 +399,53 @@ function checkGlobal(path: string, g: GlobalConfig, slugs: ReadonlySet<string>, 
   if (g.requireIfMatch !== undefined && typeof g.requireIfMatch !== 'boolean') problems.push(`${path}.requireIfMatch: must be a boolean`);
 }
 
-/** A feature's own config check, run after the core ones; returns problems named by path. */
-export type ConfigValidator = (config: ContentConfig) => string[];
+/** What a feature's options parser answers: its problems, named by path, and its resolved options. */
+export interface ParsedOptions<O> {
+  readonly problems: string[];
+  /** Meaningful only when there are no problems anywhere in the config (the router is not built otherwise). */
+  readonly options: O;
+}
 
-/** Returns every problem in the config (core checks, then each feature's); empty means valid. */
-export function validateConfig(config: ContentConfig, featureValidators: readonly ConfigValidator[] = []): string[] {
+/** A feature's one pass over its options: checks and resolves them from the host's config together. */
+export type OptionsParser<O> = (raw: ContentConfig) => ParsedOptions<O>;
+
+/** A feature as the config sees it: a name, and optionally its options parser. */
+export interface OptionsOwner {
+  readonly name: string;
+  readonly options?: OptionsParser<unknown>;
+}
+
+/** The config's problems (core checks, then each feature's) and each feature's resolved options, by name. */
+export interface ParsedConfig {
+  readonly problems: string[];
+  readonly features: ReadonlyMap<string, unknown>;
+}
+
+/** Returns every problem in the config (core checks, then each parser's); empty means valid. */
+export function validateConfig(config: ContentConfig, parsers: readonly OptionsParser<unknown>[] = []): string[] {
+  return parseConfig(config, parsers.map((options, i) => ({ name: String(i), options }))).problems;
+}
+
+/**
+ * Runs the core checks, then each feature's options parser once: every problem of the config, and each
+ * feature's resolved options. Features are parsed only over a config whose collections and globals are lists.
+ */
+export function parseConfig(config: ContentConfig, features: readonly OptionsOwner[] = []): ParsedConfig {
+  const problems = coreProblems(config);
+  const options = new Map<string, unknown>();
+  if (!isRecord(config) || !Array.isArray(config.collections ?? []) || !Array.isArray(config.globals ?? [])) return { problems, features: options };
+  // Features (auth, ...) check and resolve their own options; config/ does not import them.
+  for (const feature of features) {
+    if (!feature.options) continue;
+    const parsed = feature.options(config);
+    problems.push(...parsed.problems);
+    options.set(feature.name, parsed.options);
+  }
+  return { problems, features: options };
+}
+
+/** The core's problems: everything but the features' own options. */
+function coreProblems(config: ContentConfig): Problems {
   const problems: Problems = [];
   if (!isRecord(config)) return ['config: must be an object'];
 
@@ -437,6 +493,7 @@ export function validateConfig(config: ContentConfig, featureValidators: readonl
   if (config.logger !== undefined && !(isRecord(config.logger) && typeof config.logger.error === 'function' && typeof config.logger.warn === 'function')) {
     problems.push('logger: must be an object with error and warn functions (info optional)');
   }
+  checkClock(config.clock, problems);
   if (config.warnings !== undefined) {
     if (!isRecord(config.warnings)) problems.push('warnings: must be an object { unindexedSorts?: boolean }');
     else {
@@ -469,7 +526,5 @@ export function validateConfig(config: ContentConfig, featureValidators: readonl
   if (config.auth?.fromRequest !== undefined && typeof config.auth.fromRequest !== 'function') {
     problems.push('auth.fromRequest: must be a function');
   }
-  // Features (auth, ...) check their own options; config/ does not import them.
-  for (const validate of featureValidators) problems.push(...validate(config));
   return problems;
 }

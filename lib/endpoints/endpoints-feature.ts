@@ -7,14 +7,13 @@ import type { RouteDef } from '../http/route-table';
 import { createLocalApi } from '../local/local-api';
 import { functionEndpointRoutes } from './function-endpoint';
 import { objectEndpointRoute } from './object-endpoint';
-import { validateEndpoints } from './validate-endpoints';
+import { type EndpointEntries, parseEndpointsOptions } from './validate-endpoints';
 
 /** `endpoints: [(router, context) => ..., { path, method, handler, schema?, detail? }]` (docs/endpoints.md). */
-export const endpointsFeature: Feature = {
+export const endpointsFeature: Feature<EndpointEntries> = {
   name: 'endpoints',
-  validate: validateEndpoints,
-  create(runtime, lifecycle) {
-    const endpoints = runtime.config.source.endpoints ?? [];
+  options: parseEndpointsOptions,
+  create(runtime, lifecycle, endpoints) {
     if (endpoints.length === 0) return undefined;
     const local = createLocalApi(runtime);
     const routes: RouteDef[] = [];

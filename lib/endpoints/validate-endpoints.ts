@@ -1,6 +1,8 @@
 // Checks `endpoints[]` once at start-up: each entry a function or a well-formed object endpoint (method,
-// path, handler, schema, detail, scope, sideEffects), every problem named by its path like the rest of the config.
-import type { ContentConfig, Scope } from '../config/types';
+// path, handler, schema, detail, scope, sideEffects), every problem named by its path like the rest of the
+// config; the checked list is what the feature builds its routes from.
+import type { ParsedOptions } from '../config/resolve-config';
+import type { ContentConfig, EndpointFunction, EndpointObject, Scope } from '../config/types';
 import { SCOPES } from '../operations/access';
 import { generatedTypeNames } from '../schema/type-names';
 import { isRecord } from '../util/is-record';
@@ -53,8 +55,17 @@ function checkDetail(path: string, detail: unknown, problems: string[]): void {
   }
 }
 
-/** Every problem of the config's `endpoints`; functions are checked when they run, at contentRouter(). */
-export function validateEndpoints(config: ContentConfig): string[] {
+/** The entries of `endpoints`, as the host listed them. */
+export type EndpointEntries = readonly (EndpointFunction | EndpointObject)[];
+
+/** Checks `endpoints` (functions are checked when they run, at contentRouter()); the options are its entries. */
+export function parseEndpointsOptions(config: ContentConfig): ParsedOptions<EndpointEntries> {
+  const problems = endpointsProblems(config);
+  return { problems, options: problems.length ? [] : Object.freeze([...(config.endpoints ?? [])]) };
+}
+
+/** Every problem of the config's `endpoints`. */
+function endpointsProblems(config: ContentConfig): string[] {
   const endpoints: unknown = config.endpoints;
   if (endpoints === undefined) return [];
   if (!Array.isArray(endpoints)) return ['endpoints: must be an array of functions and endpoint objects'];

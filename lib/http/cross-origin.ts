@@ -54,7 +54,7 @@ export function isCrossOrigin(req: Request, trusted: ReadonlySet<string>): boole
 
 /** `security.trustedOrigins`, as a set. */
 export function trustedOrigins(runtime: Runtime): ReadonlySet<string> {
-  return new Set(runtime.config.source.security?.trustedOrigins ?? []);
+  return runtime.config.trustedOrigins;
 }
 
 /**

@@ -1,7 +1,8 @@
 // The one shape every feature of the router has (auth, the REST routes, uploads, cache, realtime, ...):
-// it checks its own options, then, given the runtime and the request lifecycle, adds its hooks to the
-// lifecycle's phases and contributes routes, operation hooks and members of the router.
-import type { ContentConfig } from '../config/types';
+// it parses its own options once (checked and resolved in one pass), then, given the runtime, the request
+// lifecycle and those options, adds its hooks to the lifecycle's phases and contributes routes, operation
+// hooks and members of the router.
+import type { OptionsParser } from '../config/resolve-config';
 import type { LocalApi } from '../local/local-api';
 import type { Runtime, RuntimeHooks } from '../operations/runtime';
 import type { Lifecycle } from './lifecycle';
@@ -25,15 +26,20 @@ export interface FeatureInstance {
   expose?: Partial<RouterMembers>;
 }
 
-export interface Feature {
+/** A feature; `O` is what its options parser resolves its options to (undefined without one). */
+export interface Feature<O = undefined> {
   readonly name: string;
-  /** Checks this feature's options; problems are named by path and reported with every other one. */
-  validate?(config: ContentConfig): string[];
+  /**
+   * Checks and resolves this feature's options from the host's config in one pass, at contentRouter():
+   * its problems, named by path, are reported with every other one in the one ConfigError; its options
+   * are kept in the resolved config and handed to create(). Nothing reads the host's config after this.
+   */
+  readonly options?: OptionsParser<O>;
   /**
    * Builds the feature on a runtime whose models are compiled, adding its hooks to `lifecycle` (the only
    * way it touches a request besides its own routes); may return nothing when it has nothing more to add.
    */
-  create(runtime: Runtime, lifecycle: Lifecycle): FeatureInstance | undefined;
+  create(runtime: Runtime, lifecycle: Lifecycle, options: O): FeatureInstance | undefined;
 }
 
 /** Appends an instance's hooks to the runtime's lists. */

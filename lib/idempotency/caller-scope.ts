@@ -12,7 +12,7 @@ export type CallerScope = (req: Request) => Promise<string>;
 /** The scope of a request's caller; rejects for a bad credential (the 401 the route would answer). */
 export function createCallerScope(runtime: Runtime): CallerScope {
   // The rate limiter's keyBy when the host set one (its clients are those), else the address.
-  const clientKey = createClientKey(runtime.config.source.security?.rateLimit?.keyBy);
+  const clientKey = createClientKey(runtime.config.clientKeyBy);
   return async (req) => {
     const user = await requestUser(runtime, req);
     if (!user) return `client\n${clientKey(req)}`;

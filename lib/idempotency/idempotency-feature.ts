@@ -16,12 +16,13 @@ import { toLoggableError } from '../util/loggable-error';
 import { hashToken } from '../util/random-token';
 import { createCallerScope } from './caller-scope';
 import { readIdempotencyKey } from './idempotency-key';
-import { resolveIdempotencyOptions, validateIdempotencyConfig } from './idempotency-options';
+import { type ParsedIdempotency, leaseFor, parseIdempotencyOptions } from './idempotency-options';
 import { createIdempotencyStore } from './idempotency-store';
 import { requestFingerprint } from './request-fingerprint';
 import { withIdempotencyDocs } from './route-docs';
 import { type Recording, recordAnswer, replayAnswer } from './stored-answer';
 import { within } from './within-deadline';
+import { nowMs } from '../util/clock';
 
 declare module '../http/route-table' {
   interface RouteConfig {
@@ -49,15 +50,15 @@ function fingerprintOf(req: Request, route: RouteDef, key: string): Fingerprint 
 const REPLAY_NOT_KEPT =
   "This Idempotency-Key's request was completed, but its answer was not kept for a replay (too large to keep, marked Cache-Control: no-store, or finished after the request deadline's answer); use a new key to run it again.";
 
-export const idempotencyFeature: Feature = {
+export const idempotencyFeature: Feature<ParsedIdempotency | undefined> = {
   name: 'idempotency',
-  validate: validateIdempotencyConfig,
-  create(runtime, lifecycle) {
+  options: parseIdempotencyOptions,
+  create(runtime, lifecycle, parsed) {
     const { config } = runtime;
-    const options = resolveIdempotencyOptions(config.source, config.requestTimeoutMS);
-    if (!options) return undefined;
+    if (!parsed) return undefined;
+    const options = { ...parsed, leaseMs: leaseFor(config.requestTimeoutMS) };
     const { leaseMs, maxAnswerBytes, maxKeysPerCaller } = options;
-    const store = createIdempotencyStore(runtime.connection, options, config.requestTimeoutMS);
+    const store = createIdempotencyStore(runtime.connection, options, config.requestTimeoutMS, config.clock);
     const scopeOf = createCallerScope(runtime);
     const keys = new WeakMap<Request, string>();
     const recordings = new WeakMap<Request, Recording>();
@@ -84,7 +85,7 @@ export const idempotencyFeature: Feature = {
         });
         if (over) {
           await store.release(outcome.claim).catch(report);
-          throw new IdempotencyQuotaExceededError(maxKeysPerCaller, (over.firstExpiry.getTime() - Date.now()) / 1000);
+          throw new IdempotencyQuotaExceededError(maxKeysPerCaller, (over.firstExpiry.getTime() - nowMs(config.clock)) / 1000);
         }
         const recording = recordAnswer(res, {
           store,

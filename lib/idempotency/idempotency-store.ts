@@ -11,6 +11,7 @@ import { DatabaseTimeoutError } from '../errors';
 import { isDuplicateKeyError } from '../operations/write-errors';
 import type { ResolvedIdempotency } from './idempotency-options';
 import { within } from './within-deadline';
+import { type Clock, after } from '../util/clock';
 
 /** Not a valid collection slug (it has a dot), so it never collides with a configured collection. */
 export const IDEMPOTENCY_COLLECTION = 'content-router.idempotency-keys';
@@ -68,13 +69,14 @@ export interface IdempotencyStore {
 /** Claims tried before giving up on a key other requests keep taking and letting go (each retry follows a real write). */
 const MAX_ATTEMPTS = 3;
 
-export function createIdempotencyStore(connection: Connection, options: ResolvedIdempotency, requestTimeoutMS: number | false): IdempotencyStore {
+/** `clock`: the router's; leases and TTLs are dates in its time. */
+export function createIdempotencyStore(connection: Connection, options: ResolvedIdempotency, requestTimeoutMS: number | false, clock: Clock): IdempotencyStore {
   const rows = () => connection.collection<KeyRow>(IDEMPOTENCY_COLLECTION);
-  const later = (ms: number) => new Date(Date.now() + ms);
+  const later = (ms: number) => after(clock, ms);
 
   async function claim(id: string, caller: string, fingerprint: string | undefined): Promise<ClaimOutcome> {
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-      const now = new Date();
+      const now = clock.now();
       const token = randomBytes(16).toString('hex');
       const held = { state: 'running' as const, caller, token, expiresAt: new Date(now.getTime() + options.leaseMs) };
       try {
@@ -91,7 +93,7 @@ export function createIdempotencyStore(connection: Connection, options: Resolved
       }
       const row = await rows().findOne({ _id: id });
       // Gone or expired since the write failed: claim again.
-      if (row && row.expiresAt > new Date()) return { row };
+      if (row && row.expiresAt > clock.now()) return { row };
     }
     return { busy: true };
   }
@@ -118,7 +120,7 @@ export function createIdempotencyStore(connection: Connection, options: Resolved
       await within(requestTimeoutMS, rows().updateOne({ _id: id, token, state: 'running' }, { $set: { expiresAt: later(options.leaseMs) } }));
     },
     async overQuota(caller, max) {
-      const live = { caller, expiresAt: { $gt: new Date() } };
+      const live = { caller, expiresAt: { $gt: clock.now() } };
       // Counted only that far: a caller far beyond (a smaller quota since) costs no more than one just beyond.
       if ((await within(requestTimeoutMS, rows().countDocuments(live, { limit: max + 1 }))) <= max) return undefined;
       const first = await within(requestTimeoutMS, rows().findOne(live, { sort: { expiresAt: 1 }, projection: { expiresAt: 1 } }));

@@ -1,7 +1,9 @@
-// The `docs` option: checked with the rest of the config (problems named by path), then resolved once
-// into whether the documentation is served at all, whether it needs an authenticated caller, and the
-// security schemes of the host's own auth it describes beside the router's.
+// The `docs` option: checked and resolved in one pass at start-up, with the rest of the config (problems
+// named by path), into whether the documentation is served at all, whether it needs an authenticated caller,
+// the security schemes of the host's own auth it describes beside the router's, and whether the document
+// lists a rate limit's answers.
 import { hostSecurity, hostSecuritySchemes } from '../config/auth-challenge';
+import type { ParsedOptions } from '../config/resolve-config';
 import type { ContentConfig, SecurityScheme } from '../config/types';
 import { isRecord } from '../util/is-record';
 
@@ -15,6 +17,12 @@ export interface ResolvedDocsOptions {
   readonly securitySchemes: Readonly<Record<string, SecurityScheme>>;
   /** The ways they are presented (`docs.security`, default each scheme on its own). */
   readonly security: ReadonlyArray<Record<string, string[]>>;
+}
+
+/** What the docs feature runs on: the `docs` option resolved, and what the document says of the rest of the config. */
+export interface DocsFeatureOptions extends ResolvedDocsOptions {
+  /** Whether `security.rateLimit` is set: the document lists the 429 answers. */
+  readonly rateLimit: boolean;
 }
 
 const KEYS = ['public', 'securitySchemes', 'security'];
@@ -130,8 +138,18 @@ function checkSecurity(security: unknown, declared: readonly string[], problems:
   });
 }
 
+/** Checks and resolves `config.docs`; the options are undefined when there are problems. */
+export function parseDocsOptions(config: ContentConfig): ParsedOptions<DocsFeatureOptions | undefined> {
+  const problems = docsProblems(config);
+  if (problems.length) return { problems, options: undefined };
+  return {
+    problems,
+    options: Object.freeze({ ...resolveDocsOptions(config.docs), rateLimit: Boolean(config.security?.rateLimit) }),
+  };
+}
+
 /** Problems of `config.docs`: the wrong type, unknown keys, a non-boolean `public`, bad security schemes. */
-export function validateDocsOptions(config: ContentConfig): string[] {
+function docsProblems(config: ContentConfig): string[] {
   const docs: unknown = config.docs;
   if (docs === undefined || docs === false || docs === true) return [];
   if (!isRecord(docs)) return ['docs: must be true, false or an object { public?, securitySchemes?, security? }'];

@@ -2,7 +2,6 @@
 // table, built once per mount path) and Swagger UI at `/docs`, public by default or for authenticated callers only.
 import { representationTag } from '../operations/precondition';
 import type { Request } from 'express';
-import { authChallenge } from '../config/auth-challenge';
 import { UnauthorizedError } from '../errors';
 import type { Feature } from '../http/feature';
 import type { Lifecycle } from '../http/lifecycle';
@@ -10,7 +9,7 @@ import { requestUser } from '../http/request-user';
 import type { RouteDef, RouteResponse } from '../http/route-table';
 import type { Runtime } from '../operations/runtime';
 import { type DocumentSource, buildOpenApiDocument } from './build-document';
-import { resolveDocsOptions, validateDocsOptions } from './docs-options';
+import { type DocsFeatureOptions, parseDocsOptions } from './docs-options';
 import { createSwaggerUi } from './swagger-ui';
 
 /** Documents kept per mount path; a host mounting at many paths (`/:tenant/api`) cannot grow it without bound. */
@@ -31,12 +30,11 @@ function createDocumentCache(build: (serverUrl: string) => string): (serverUrl: 
 }
 
 /** `/docs`, `/docs/openapi.json` and `/docs/<asset>`, unless `docs: false`. */
-export const openapiFeature: Feature = {
+export const openapiFeature: Feature<DocsFeatureOptions | undefined> = {
   name: 'openapi',
-  validate: validateDocsOptions,
-  create(runtime: Runtime, lifecycle: Lifecycle) {
-    const options = resolveDocsOptions(runtime.config.source.docs);
-    if (!options.enabled) return undefined;
+  options: parseDocsOptions,
+  create(runtime: Runtime, lifecycle: Lifecycle, options) {
+    if (!options?.enabled) return undefined;
 
     // The whole table, this feature's routes included, collected as routes are added (onRoute); the
     // document is built from it on its first request, once every route is in.
@@ -47,9 +45,9 @@ export const openapiFeature: Feature = {
       globals: [...runtime.globals.values()].map((g) => g.descriptor),
       routes: table,
       query: runtime.config.query,
-      rateLimit: Boolean(runtime.config.source.security?.rateLimit),
+      rateLimit: options.rateLimit,
       hostAuth: { schemes: options.securitySchemes, security: options.security },
-      challenge: authChallenge(runtime.config.source),
+      challenge: runtime.config.authChallenge,
     });
     const documentAt = createDocumentCache((serverUrl) => JSON.stringify(buildOpenApiDocument(source(), serverUrl)));
     const ui = createSwaggerUi();

@@ -58,7 +58,7 @@ export function deleteMany(args: DeleteManyArgs): Promise<BulkResult> {
     const ready = pending.filter((item) => !item.vetoed);
     assertUnanswered(args);
     // One instant for every stamp, published with the events (see delete.ts).
-    const now = new Date();
+    const now = runtime.config.clock.now();
     await deleteAll(args, ready, soft, now);
     for (const item of ready) if (item.failure !== undefined) failures.push(failureOf(args, String(item.stored._id), item.failure));
 

@@ -68,7 +68,7 @@ export function deleteRecord(args: DeleteArgs): Promise<{ deleted: true }> {
     assertUnanswered(args);
     // One instant for both stamps, published with the event: the change stream's echo of this soft delete
     // carries them, and that is how it is told from another writer's delete (see echo-filter.ts).
-    const now = new Date();
+    const now = runtime.config.clock.now();
     // Both return the row as it was before, so a delete event reaches only readers who could read it then.
     const before = soft
       ? await collection.model
@@ -114,7 +114,7 @@ export function restoreRecord(args: Omit<DeleteArgs, 'permanent'>): Promise<ApiR
     // revision. Otherwise what matters of it is still known: it was soft-deleted, so in no reader's view (a
     // read rule never shows a deleted record). Without it, a reader who cannot read the restored record would
     // be told it left its view: the id of a record it never could read.
-    const before = tags && original ? [original] : [{ ...row, deletedAt: row.updatedAt ?? new Date() }];
+    const before = tags && original ? [original] : [{ ...row, deletedAt: row.updatedAt ?? runtime.config.clock.now() }];
     publishWrite(runtime, collection, 'update', [String(row._id)], ['deletedAt', ...Object.keys(input.set), ...input.unset], [row], undefined, before);
     return answerWrite(args, 'restore', { row, data, previousDoc });
   });

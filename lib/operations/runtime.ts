@@ -336,6 +336,6 @@ export function publishWrite(
     ...(stamps ? { stamps } : {}),
     ...(before ? { before } : {}),
     origin: 'local',
-    timestamp: new Date(),
+    timestamp: runtime.config.clock.now(),
   });
 }

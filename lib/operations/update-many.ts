@@ -135,7 +135,7 @@ function checkWithinRule(args: UpdateManyArgs, stored: RawDoc, prepared: Prepare
 async function writeChanges(args: UpdateManyArgs, ready: Pending[]): Promise<void> {
   const { collection } = args;
   if (ready.length === 0) return;
-  const now = new Date();
+  const now = args.runtime.config.clock.now();
   // Each record's change once, as text: it groups the records and finds the change's cast values.
   const changeKeys = new Map<Pending, string>();
   const written = new Map<Pending, RawDoc>();

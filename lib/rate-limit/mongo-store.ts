@@ -4,6 +4,7 @@ import type { ClientRateLimitInfo, Options, Store } from 'express-rate-limit';
 import type { Connection } from 'mongoose';
 import { isDuplicateKeyError } from '../operations/write-errors';
 import type { StoreHealth } from './store-health';
+import type { Clock } from '../util/clock';
 
 /** Not a valid collection slug (it has a dot), so it never collides with a configured collection. */
 export const RATE_LIMIT_COLLECTION = 'content-router.rate-limits';
@@ -28,13 +29,14 @@ export async function createRateLimitIndexes(connection: Connection): Promise<vo
  * driver with callbacks, which the current driver never invokes (every request would hang), and its
  * windows end only when the TTL monitor deletes a row (up to a minute late).
  */
-export function createMongoStore(connection: Connection, prefix: string, health: StoreHealth): Store {
+/** `clock`: the router's; windows open and end in its time. */
+export function createMongoStore(connection: Connection, prefix: string, health: StoreHealth, clock: Clock): Store {
   const rows = connection.collection<HitRow>(RATE_LIMIT_COLLECTION);
   let windowMs = 60_000;
 
   /** Counts a hit in the current window, or opens a new window; atomic against other instances. */
   async function increment(key: string, attempt = 1): Promise<ClientRateLimitInfo> {
-    const now = new Date();
+    const now = clock.now();
     const live = await rows.findOneAndUpdate({ _id: key, resetAt: { $gt: now } }, { $inc: { hits: 1 } }, { returnDocument: 'after' });
     if (live) return { totalHits: live.hits, resetTime: live.resetAt };
     const resetAt = new Date(now.getTime() + windowMs);
@@ -61,13 +63,13 @@ export function createMongoStore(connection: Connection, prefix: string, health:
     },
     get: (key) =>
       health.guard(async () => {
-        const row = await rows.findOne({ _id: prefix + key, resetAt: { $gt: new Date() } });
+        const row = await rows.findOne({ _id: prefix + key, resetAt: { $gt: clock.now() } });
         return row ? { totalHits: row.hits, resetTime: row.resetAt } : undefined;
       }),
     increment: (key) => health.guard(() => increment(prefix + key)),
     decrement: (key) =>
       health.guard(async () => {
-        await rows.updateOne({ _id: prefix + key, resetAt: { $gt: new Date() }, hits: { $gt: 0 } }, { $inc: { hits: -1 } });
+        await rows.updateOne({ _id: prefix + key, resetAt: { $gt: clock.now() }, hits: { $gt: 0 } }, { $inc: { hits: -1 } });
       }),
     resetKey: (key) =>
       health.guard(async () => {

@@ -7,9 +7,8 @@ import { createAccountKey, createClientKey } from '../http/client-key';
 import type { RouteDef } from '../http/route-table';
 import { createLimiter } from './create-limiter';
 import { createMongoStore, createRateLimitIndexes } from './mongo-store';
-import { resolveRateLimitOptions } from './rate-limit-options';
+import { type ResolvedRateLimit, parseRateLimitOptions } from './rate-limit-options';
 import { createStoreHealth } from './store-health';
-import { validateRateLimitConfig } from './validate-rate-limit';
 
 declare module '../http/route-table' {
   interface RouteConfig {
@@ -19,22 +18,22 @@ declare module '../http/route-table' {
 }
 
 /** `security.rateLimit`: limits on the router's own routes only; paths it does not serve are never counted. */
-export const rateLimitFeature: Feature = {
+export const rateLimitFeature: Feature<ResolvedRateLimit | undefined> = {
   name: 'rate-limit',
-  validate: validateRateLimitConfig,
-  create(runtime, lifecycle) {
-    const options = resolveRateLimitOptions(runtime.config.source);
+  options: parseRateLimitOptions,
+  create(runtime, lifecycle, options) {
     if (!options) return undefined;
     const { logger } = runtime.config;
     const health = createStoreHealth(logger);
     const stores: Store[] = [];
     const newStore = (prefix: string): Store => {
-      const store = options.store === 'mongo' ? createMongoStore(runtime.connection, prefix, health) : new MemoryStore();
+      const store = options.store === 'mongo' ? createMongoStore(runtime.connection, prefix, health, runtime.config.clock) : new MemoryStore();
       stores.push(store);
       return store;
     };
 
-    const clientKey = options.keyBy ? createClientKey(options.keyBy) : undefined;
+    const { clientKeyBy } = runtime.config;
+    const clientKey = clientKeyBy ? createClientKey(clientKeyBy) : undefined;
     const general = createLimiter({ name: 'api', windowMs: options.windowMs, max: options.max, store: newStore('api:'), keyOf: clientKey, logger });
     const authClientKey = clientKey ?? createClientKey(undefined);
     const { windowMs, max, maxPerClient } = options.auth;

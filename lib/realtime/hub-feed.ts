@@ -27,7 +27,7 @@ export function connectHub(runtime: Runtime, hub: EventHub<HubEntry>, clients: R
 
   function publish(change: ChangeEvent, collection: CollectionRuntime, rows: ReadonlyMap<string, RawDoc>): void {
     if (stopped) return;
-    for (const entry of toHubEntries(change, collection, rows, nextId)) hub.publish(entry);
+    for (const entry of toHubEntries(change, collection, rows, nextId, runtime.config.clock)) hub.publish(entry);
   }
 
   const unsubscribe = changes.onChange((event) => {

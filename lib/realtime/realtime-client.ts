@@ -14,6 +14,7 @@ import { viewOf } from './reader-view';
 import type { HubEntry } from './realtime-event';
 import type { ResolvedRealtimeOptions } from './realtime-options';
 import { toLoggableError } from '../util/loggable-error';
+import { nowMs } from '../util/clock';
 
 /** What a transport does for its client. */
 export interface ClientTransport {
@@ -85,7 +86,7 @@ class Client implements RealtimeClient, HubListener<HubEntry> {
   ) {
     this.signedIn = current !== null;
     this.subscription = ctx.hub.subscribe(this);
-    this.dueAt = Date.now() + ctx.options.credentialCheckMs;
+    this.dueAt = nowMs(ctx.runtime.config.clock) + ctx.options.credentialCheckMs;
   }
 
   get user(): AuthUser | null {

@@ -8,6 +8,7 @@ import { isSoftDelete } from '../operations/soft-delete-change';
 import { findField } from '../query/find-field';
 import { type CollectionDescriptor, storagePath } from '../schema/descriptors';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
+import type { Clock } from '../util/clock';
 
 /** What SSE sends as `data:` and WebSocket as a message. */
 export interface RealtimeEvent {
@@ -79,8 +80,9 @@ export function toHubEntries(
   collection: CollectionRuntime,
   rows: ReadonlyMap<string, RawDoc>,
   nextId: () => string,
+  clock: Clock,
 ): HubEntry[] {
-  const timestamp = (change.timestamp ?? new Date()).toISOString();
+  const timestamp = (change.timestamp ?? clock.now()).toISOString();
   const single = change.ids.length === 1;
   // The bus names every changed field (its other subscribers need hidden ones, such as a password):
   // stripped once here, for every origin, before any reader sees them.

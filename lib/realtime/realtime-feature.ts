@@ -8,9 +8,10 @@ import { connectHub } from './hub-feed';
 import { createRuleBook } from './read-matcher';
 import type { RealtimeClient } from './realtime-client';
 import type { HubEntry } from './realtime-event';
-import { resolveRealtimeOptions, validateRealtimeConfig } from './realtime-options';
+import { type ResolvedRealtimeOptions, parseRealtimeOptions } from './realtime-options';
 import { createSseTransport } from './sse-transport';
 import { createWsTransport } from './ws-transport';
+import { nowMs } from '../util/clock';
 
 /** What api.realtime offers the host (monitoring). */
 export interface RealtimeApi {
@@ -26,11 +27,10 @@ declare module '../http/feature' {
 }
 
 /** `realtime: true | { ... }`: events over Server-Sent Events and WebSocket. */
-export const realtimeFeature: Feature = {
+export const realtimeFeature: Feature<ResolvedRealtimeOptions | undefined> = {
   name: 'realtime',
-  validate: validateRealtimeConfig,
-  create(runtime, lifecycle) {
-    const options = resolveRealtimeOptions(runtime.config.source.realtime);
+  options: parseRealtimeOptions,
+  create(runtime, lifecycle, options) {
     if (!options) return undefined;
     const { logger } = runtime.config;
     const hub = createEventHub<HubEntry>(options.replayEvents, (error) => logger.error('content-router: a realtime client failed:', error));
@@ -43,8 +43,9 @@ export const realtimeFeature: Feature = {
     const ws = createWsTransport({ runtime, hub, options, rules, clients, limit });
     // One timer asks every client whether its periodic re-check is due: a timer per client would cost each
     // connection a Timeout. A quarter of the interval (at most a second) bounds how late a check can come.
+    // Due by the router's clock; the timer that asks is Node's.
     const rechecks = setInterval(() => {
-      const now = Date.now();
+      const now = nowMs(runtime.config.clock);
       for (const client of clients) client.recheckIfDue(now);
     }, Math.min(1000, Math.max(1, Math.floor(options.credentialCheckMs / 4))));
     rechecks.unref();

@@ -1,6 +1,7 @@
-// The `realtime` option: checked once with every other config problem, then resolved to complete
-// numbers the transports use (heartbeat, buffers, subscriptions, credential re-checks, replay, connections).
-import type { ContentConfig, RealtimeOptions } from '../config/types';
+// The `realtime` option: checked and resolved in one pass at start-up, with every other config problem, to
+// complete numbers the transports use (heartbeat, buffers, subscriptions, credential re-checks, replay, connections).
+import type { ParsedOptions } from '../config/resolve-config';
+import type { ContentConfig } from '../config/types';
 import { isRecord } from '../util/is-record';
 
 export interface ResolvedRealtimeOptions {
@@ -26,27 +27,23 @@ const KEYS = Object.keys(DEFAULTS) as (keyof ResolvedRealtimeOptions)[];
 /** Node's timers take at most 2^31 - 1 ms; a larger delay fires after 1 ms, every 1 ms. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-/** Problems of `config.realtime`, named by path; none when it is absent, false or true. */
-export function validateRealtimeConfig(config: ContentConfig): string[] {
+/** Checks and resolves `config.realtime`; the options are undefined when realtime is off. */
+export function parseRealtimeOptions(config: ContentConfig): ParsedOptions<ResolvedRealtimeOptions | undefined> {
   const value: unknown = config.realtime;
-  if (value === undefined || typeof value === 'boolean') return [];
-  if (!isRecord(value)) return ['realtime: must be true, false or an object of options'];
+  if (value === undefined || value === false) return { problems: [], options: undefined };
+  if (value === true) return { problems: [], options: DEFAULTS };
+  if (!isRecord(value)) return { problems: ['realtime: must be true, false or an object of options'], options: undefined };
   const problems: string[] = [];
   for (const key of Object.keys(value)) {
     if (!(KEYS as string[]).includes(key)) problems.push(`realtime.${key}: unknown option`);
   }
+  const options: { -readonly [K in keyof ResolvedRealtimeOptions]: number } = { ...DEFAULTS };
   for (const key of KEYS) {
     const option = value[key];
     if (option === undefined) continue;
     if (typeof option !== 'number' || !Number.isInteger(option) || option < 1) problems.push(`realtime.${key}: must be an integer >= 1`);
     else if (key.endsWith('Ms') && option > MAX_TIMER_MS) problems.push(`realtime.${key}: at most ${MAX_TIMER_MS} (about 24.8 days)`);
+    else options[key] = option;
   }
-  return problems;
-}
-
-/** The complete options, or undefined when realtime is off. */
-export function resolveRealtimeOptions(value: boolean | RealtimeOptions | undefined): ResolvedRealtimeOptions | undefined {
-  if (!value) return undefined;
-  if (value === true) return DEFAULTS;
-  return Object.freeze({ ...DEFAULTS, ...Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) });
+  return { problems, options: Object.freeze(options) };
 }

@@ -1,6 +1,7 @@
 // Compiles one Mongoose model per collection and global on the router's own connection
 // (the host's, or one the router opened), never on mongoose's global default connection.
 import type { Connection, Model } from 'mongoose';
+import type { Clock } from '../util/clock';
 import type { CollectionDescriptor } from './descriptors';
 import { buildSchema } from './build-schema';
 
@@ -12,19 +13,20 @@ function modelName(kind: 'collection' | 'global', slug: string): string {
   return `content-router:${kind}:${slug}`;
 }
 
-function compile(connection: Connection, name: string, collection: CollectionDescriptor, mongoCollection: string): Model<Record<string, unknown>> {
+function compile(connection: Connection, name: string, collection: CollectionDescriptor, mongoCollection: string, clock: Clock): Model<Record<string, unknown>> {
   // A second router on the same connection recompiles its own models instead of colliding.
   if (connection.models[name]) connection.deleteModel(name);
-  return connection.model<Record<string, unknown>>(name, buildSchema(collection), mongoCollection);
+  return connection.model<Record<string, unknown>>(name, buildSchema(collection, clock), mongoCollection);
 }
 
-/** Models for every collection, keyed by slug; stored in a Mongo collection named after the slug. */
+/** Models for every collection, keyed by slug (createdAt and updatedAt read `clock`); stored in a Mongo collection named after the slug. */
 export function buildCollectionModels(
   connection: Connection,
   collections: Iterable<CollectionDescriptor>,
+  clock: Clock,
 ): Map<string, Model<Record<string, unknown>>> {
   const models = new Map<string, Model<Record<string, unknown>>>();
-  for (const c of collections) models.set(c.slug, compile(connection, modelName('collection', c.slug), c, c.slug));
+  for (const c of collections) models.set(c.slug, compile(connection, modelName('collection', c.slug), c, c.slug, clock));
   return models;
 }
 
@@ -32,8 +34,9 @@ export function buildCollectionModels(
 export function buildGlobalModels(
   connection: Connection,
   globals: Iterable<CollectionDescriptor>,
+  clock: Clock,
 ): Map<string, Model<Record<string, unknown>>> {
   const models = new Map<string, Model<Record<string, unknown>>>();
-  for (const g of globals) models.set(g.slug, compile(connection, modelName('global', g.slug), g, GLOBALS_COLLECTION));
+  for (const g of globals) models.set(g.slug, compile(connection, modelName('global', g.slug), g, GLOBALS_COLLECTION, clock));
   return models;
 }

@@ -5,6 +5,7 @@ import { Schema, type SchemaDefinition, type SchemaDefinitionProperty } from 'mo
 import type { FieldConfig } from '../config/types';
 import type { CollectionDescriptor, FieldDescriptor } from './descriptors';
 import { collectionIndexes } from './index-specs';
+import type { Clock } from '../util/clock';
 
 const SCALARS = {
   string: String,
@@ -43,8 +44,8 @@ function toPath(field: FieldDescriptor): SchemaDefinitionProperty {
   return path as SchemaDefinitionProperty;
 }
 
-/** Builds the Mongoose schema of a collection (or a global, whose `_id` is its slug). */
-export function buildSchema(collection: CollectionDescriptor): Schema {
+/** Builds the Mongoose schema of a collection (or a global, whose `_id` is its slug); its timestamps read `clock`. */
+export function buildSchema(collection: CollectionDescriptor, clock: Clock): Schema {
   const definition: SchemaDefinition = {};
   for (const field of Object.values(collection.fields)) {
     if (!field.system) definition[field.name] = toPath(field);
@@ -55,7 +56,7 @@ export function buildSchema(collection: CollectionDescriptor): Schema {
   definition[REVISION] = { type: Number, default: 1 };
 
   const schema = new Schema(definition, {
-    timestamps: true,
+    timestamps: { currentTime: () => clock.now() },
     versionKey: false,
     strict: true,
     // Indexes are built by api.ready (Model.init), not lazily on first use.

@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import { createJiti } from 'jiti';
 import type { ContentConfig } from '../config/types';
 import { validateConfig } from '../config/validate-config';
-import { validateEndpoints } from '../endpoints/validate-endpoints';
+import { parseEndpointsOptions } from '../endpoints/validate-endpoints';
 import { isRecord } from '../util/is-record';
 
 /** A failure the CLI prints as one line (no stack). */
@@ -53,7 +53,7 @@ export async function loadConfigModule(file: string): Promise<ContentConfig> {
   }
   const config = isRecord(mod) ? pickConfig(mod) : undefined;
   if (!isRecord(config)) throw new CliError(`${file} has no default export (or "config" export) holding a content-router config object`);
-  const problems = validateConfig(config as unknown as ContentConfig, [validateEndpoints]).filter((p) => !/^db\b/.test(p));
+  const problems = validateConfig(config as unknown as ContentConfig, [parseEndpointsOptions]).filter((p) => !/^db\b/.test(p));
   if (problems.length) {
     const more = problems.length > 1 ? ` (and ${problems.length - 1} more problem${problems.length > 2 ? 's' : ''})` : '';
     throw new CliError(`invalid config in ${file}: ${problems[0]}${more}`);

@@ -12,6 +12,7 @@ import { chooseExtension, createStoredName, sanitizeOriginalName } from './file-
 import { type FileMetadata, type FileStore, toFileRow } from './file-store';
 import { SNIFF_BYTES, detectMimeType } from './mime-policy';
 import type { ResolvedUploadOptions } from './upload-options';
+import type { Clock } from '../util/clock';
 
 /** Bytes read ahead of GridFS while it writes a chunk (it writes them one at a time). */
 const STREAM_BUFFER = 1024 * 1024;
@@ -110,7 +111,7 @@ function pendingFile(store: FileStore, upload: mongo.GridFSBucketWriteStream, do
 }
 
 /** The writer of one bucket: FileStorage.write over the driver's GridFSBucket. */
-export function createFileWriter(store: FileStore, options: ResolvedUploadOptions): FileStorage['write'] {
+export function createFileWriter(store: FileStore, options: ResolvedUploadOptions, clock: Clock): FileStorage['write'] {
   return async (file, uploadedBy, admit) => {
     const { source } = file;
     // Not destroyed when we stop reading: multer needs the part drained to finish the request.
@@ -129,7 +130,7 @@ export function createFileWriter(store: FileStore, options: ResolvedUploadOption
       if (options.allowed && !options.allowed(mimeType)) throw new UnsupportedMediaTypeError(`Files of type ${mimeType} are not accepted here.`);
       const originalName = sanitizeOriginalName(file.originalName);
       metadata = metadataOf(originalName, mimeType, undefined, uploadedBy);
-      row = toFileRow({ _id: new mongoose.mongo.ObjectId(), filename: createStoredName(chooseExtension(originalName, ext)), uploadDate: new Date(), metadata });
+      row = toFileRow({ _id: new mongoose.mongo.ObjectId(), filename: createStoredName(chooseExtension(originalName, ext)), uploadDate: clock.now(), metadata });
       await admit(row);
       bucket = await store.bucket();
     } catch (error) {

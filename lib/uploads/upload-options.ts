@@ -1,5 +1,6 @@
-// The `uploads` options: checked with every other config problem, then resolved once into what the
-// feature runs on (bucket, size limit, compiled type patterns, access rules).
+// The `uploads` options: checked and resolved in one pass at start-up, with every other config problem,
+// into what the feature runs on (bucket, size limit, compiled type patterns, access rules, Cache-Control).
+import type { ParsedOptions } from '../config/resolve-config';
 import type { AccessFn, CollectionConfig, ContentConfig, GlobalConfig, UploadOptions } from '../config/types';
 import { isRecord } from '../util/is-record';
 
@@ -34,8 +35,17 @@ function uploadFieldProblems(path: string, fields: unknown): string[] {
     .map(([name]) => `${path}.fields.${name}: an upload field needs the \`uploads\` option (the file store it points at)`);
 }
 
-/** Every problem of `config.uploads`, by path; upload fields without `uploads` are problems too. */
-export function validateUploadsConfig(config: ContentConfig): string[] {
+/**
+ * Checks and resolves `config.uploads`: every problem by path (upload fields without `uploads` are problems
+ * too), and the options, undefined when uploads are off.
+ */
+export function parseUploadsOptions(config: ContentConfig): ParsedOptions<ResolvedUploadOptions | undefined> {
+  const problems = uploadsProblems(config);
+  const options = problems.length || config.uploads === undefined ? undefined : resolveUploadOptions(config.uploads);
+  return { problems, options };
+}
+
+function uploadsProblems(config: ContentConfig): string[] {
   const options: unknown = config.uploads;
   if (options === undefined) {
     const collections: unknown[] = Array.isArray(config.collections) ? config.collections : [];
@@ -101,7 +111,7 @@ export function compileMimeMatcher(patterns: readonly string[]): (mimeType: stri
   };
 }
 
-/** The validated options with their defaults. */
+/** Checked options with their defaults. */
 export function resolveUploadOptions(options: UploadOptions): ResolvedUploadOptions {
   return Object.freeze({
     bucket: options.bucket ?? DEFAULT_BUCKET,

@@ -11,7 +11,7 @@ import { createFileStore } from './file-store';
 import { createGridFsStorage } from './gridfs-storage';
 import { describeUploads } from './upload-access';
 import { createUploadIdCheck, createUploadSource } from './upload-fields';
-import { resolveUploadOptions, validateUploadsConfig } from './upload-options';
+import { type ResolvedUploadOptions, parseUploadsOptions } from './upload-options';
 import { uploadRoutes } from './upload-routes';
 
 function toReadable(source: NodeJS.ReadableStream | Uint8Array): Readable {
@@ -21,15 +21,13 @@ function toReadable(source: NodeJS.ReadableStream | Uint8Array): Readable {
 }
 
 /** `POST /upload`, `GET|HEAD|DELETE /uploads/:filename`, upload fields, api.local.upload (docs/uploads.md). */
-export const uploadsFeature: Feature = {
+export const uploadsFeature: Feature<ResolvedUploadOptions | undefined> = {
   name: 'uploads',
-  validate: validateUploadsConfig,
-  create(runtime, lifecycle) {
-    const configured = runtime.config.source.uploads;
-    if (configured === undefined) return undefined;
-    const options = resolveUploadOptions(configured);
+  options: parseUploadsOptions,
+  create(runtime, lifecycle, options) {
+    if (!options) return undefined;
     const store = createFileStore(runtime.connection, options.bucket);
-    const files: FileCollection = { descriptor: describeUploads(options.access), storage: createGridFsStorage(store, options) };
+    const files: FileCollection = { descriptor: describeUploads(options.access), storage: createGridFsStorage(store, options, runtime.config.clock) };
 
     const upload: LocalApi['upload'] = async (source, uploadOptions) => {
       const readable = toReadable(source);

@@ -7,6 +7,7 @@ import type { Logger } from '../config/types';
 import type { DeliveryRow, DeliveryStore, Settlement } from './delivery-store';
 import { sendWebhook } from './send-webhook';
 import type { ResolvedEndpoint, ResolvedWebhooks } from './webhook-options';
+import { type Clock, after, nowMs } from '../util/clock';
 
 /** Attempts one endpoint runs at once. */
 export const ENDPOINT_CONCURRENCY = 16;
@@ -58,7 +59,9 @@ function afterFailure(tries: number, delays: readonly number[], now: number): Pi
   return { status: 'pending', nextAttemptAt: new Date(now + jittered(delays[tries])) };
 }
 
-export function createDeliveryQueue(store: DeliveryStore, options: ResolvedWebhooks, logger: Required<Logger>): DeliveryQueue {
+/** `clock`: the router's; due times, leases and retry schedules are in its time (the timers that wait for them are Node's). */
+export function createDeliveryQueue(store: DeliveryStore, options: ResolvedWebhooks, logger: Required<Logger>, clock: Clock): DeliveryQueue {
+  const now = () => nowMs(clock);
   const queues = new Map<string, EndpointQueue>(options.endpoints.map((endpoint) => [endpoint.url, { endpoint, waiting: [], running: new Map(), backlog: false }]));
   const closing = new AbortController();
   let closed = false;
@@ -77,7 +80,7 @@ export function createDeliveryQueue(store: DeliveryStore, options: ResolvedWebho
 
   const queueOf = (endpoint: ResolvedEndpoint) => queues.get(endpoint.url)!;
   const held = (queue: EndpointQueue) => queue.waiting.length + queue.running.size;
-  const lease = () => new Date(Date.now() + LEASE_MS);
+  const lease = () => after(clock, LEASE_MS);
 
   async function renewLeases(): Promise<void> {
     // Every row still this instance's: waiting, running, and attempted but not yet written down (a slow
@@ -97,7 +100,7 @@ export function createDeliveryQueue(store: DeliveryStore, options: ResolvedWebho
         // Half empty with rows waiting in the database: claim them now rather than at the next poll.
         if (queue.backlog && held(queue) <= QUEUE_ROOM / 2) {
           queue.backlog = false;
-          schedule(Date.now());
+          schedule(now());
         }
       });
       queue.running.set(row._id, attempt);
@@ -107,10 +110,10 @@ export function createDeliveryQueue(store: DeliveryStore, options: ResolvedWebho
   /** Attempts a row; its slot is free once the receiver answered, the attempt is written with others. */
   async function attemptOnce(endpoint: ResolvedEndpoint, row: DeliveryRow): Promise<void> {
     // Only pending rows are queued, and every pending row has a body (one without is recorded failed and never requeued).
-    const { attempt, delivered } = await sendWebhook({ endpoint, id: row._id, payload: row.payload!, timeoutMs: options.timeoutMs, signal: closing.signal });
+    const { attempt, delivered } = await sendWebhook({ endpoint, id: row._id, payload: row.payload!, timeoutMs: options.timeoutMs, signal: closing.signal, at: clock.now() });
     // Aborted by close(): not the receiver's failure. The lease is given back and the row is sent later.
     if (closing.signal.aborted && !delivered) return;
-    const settlement = (delivered ? { status: 'delivered', attempt } : { ...afterFailure(row.tries, options.delays, Date.now()), attempt }) as Settlement;
+    const settlement = (delivered ? { status: 'delivered', attempt } : { ...afterFailure(row.tries, options.delays, now()), attempt }) as Settlement;
     if (settlement.status === 'failed') logger.warn(`content-router: webhook delivery ${row._id} (${row.type}) to ${endpoint.url} failed for good after ${row.attempts.length + 1} attempts: ${attempt.error}`);
     unwritten.push({ id: row._id, settlement });
     void writeSettlements();
@@ -183,7 +186,7 @@ export function createDeliveryQueue(store: DeliveryStore, options: ResolvedWebho
         polling = undefined;
         const soon = pollAgain;
         pollAgain = false;
-        schedule(soon ? Date.now() : Math.min(due, Date.now() + POLL_MS));
+        schedule(soon ? now() : Math.min(due, now() + POLL_MS));
       });
   }
 
@@ -192,7 +195,7 @@ export function createDeliveryQueue(store: DeliveryStore, options: ResolvedWebho
     if (closed || !started || at >= wakeAt) return;
     wakeAt = at;
     clearTimeout(pollTimer);
-    pollTimer = setTimeout(pollNow, Math.max(0, at - Date.now()));
+    pollTimer = setTimeout(pollNow, Math.max(0, at - now()));
     pollTimer.unref();
   }
 
@@ -208,7 +211,7 @@ export function createDeliveryQueue(store: DeliveryStore, options: ResolvedWebho
       pollNow();
     },
     wake() {
-      schedule(Date.now());
+      schedule(now());
     },
     backlog(url) {
       const queue = queues.get(url);

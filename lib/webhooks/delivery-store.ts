@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { type Connection, Types } from 'mongoose';
 import { isDuplicateKeyError } from '../operations/write-errors';
+import type { Clock } from '../util/clock';
 
 /** Not a valid collection slug (it has a dot), so it never collides with a configured collection. */
 export const DELIVERIES_COLLECTION = 'content-router.webhook-deliveries';
@@ -121,11 +122,12 @@ function duplicateIndexes(error: unknown): Set<number> {
   return new Set(list.map((e: { index: number }) => e.index));
 }
 
-export function createDeliveryStore(connection: Connection, retentionMs: number): DeliveryStore {
+/** `clock`: the router's; every lease, due time and retention date is in its time. */
+export function createDeliveryStore(connection: Connection, retentionMs: number, clock: Clock): DeliveryStore {
   const rows = () => connection.collection<DeliveryRow>(DELIVERIES_COLLECTION);
   const cursors = () => connection.collection<CursorRow>(CURSORS_COLLECTION);
   const owner = randomBytes(12).toString('hex');
-  const live = (now = new Date()) => ({ expiresAt: { $gt: now } });
+  const live = (now = clock.now()) => ({ expiresAt: { $gt: now } });
   /** Pending rows of `endpoint` nobody holds (no lease, or one that ran out): for whoever claims them first. */
   const unheld = (endpoint: string, now: Date) => ({ endpoint, status: 'pending' as const, $or: [{ leaseUntil: { $exists: false } }, { leaseUntil: { $lte: now } }], ...live(now) });
 
@@ -133,7 +135,7 @@ export function createDeliveryStore(connection: Connection, retentionMs: number)
     owner,
     async record(list, lease) {
       if (list.length === 0) return [];
-      const now = new Date();
+      const now = clock.now();
       const fresh = list.map((row): DeliveryRow => {
         const common = { _id: `msg_${new Types.ObjectId().toHexString()}`, event: row.event, endpoint: row.endpoint, type: row.type, collection: row.collection, recordId: row.recordId };
         const kept = { tries: 0, nextAttemptAt: now, createdAt: now, expiresAt: new Date(now.getTime() + retentionMs) };
@@ -149,7 +151,7 @@ export function createDeliveryStore(connection: Connection, retentionMs: number)
       }
     },
     async claim(endpoint, lease, limit) {
-      const now = new Date();
+      const now = clock.now();
       const free = { ...unheld(endpoint, now), nextAttemptAt: { $lte: now } };
       const candidates = await rows().find(free, { projection: { _id: 1 } }).sort({ nextAttemptAt: 1 }).limit(limit).toArray();
       if (candidates.length === 0) return [];
@@ -159,7 +161,7 @@ export function createDeliveryStore(connection: Connection, retentionMs: number)
       return rows().find({ _id: { $in: candidates.map((c) => c._id) }, owner, claim }).sort({ nextAttemptAt: 1 }).toArray();
     },
     async nextDue(endpoint) {
-      const [next] = await rows().find(unheld(endpoint, new Date()), { projection: { nextAttemptAt: 1 } }).sort({ nextAttemptAt: 1 }).limit(1).toArray();
+      const [next] = await rows().find(unheld(endpoint, clock.now()), { projection: { nextAttemptAt: 1 } }).sort({ nextAttemptAt: 1 }).limit(1).toArray();
       return next?.nextAttemptAt;
     },
     async renew(ids, lease) {
@@ -200,7 +202,7 @@ export function createDeliveryStore(connection: Connection, retentionMs: number)
       return { rows: found as DeliveryRow[], total };
     },
     async requeue(id, lastTry) {
-      const now = new Date();
+      const now = clock.now();
       const row = await rows().findOneAndUpdate(
         { _id: id, status: { $in: ['failed', 'delivered'] }, payload: { $exists: true }, ...live(now) },
         { $set: { status: 'pending', nextAttemptAt: now, tries: lastTry }, $unset: { owner: '', leaseUntil: '', claim: '' } },

@@ -17,6 +17,8 @@ export interface SendArgs {
   timeoutMs: number;
   /** Aborts the attempt (the router closing). */
   signal: AbortSignal;
+  /** When it is attempted (the router's clock): signed as webhook-timestamp, logged with the attempt. */
+  at: Date;
 }
 
 /** The attempt, and whether it delivered (a 2xx within the timeout). */
@@ -60,8 +62,7 @@ function describeFailure(error: unknown, timedOut: boolean, timeoutMs: number): 
 }
 
 /** Sends the delivery once. */
-export async function sendWebhook({ endpoint, id, payload, timeoutMs, signal }: SendArgs): Promise<SendOutcome> {
-  const at = new Date();
+export async function sendWebhook({ endpoint, id, payload, timeoutMs, signal, at }: SendArgs): Promise<SendOutcome> {
   const started = performance.now();
   const timeout = AbortSignal.timeout(timeoutMs);
   const elapsed = () => Math.round(performance.now() - started);

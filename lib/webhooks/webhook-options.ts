@@ -1,7 +1,9 @@
-// The `webhooks` option: checked once with every other config problem (a bad URL, an unknown event, a secret
-// that is not `whsec_` + base64 of at least 24 bytes, a `where` or `view` on an unknown field, unknown keys, bad
-// delays), then resolved to endpoints whose signer, event test, parsed `where` and view are built once.
+// The `webhooks` option: checked and resolved in one pass at start-up, with every other config problem (a bad
+// URL, an unknown event, a secret that is not `whsec_` + base64 of at least 24 bytes, a `where` or `view` on an
+// unknown field, unknown keys, bad delays), to endpoints whose signer, event test, parsed `where` and view are
+// built as they are checked.
 import { Webhook } from 'standardwebhooks';
+import type { ParsedOptions } from '../config/resolve-config';
 import type { AuthUser, ContentConfig, WebhookEndpoint, WebhookView } from '../config/types';
 import { ContentError } from '../errors';
 import { parseSelect, parseWhere } from '../query';
@@ -194,86 +196,97 @@ function checkDelays(delays: unknown, problems: string[]): void {
   });
 }
 
-/** Problems of `config.webhooks`, named by path; none when it is absent. */
-export function validateWebhooksConfig(config: ContentConfig): string[] {
+/** One endpoint, checked (its problems added to `problems`); resolved when it has none. */
+function parseEndpoint(path: string, endpoint: unknown, urls: Set<string>, registry: SchemaRegistry | undefined, problems: string[]): ResolvedEndpoint | undefined {
+  if (!isRecord(endpoint)) return void problems.push(`${path}: must be an object { url, secret, events, where?, headers?, view? }`);
+  const before = problems.length;
+  problems.push(...Object.keys(endpoint).filter((key) => !ENDPOINT_KEYS.includes(key)).map((key) => `${path}.${key}: unknown option`));
+  checkUrl(path, endpoint.url, urls, problems);
+  checkSecret(path, endpoint.secret, problems);
+  const { slugs, explicitDelete } = checkEvents(path, endpoint.events, registry, problems);
+  checkHeaders(path, endpoint.headers, problems);
+  if (endpoint.where !== undefined && explicitDelete) {
+    problems.push(`${path}.where: a delete leaves no record to match a where against; receive deletes at an endpoint without one`);
+  }
+  const where = registry ? parseEndpointWhere(path, endpoint.where, slugs, registry, problems) : undefined;
+  const view = parseEndpointView(path, endpoint.view, slugs, registry, problems);
+  if (problems.length > before || !registry) return undefined;
+  // Checked above, field by field: a problem would have returned before this.
+  const { url, secret, events, headers } = endpoint as unknown as WebhookEndpoint;
+  const every = events.includes('*');
+  const named = new Set(events);
+  const wants = (slug: string, type: ChangeType) => slugs.has(slug) && (every || named.has(`${slug}.*`) || named.has(`${slug}.${type}`));
+  return Object.freeze({
+    url,
+    signer: new Webhook(secret),
+    events: Object.freeze([...events]),
+    // A where keeps deletes out: there is no record after them to match.
+    wants: endpoint.where === undefined ? wants : (slug: string, type: ChangeType) => type !== 'delete' && wants(slug, type),
+    where,
+    headers: Object.freeze({ ...headers }),
+    view,
+  });
+}
+
+/** `webhooks.retry.delays`, checked; the defaults when absent. */
+function parseRetry(retry: unknown, problems: string[]): readonly number[] {
+  if (retry === undefined) return DEFAULT_DELAYS;
+  if (!isRecord(retry)) {
+    problems.push('webhooks.retry: must be an object { delays }');
+    return DEFAULT_DELAYS;
+  }
+  problems.push(...Object.keys(retry).filter((key) => key !== 'delays').map((key) => `webhooks.retry.${key}: unknown option`));
+  if (retry.delays === undefined) return DEFAULT_DELAYS;
+  const before = problems.length;
+  checkDelays(retry.delays, problems);
+  // Checked by checkDelays: integers in range.
+  return problems.length > before ? DEFAULT_DELAYS : (retry.delays as number[]);
+}
+
+/**
+ * Checks and resolves `config.webhooks` in one pass: every problem named by path, and the endpoints with
+ * their signer, event test, parsed `where` and view built once; the options are undefined without `webhooks`.
+ */
+export function parseWebhooksOptions(config: ContentConfig): ParsedOptions<ResolvedWebhooks | undefined> {
   const value: unknown = config.webhooks;
-  if (value === undefined) return [];
-  if (!isRecord(value)) return ['webhooks: must be an object { endpoints, retry?, timeoutMs?, retention? }'];
+  if (value === undefined) return { problems: [], options: undefined };
+  if (!isRecord(value)) return { problems: ['webhooks: must be an object { endpoints, retry?, timeoutMs?, retention? }'], options: undefined };
   const problems = Object.keys(value).filter((key) => !TOP_KEYS.includes(key)).map((key) => `webhooks.${key}: unknown option`);
   const registry = describeRegistry(config);
   // The delivery log's routes live under /webhooks: a collection of that slug would answer there too.
   if (registry?.has('webhooks')) problems.push('webhooks: a collection with the slug "webhooks" collides with the delivery log routes (/webhooks/deliveries)');
-  const endpoints = value.endpoints;
-  if (!Array.isArray(endpoints) || endpoints.length === 0) problems.push('webhooks.endpoints: must be a non-empty array of { url, secret, events }');
+  const endpoints: ResolvedEndpoint[] = [];
+  const slugs = new Set<string>();
+  if (!Array.isArray(value.endpoints) || value.endpoints.length === 0) problems.push('webhooks.endpoints: must be a non-empty array of { url, secret, events }');
   else {
     const urls = new Set<string>();
-    endpoints.forEach((endpoint: unknown, i) => {
-      const path = `webhooks.endpoints[${i}]`;
-      if (!isRecord(endpoint)) return void problems.push(`${path}: must be an object { url, secret, events, where?, headers?, view? }`);
-      problems.push(...Object.keys(endpoint).filter((key) => !ENDPOINT_KEYS.includes(key)).map((key) => `${path}.${key}: unknown option`));
-      checkUrl(path, endpoint.url, urls, problems);
-      checkSecret(path, endpoint.secret, problems);
-      const { slugs, explicitDelete } = checkEvents(path, endpoint.events, registry, problems);
-      checkHeaders(path, endpoint.headers, problems);
-      if (endpoint.where !== undefined && explicitDelete) {
-        problems.push(`${path}.where: a delete leaves no record to match a where against; receive deletes at an endpoint without one`);
-      }
-      if (registry) parseEndpointWhere(path, endpoint.where, slugs, registry, problems);
-      parseEndpointView(path, endpoint.view, slugs, registry, problems);
+    value.endpoints.forEach((endpoint: unknown, i) => {
+      const resolved = parseEndpoint(`webhooks.endpoints[${i}]`, endpoint, urls, registry, problems);
+      if (!resolved) return;
+      endpoints.push(resolved);
+      for (const slug of registry?.keys() ?? []) if (CHANGE_TYPES.some((type) => resolved.wants(slug, type))) slugs.add(slug);
     });
   }
-  const retry = value.retry;
-  if (retry !== undefined) {
-    if (!isRecord(retry)) problems.push('webhooks.retry: must be an object { delays }');
-    else {
-      problems.push(...Object.keys(retry).filter((key) => key !== 'delays').map((key) => `webhooks.retry.${key}: unknown option`));
-      if (retry.delays !== undefined) checkDelays(retry.delays, problems);
-    }
+  const delays = parseRetry(value.retry, problems);
+  const timeoutMs = value.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const validTimeout = typeof timeoutMs === 'number' && Number.isInteger(timeoutMs) && timeoutMs >= 100 && timeoutMs <= 300_000;
+  if (!validTimeout) problems.push('webhooks.timeoutMs: must be a whole number of ms from 100 to 300000');
+  const retentionMs = value.retention === undefined ? DEFAULT_RETENTION_MS : parseDuration(value.retention);
+  if (retentionMs === undefined || retentionMs < 1000 || retentionMs > 365 * 86_400_000) {
+    problems.push('webhooks.retention: must be a duration from 1 s to 365 days ("30d", "12h", or a number of seconds)');
+  } else if (value.retention !== undefined) {
+    const schedule = delays.reduce((sum, delay) => sum + delay * 1.2, 0);
+    if (retentionMs <= schedule) problems.push(`webhooks.retention: must outlast the retry schedule (about ${Math.ceil(schedule / 1000)} s), or deliveries expire while still being retried`);
   }
-  const timeoutMs = value.timeoutMs;
-  if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && (timeoutMs as number) >= 100 && (timeoutMs as number) <= 300_000)) {
-    problems.push('webhooks.timeoutMs: must be a whole number of ms from 100 to 300000');
-  }
-  if (value.retention !== undefined) {
-    const retention = parseDuration(value.retention);
-    if (retention === undefined || retention < 1000 || retention > 365 * 86_400_000) {
-      problems.push('webhooks.retention: must be a duration from 1 s to 365 days ("30d", "12h", or a number of seconds)');
-    } else {
-      const delays = isRecord(retry) && Array.isArray(retry.delays) ? (retry.delays as number[]) : DEFAULT_DELAYS;
-      const schedule = delays.reduce((sum, delay) => sum + (Number(delay) || 0) * 1.2, 0);
-      if (retention <= schedule) problems.push(`webhooks.retention: must outlast the retry schedule (about ${Math.ceil(schedule / 1000)} s), or deliveries expire while still being retried`);
-    }
-  }
-  return problems;
-}
-
-/** The resolved options (the config is valid), or undefined without `webhooks`. */
-export function resolveWebhooksOptions(config: ContentConfig, registry: SchemaRegistry): ResolvedWebhooks | undefined {
-  const value = config.webhooks;
-  if (!value) return undefined;
-  const slugs = new Set<string>();
-  const endpoints = value.endpoints.map((endpoint: WebhookEndpoint): ResolvedEndpoint => {
-    const every = endpoint.events.includes('*');
-    const named = new Set(endpoint.events);
-    const wants = (slug: string, type: ChangeType) => every || named.has(`${slug}.*`) || named.has(`${slug}.${type}`);
-    const own = [...registry.keys()].filter((slug) => CHANGE_TYPES.some((type) => wants(slug, type)));
-    for (const slug of own) slugs.add(slug);
-    return Object.freeze({
-      url: endpoint.url,
-      signer: new Webhook(endpoint.secret),
-      events: Object.freeze([...endpoint.events]),
-      // A where keeps deletes out: there is no record after them to match.
-      wants: endpoint.where === undefined ? wants : (slug: string, type: ChangeType) => type !== 'delete' && wants(slug, type),
-      where: parseEndpointWhere('', endpoint.where, new Set(own), registry, []),
-      headers: Object.freeze({ ...endpoint.headers }),
-      view: parseEndpointView('', endpoint.view, new Set(own), registry, []),
-    });
-  });
-  return Object.freeze({
-    endpoints: Object.freeze(endpoints),
-    delays: Object.freeze([...(value.retry?.delays ?? DEFAULT_DELAYS)]),
-    timeoutMs: value.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-    retentionMs: value.retention === undefined ? DEFAULT_RETENTION_MS : parseDuration(value.retention)!,
-    slugs,
-  });
+  if (problems.length || retentionMs === undefined || !validTimeout) return { problems, options: undefined };
+  return {
+    problems,
+    options: Object.freeze({
+      endpoints: Object.freeze(endpoints),
+      delays: Object.freeze([...delays]),
+      timeoutMs,
+      retentionMs,
+      slugs,
+    }),
+  };
 }

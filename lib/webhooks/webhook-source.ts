@@ -19,6 +19,7 @@ import { describeError, toLoggableError } from '../util/loggable-error';
 import { type DeliveryQueue, LEASE_MS } from './delivery-queue';
 import type { DeliveryStore, NewDelivery } from './delivery-store';
 import type { ChangeType, ResolvedEndpoint, ResolvedView, ResolvedWebhooks } from './webhook-options';
+import { after } from '../util/clock';
 
 /** How often an idle stream's advancing position is kept, at most: a quiet collection's position stays fresh in the oplog. */
 const IDLE_KEEP_MS = 10_000;
@@ -45,7 +46,7 @@ function eventKey(collectionName: string, token: unknown): string | undefined {
 }
 
 export function createWebhookSource(runtime: Runtime, options: ResolvedWebhooks, store: DeliveryStore, queue: DeliveryQueue): WebhookSource {
-  const { logger } = runtime.config;
+  const { logger, clock } = runtime.config;
   const watchers: CollectionWatcher[] = [];
   let closed = false;
 
@@ -84,7 +85,7 @@ export function createWebhookSource(runtime: Runtime, options: ResolvedWebhooks,
         (name) => Object.hasOwn(fields, name) && !fields[name].hidden && !fields[name].writeOnly && !unreadable.has(name) && (!select || select.includes(name)),
       );
     }
-    return { type: `${slug}.${type}`, timestamp: toIsoString(event.timestamp ?? new Date()), data };
+    return { type: `${slug}.${type}`, timestamp: toIsoString(event.timestamp ?? clock.now()), data };
   }
 
   /** The rows of one change: one per endpoint that gets it, each with the body of its view (built once per view). */
@@ -138,7 +139,7 @@ export function createWebhookSource(runtime: Runtime, options: ResolvedWebhooks,
     if (rows.length === 0) return;
     // Leased to this instance only where its queue has room; the rest wait for whichever instance polls first.
     const roomy = new Set(options.endpoints.filter((endpoint) => queue.hasRoom(endpoint)).map((endpoint) => endpoint.url));
-    const lease = new Date(Date.now() + LEASE_MS);
+    const lease = after(clock, LEASE_MS);
     const later = rows.filter((row) => !roomy.has(row.endpoint));
     const [recorded] = await Promise.all([store.record(rows.filter((row) => roomy.has(row.endpoint)), lease), store.record(later, undefined)]);
     for (const endpoint of options.endpoints) {
@@ -157,12 +158,12 @@ export function createWebhookSource(runtime: Runtime, options: ResolvedWebhooks,
   function positionKeeper(collectionName: string) {
     let writing: Promise<void> | undefined;
     let next: { token: unknown; at: Date } | undefined;
-    let lastKept = 0;
+    let lastKept = -Infinity;
     let idleTimer: NodeJS.Timeout | undefined;
     const write = (): Promise<void> => {
       const position = next!;
       next = undefined;
-      lastKept = Date.now();
+      lastKept = performance.now();
       return store.keepPosition(collectionName, position.token, position.at).then(
         () => undefined,
         (error: unknown) => logger.warn(`content-router: webhooks could not keep the stream position of "${collectionName}" (a restart may send a few changes again; receivers dedupe on webhook-id):`, error),
@@ -184,8 +185,9 @@ export function createWebhookSource(runtime: Runtime, options: ResolvedWebhooks,
         void flush();
       },
       idle(token: unknown): void {
-        next = { token, at: new Date() };
-        const wait = lastKept + IDLE_KEEP_MS - Date.now();
+        next = { token, at: clock.now() };
+        // A pace, not a date: measured on Node's monotonic clock.
+        const wait = lastKept + IDLE_KEEP_MS - performance.now();
         if (wait <= 0) return void flush();
         if (idleTimer || writing) return;
         idleTimer = setTimeout(() => void flush(), wait);
@@ -222,8 +224,8 @@ export function createWebhookSource(runtime: Runtime, options: ResolvedWebhooks,
       if (events.length) await record(collection, target, events);
       const last = events.at(-1);
       const reset = changes.at(-1)?.kind === 'reset';
-      if (!reset && position !== undefined) keeper.keep(position, last?.timestamp ?? new Date());
-      else if (last) keeper.keep(last.resumeToken, last.timestamp ?? new Date());
+      if (!reset && position !== undefined) keeper.keep(position, last?.timestamp ?? clock.now());
+      else if (last) keeper.keep(last.resumeToken, last.timestamp ?? clock.now());
     }
     return createCollectionWatcher(
       runtime.connection.db!,

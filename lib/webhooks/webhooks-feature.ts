@@ -6,7 +6,7 @@ import type { Feature } from '../http/feature';
 import { type WebhooksApi, createDeliveryLog, createWebhooksApi } from './delivery-log';
 import { createDeliveryQueue } from './delivery-queue';
 import { createDeliveryStore } from './delivery-store';
-import { resolveWebhooksOptions, validateWebhooksConfig } from './webhook-options';
+import { type ResolvedWebhooks, parseWebhooksOptions } from './webhook-options';
 import { webhookRoutes } from './webhook-routes';
 import { createWebhookSource } from './webhook-source';
 
@@ -19,15 +19,14 @@ declare module '../http/feature' {
   }
 }
 
-export const webhooksFeature: Feature = {
+export const webhooksFeature: Feature<ResolvedWebhooks | undefined> = {
   name: 'webhooks',
-  validate: validateWebhooksConfig,
-  create(runtime, lifecycle) {
-    const options = resolveWebhooksOptions(runtime.config.source, runtime.registry);
+  options: parseWebhooksOptions,
+  create(runtime, lifecycle, options) {
     if (!options) return undefined;
     const { logger } = runtime.config;
-    const store = createDeliveryStore(runtime.connection, options.retentionMs);
-    const queue = createDeliveryQueue(store, options, logger);
+    const store = createDeliveryStore(runtime.connection, options.retentionMs, runtime.config.clock);
+    const queue = createDeliveryQueue(store, options, logger, runtime.config.clock);
     const source = createWebhookSource(runtime, options, store, queue);
     const log = createDeliveryLog(store, queue, options.delays);
     lifecycle.onReady.push(async () => {

@@ -3,7 +3,7 @@
 import mongoose from 'mongoose';
 import { ConfigError, type ContentConfig, contentRouter } from '../../lib';
 import { resolveAuthOptions } from '../../lib/auth/auth-options';
-import { validateAuthConfig } from '../../lib/auth/validate-auth-config';
+import { parseAuthOptions } from '../../lib/auth/validate-auth-config';
 import { validateConfig } from '../../lib/config/validate-config';
 
 const db = { uri: 'mongodb://127.0.0.1:1/never-used' };
@@ -11,7 +11,7 @@ const SECRET = 'x'.repeat(32);
 const users = { slug: 'users', auth: true, fields: {} } as const;
 
 function problems(config: Omit<ContentConfig, 'db'>): string[] {
-  return validateConfig({ db, ...config } as ContentConfig, [validateAuthConfig]);
+  return validateConfig({ db, ...config } as ContentConfig, [parseAuthOptions]);
 }
 
 describe('auth config validation', () => {

@@ -2,11 +2,13 @@
 // Retry-After), known and unknown addresses alike; bursts lock cleanly; success and reset clear it.
 import request from 'supertest';
 import { hashToken } from '../../lib/util/random-token';
+import { createTestClock } from '../helpers/test-clock';
 import { type AuthTestApp, PROBLEM, createAuthTestApp, registerUser, tokenFromMail, uniqueEmail } from './auth-test-app';
 
+const clock = createTestClock();
 let t: AuthTestApp;
 beforeAll(async () => {
-  t = await createAuthTestApp({ usersAuth: { maxLoginAttempts: 3, lockTime: '1s' } });
+  t = await createAuthTestApp({ usersAuth: { maxLoginAttempts: 3, lockTime: '1s' }, extra: { clock } });
 });
 afterAll(() => t.close());
 afterEach(() => {
@@ -15,7 +17,6 @@ afterEach(() => {
 });
 
 const login = (email: string, password: string) => request(t.app).post('/api/users/login').send({ email, password });
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function expectLocked(res: request.Response): void {
   expect(res.status).toBe(429);
@@ -36,7 +37,7 @@ describe('lockout', () => {
     expect(row?.lockedUntil).toBeInstanceOf(Date);
     expect(JSON.stringify(row)).not.toContain(user.email);
 
-    await sleep(1100);
+    clock.advance(1000);
     expect((await login(user.email, user.password)).status).toBe(200);
   });
 

@@ -7,6 +7,7 @@ import request from 'supertest';
 import { hashToken } from '../../lib/util/random-token';
 import { createTestApp } from '../helpers/create-test-app';
 import { type AuthTestApp, PROBLEM, SECRET, bearer, createAuthTestApp, expectNoSecrets, registerAdmin, registerUser } from './auth-test-app';
+import { createTestClock } from '../helpers/test-clock';
 
 let t: AuthTestApp;
 beforeAll(async () => {
@@ -195,18 +196,22 @@ describe('bad access tokens: 401 with WWW-Authenticate: Bearer, even when the ho
 });
 
 describe('an access token verified before (kept so repeated requests skip the signature check)', () => {
-  const now = () => Math.floor(Date.now() / 1000);
-
   it('still expires: a token that passed is refused with token_expired once its exp is reached', async () => {
-    const user = await registerUser(t);
-    // At least 2 s left when signed (exp counts whole seconds), for the first request to pass on a busy machine.
-    const exp = now() + 3;
-    const shortLived = jwt.sign({ typ: 'access', col: 'users', sid: 'x', sub: user.id, exp }, SECRET, { algorithm: 'HS256' });
-    const first = await request(t.app).get('/api/users/me').set(...bearer(shortLived));
-    expect(first.status).toBe(200);
-    expect(first.body.id).toBe(user.id);
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, exp * 1000 - Date.now()) + 100));
-    expect401(await request(t.app).get('/api/users/me').set(...bearer(shortLived)), 'token_expired');
+    // The router's clock decides: moved past exp instead of waited for.
+    const clock = createTestClock();
+    const timed = await createAuthTestApp({ extra: { clock } });
+    try {
+      const user = await registerUser(timed);
+      const exp = Math.floor(clock.now().getTime() / 1000) + 3;
+      const shortLived = jwt.sign({ typ: 'access', col: 'users', sid: 'x', sub: user.id, exp }, SECRET, { algorithm: 'HS256' });
+      const first = await request(timed.app).get('/api/users/me').set(...bearer(shortLived));
+      expect(first.status).toBe(200);
+      expect(first.body.id).toBe(user.id);
+      clock.set(exp * 1000);
+      expect401(await request(timed.app).get('/api/users/me').set(...bearer(shortLived)), 'token_expired');
+    } finally {
+      await timed.close();
+    }
   });
 
   it('is matched on the whole token: a tampered signature of a token that passed is refused', async () => {

@@ -8,7 +8,7 @@ const claims = (sub: string): AccessClaims => ({ sub, col: 'users', sid: 's', ty
 describe('createVerifiedTokens', () => {
   it('answers a remembered token until its exp second, then forgets it', () => {
     let ms = 1_000_000;
-    const tokens = createVerifiedTokens(10, () => ms);
+    const tokens = createVerifiedTokens(() => ms, 10);
     tokens.set('t1', claims('a'), 1002);
     expect(tokens.get('t1')).toEqual(claims('a'));
     ms = 1_001_999;
@@ -21,11 +21,11 @@ describe('createVerifiedTokens', () => {
   });
 
   it('is unknown for a token never set', () => {
-    expect(createVerifiedTokens().get('never')).toBeUndefined();
+    expect(createVerifiedTokens(() => 0).get('never')).toBeUndefined();
   });
 
   it('keeps at most `max` tokens, dropping the least recently used', () => {
-    const tokens = createVerifiedTokens(2, () => 0);
+    const tokens = createVerifiedTokens(() => 0, 2);
     tokens.set('a', claims('a'), 10);
     tokens.set('b', claims('b'), 10);
     expect(tokens.get('a')).toEqual(claims('a'));
@@ -37,7 +37,7 @@ describe('createVerifiedTokens', () => {
   });
 
   it('does not keep over-long tokens, and hands out claims no caller can change', () => {
-    const tokens = createVerifiedTokens(10, () => 0);
+    const tokens = createVerifiedTokens(() => 0, 10);
     tokens.set('x'.repeat(2049), claims('long'), 10);
     expect(tokens.size).toBe(0);
     const original = claims('a');

@@ -9,6 +9,7 @@ import type { Runtime } from '../../lib/operations/runtime';
 import { type TcpProxy, parseMongoHost, startTcpProxy } from '../helpers/tcp-proxy';
 import { capabilities, closeTestConnection, describeIf, openTestConnection, testDbUri, uniqueDbName } from '../helpers/test-db';
 import type { Connection } from 'mongoose';
+import { systemClock } from '../../lib/util/clock';
 
 const silent = { error: () => undefined, warn: () => undefined, info: () => undefined, debug: () => undefined };
 
@@ -17,7 +18,7 @@ function feedRuntime(connection: Connection, logger = silent, globals: string[] 
   const collection = (slug: string) => [slug, { descriptor: { slug }, model: { collection: { collectionName: slug } } }] as const;
   return {
     connection,
-    config: { logger },
+    config: { logger, clock: systemClock },
     collections: new Map([collection('posts'), collection('tags')]),
     globals: new Map(globals.map((slug) => [slug, {}])),
     changes: createChangeBus(logger),

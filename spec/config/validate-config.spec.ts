@@ -4,7 +4,7 @@ import { ConfigError, contentRouter } from '../../lib';
 import type { ContentConfig } from '../../lib';
 import { resolveConfig } from '../../lib/config/resolve-config';
 import { validateConfig } from '../../lib/config/validate-config';
-import { validateCacheOptions } from '../../lib/cache/cache-options';
+import { parseCacheOptions } from '../../lib/cache/cache-options';
 
 const db = { uri: 'mongodb://127.0.0.1:1/never-used' };
 
@@ -129,7 +129,7 @@ describe('validateConfig', () => {
 describe('the cache option of a collection', () => {
   it('accepts { ttl } and { ttl, max }', () => {
     const config = { db, collections: [{ slug: 'a', fields: {}, cache: { ttl: 30 } }, { slug: 'b', fields: {}, cache: { ttl: 0.5, max: 10 } }] };
-    expect(validateConfig(config, [validateCacheOptions])).toEqual([]);
+    expect(validateConfig(config, [parseCacheOptions])).toEqual([]);
   });
 
   it.each<[string, Partial<ContentConfig>, string]>([
@@ -141,7 +141,7 @@ describe('the cache option of a collection', () => {
     ['an unknown cache option', { collections: [{ slug: 'a', fields: {}, cache: { ttl: 1, maxKeys: 5 } as never }] }, 'collections[0].cache.maxKeys: unknown option'],
     ['a cache that is not an object', { collections: [{ slug: 'a', fields: {}, cache: true as never }] }, 'collections[0].cache: must be an object'],
   ])('reports %s', (_name, patch, expected) => {
-    const problems = validateConfig({ db, ...patch } as ContentConfig, [validateCacheOptions]);
+    const problems = validateConfig({ db, ...patch } as ContentConfig, [parseCacheOptions]);
     expect(problems.some((p) => p.includes(expected))).toBe(true);
   });
 

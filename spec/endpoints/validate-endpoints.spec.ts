@@ -1,6 +1,8 @@
 // Start-up checks of `endpoints[]`: each problem named by its path, good endpoints accepted.
 import type { ContentConfig } from '../../lib';
-import { validateEndpoints } from '../../lib/endpoints/validate-endpoints';
+import { parseEndpointsOptions } from '../../lib/endpoints/validate-endpoints';
+
+const validateEndpoints = (config: ContentConfig) => parseEndpointsOptions(config).problems;
 import { checkEndpointPath } from '../../lib/endpoints/endpoint-path';
 
 const db = { uri: 'mongodb://127.0.0.1:1/never' };
@@ -10,7 +12,7 @@ function problemsOf(endpoints: unknown[], extra: Partial<ContentConfig> = {}): s
   return validateEndpoints({ db, ...extra, endpoints } as ContentConfig);
 }
 
-describe('validateEndpoints', () => {
+describe('parseEndpointsOptions', () => {
   it('accepts functions and complete object endpoints', () => {
     expect(
       problemsOf([

@@ -3,12 +3,18 @@
 // answers, 1000 keys per caller) resolve as documented.
 import { ConfigError, type ContentConfig, contentRouter } from '../../lib';
 import { validateConfig } from '../../lib/config/validate-config';
-import { resolveIdempotencyOptions, validateIdempotencyConfig } from '../../lib/idempotency/idempotency-options';
+import { leaseFor, parseIdempotencyOptions } from '../../lib/idempotency/idempotency-options';
+
+/** The options as the feature runs on them: parsed, with the lease that follows from the request deadline. */
+function resolveIdempotencyOptions(config: ContentConfig, requestTimeoutMS: number | false) {
+  const { options } = parseIdempotencyOptions(config);
+  return options && { ...options, leaseMs: leaseFor(requestTimeoutMS) };
+}
 
 const db = { uri: 'mongodb://127.0.0.1:1/never-used' };
 
 function problems(idempotency: unknown): string[] {
-  return validateConfig({ db, collections: [], idempotency } as ContentConfig, [validateIdempotencyConfig]);
+  return validateConfig({ db, collections: [], idempotency } as ContentConfig, [parseIdempotencyOptions]);
 }
 
 describe('idempotency config', () => {

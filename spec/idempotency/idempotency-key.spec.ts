@@ -9,6 +9,7 @@ import request from 'supertest';
 import type { ContentConfig } from '../../lib';
 import { IDEMPOTENCY_COLLECTION } from '../../lib/idempotency/idempotency-store';
 import { type TestApp, type TestConfig, asUser, createTestApp } from '../helpers/create-test-app';
+import { createTestClock } from '../helpers/test-clock';
 import { until } from '../helpers/until';
 import { countStored, pngBytes } from '../uploads/upload-helpers';
 
@@ -446,12 +447,14 @@ describe('whose key it is', () => {
 
 describe('where keys live', () => {
   it('an answer older than idempotency.ttl is gone: the repeat runs as a new request', async () => {
-    const short = await app({ ...CONFIG, idempotency: { ttl: 1 } }, { connection: t.connection });
+    const clock = createTestClock();
+    const short = await app({ ...CONFIG, idempotency: { ttl: '1h' }, clock }, { connection: t.connection });
     const key = newKey();
     const first = await create(key, { title: 'ttl' }, short).expect(201);
+    clock.advance(59 * 60_000);
     expect((await create(key, { title: 'ttl' }, short)).headers['idempotent-replayed']).toBe('true');
-    // The TTL monitor does not run on every server (nor within a second): the row is still there, expired.
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    // The TTL is the router's clock's: the row is still there (the TTL monitor follows the server's own), expired.
+    clock.advance(2 * 60_000);
     const later = await create(key, { title: 'changed' }, short);
     expect(later.status).toBe(201);
     expect(later.body.id).not.toBe(first.body.id);

@@ -2,13 +2,14 @@
 // defaults resolve as documented.
 import { ConfigError, type ContentConfig, contentRouter } from '../../lib';
 import { validateConfig } from '../../lib/config/validate-config';
-import { resolveRateLimitOptions } from '../../lib/rate-limit/rate-limit-options';
-import { validateRateLimitConfig } from '../../lib/rate-limit/validate-rate-limit';
+import { parseRateLimitOptions } from '../../lib/rate-limit/rate-limit-options';
+
+const resolveRateLimitOptions = (config: ContentConfig) => parseRateLimitOptions(config).options;
 
 const db = { uri: 'mongodb://127.0.0.1:1/never-used' };
 
 function problems(security: unknown): string[] {
-  return validateConfig({ db, collections: [], security } as ContentConfig, [validateRateLimitConfig]);
+  return validateConfig({ db, collections: [], security } as ContentConfig, [parseRateLimitOptions]);
 }
 
 describe('rate-limit config', () => {
@@ -60,7 +61,6 @@ describe('rate-limit config', () => {
       windowMs: 60_000,
       max: 100,
       store: 'memory',
-      keyBy: undefined,
       auth: { windowMs: 900_000, max: 10, maxPerClient: 50 },
     });
     expect(resolveRateLimitOptions({ db, security: { rateLimit: { auth: { max: 4 } } } })?.auth.maxPerClient).toBe(20);

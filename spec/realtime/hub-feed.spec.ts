@@ -10,6 +10,7 @@ import { createEventHub } from '../../lib/realtime/event-hub';
 import { connectHub } from '../../lib/realtime/hub-feed';
 import type { HubEntry } from '../../lib/realtime/realtime-event';
 import { describeCollection } from '../../lib/schema/describe-collection';
+import { systemClock } from '../../lib/util/clock';
 
 const silent = { error: jest.fn(), warn: () => undefined, info: () => undefined, debug: () => undefined };
 
@@ -24,7 +25,7 @@ function setup() {
     serialize: (row: Record<string, unknown>) => ({ id: String(row._id), title: row.title }),
   } as unknown as CollectionRuntime;
   const changes = createChangeBus(silent);
-  const runtime = { changes, collections: new Map([['posts', posts]]), config: { logger: silent } } as unknown as Runtime;
+  const runtime = { changes, collections: new Map([['posts', posts]]), config: { logger: silent, clock: systemClock } } as unknown as Runtime;
   const hub = createEventHub<HubEntry>(100);
   const seen: HubEntry[] = [];
   hub.subscribe<true>({ deliver: (entry) => seen.push(entry) }).add([['posts', true]]);

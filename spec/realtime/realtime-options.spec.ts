@@ -1,8 +1,10 @@
 // The realtime option: accepted shapes, every problem named by path, defaults.
-import { resolveRealtimeOptions, validateRealtimeConfig } from '../../lib/realtime/realtime-options';
+import { parseRealtimeOptions } from '../../lib/realtime/realtime-options';
 import type { ContentConfig } from '../../lib';
 
 const config = (realtime: unknown): ContentConfig => ({ db: { uri: 'mongodb://x' }, collections: [], realtime } as ContentConfig);
+const validateRealtimeConfig = (value: ContentConfig) => parseRealtimeOptions(value).problems;
+const resolveRealtimeOptions = (realtime: unknown) => parseRealtimeOptions(config(realtime)).options;
 
 describe('realtime options', () => {
   it('accepts absent, booleans and known numeric options', () => {

@@ -4,16 +4,18 @@ import { ConfigError, contentRouter } from '../../lib';
 import type { ContentConfig } from '../../lib';
 import { chooseExtension, createStoredName, sanitizeOriginalName, STORED_NAME } from '../../lib/uploads/file-names';
 import { detectMimeType, isActiveType } from '../../lib/uploads/mime-policy';
-import { compileMimeMatcher, resolveUploadOptions, validateUploadsConfig } from '../../lib/uploads/upload-options';
+import { compileMimeMatcher, resolveUploadOptions, parseUploadsOptions } from '../../lib/uploads/upload-options';
 import { jpegBytes, pngBytes } from './upload-helpers';
+
+const uploadsProblems = (config: ContentConfig) => parseUploadsOptions(config).problems;
 
 const db = { uri: 'mongodb://127.0.0.1:1/never-used' };
 
-describe('validateUploadsConfig', () => {
+describe('parseUploadsOptions', () => {
   it('accepts the defaults and a complete config', () => {
-    expect(validateUploadsConfig({ db, uploads: {} })).toEqual([]);
+    expect(uploadsProblems({ db, uploads: {} })).toEqual([]);
     expect(
-      validateUploadsConfig({
+      uploadsProblems({
         db,
         uploads: { bucket: 'media_files', maxFileSize: 1024, allowedMimeTypes: ['image/*', 'application/pdf', '*/*'], access: { read: () => true } },
       }),
@@ -36,7 +38,7 @@ describe('validateUploadsConfig', () => {
     ['an unknown access op', { access: { update: () => true } }, 'uploads.access.update: unknown option'],
     ['an access rule that is not a function', { access: { read: true } }, 'uploads.access.read: must be a function'],
   ])('reports %s', (_name, uploads, expected) => {
-    const problems = validateUploadsConfig({ db, uploads } as unknown as ContentConfig);
+    const problems = uploadsProblems({ db, uploads } as unknown as ContentConfig);
     expect(problems.some((p) => p.startsWith(expected))).toBe(true);
   });
 
@@ -46,7 +48,7 @@ describe('validateUploadsConfig', () => {
       collections: [{ slug: 'posts', fields: { cover: { type: 'upload' } } }],
       globals: [{ slug: 'site', fields: { logo: { type: 'upload' } } }],
     };
-    expect(validateUploadsConfig(config)).toEqual([
+    expect(uploadsProblems(config)).toEqual([
       'collections[0].fields.cover: an upload field needs the `uploads` option (the file store it points at)',
       'globals[0].fields.logo: an upload field needs the `uploads` option (the file store it points at)',
     ]);

@@ -4,6 +4,7 @@ import type { DeliveryStore } from '../../lib/webhooks/delivery-store';
 import { POLL_MS, createDeliveryQueue, jittered } from '../../lib/webhooks/delivery-queue';
 import type { ResolvedWebhooks } from '../../lib/webhooks/webhook-options';
 import { until } from '../helpers/until';
+import { systemClock } from '../../lib/util/clock';
 
 const silent = { error: () => undefined, warn: () => undefined, info: () => undefined, debug: () => undefined };
 
@@ -24,7 +25,7 @@ describe('the delivery queue', () => {
       nextDue: async () => undefined,
     } as unknown as DeliveryStore;
     const options = { endpoints: [{ url: 'http://127.0.0.1:1/x' }], delays: [], timeoutMs: 1000, retentionMs: 60_000, slugs: new Set() } as unknown as ResolvedWebhooks;
-    const queue = createDeliveryQueue(store, options, silent);
+    const queue = createDeliveryQueue(store, options, silent, systemClock);
     queue.start();
     await until(() => claims === 1, 1000);
     queue.wake();

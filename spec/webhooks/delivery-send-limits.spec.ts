@@ -37,7 +37,7 @@ describe('one webhook attempt against a misbehaving receiver', () => {
 
   const send = (path: string) => {
     const endpoint: ResolvedEndpoint = { url: base + path, signer: new Webhook(newSecret()), events: ['*'], wants: () => true, where: undefined, headers: {}, view: undefined };
-    return sendWebhook({ endpoint, id: 'msg_attack', payload: '{"type":"posts.create"}', timeoutMs: 300, signal: new AbortController().signal });
+    return sendWebhook({ endpoint, id: 'msg_attack', payload: '{"type":"posts.create"}', timeoutMs: 300, signal: new AbortController().signal, at: new Date() });
   };
 
   it('a 2xx whose body never ends is delivered, with its status in the log, within the timeout', async () => {

@@ -4,14 +4,14 @@
 import { randomBytes } from 'node:crypto';
 import type { ContentConfig } from '../../lib';
 import { validateConfig } from '../../lib/config/validate-config';
-import { validateWebhooksConfig } from '../../lib/webhooks/webhook-options';
+import { parseWebhooksOptions } from '../../lib/webhooks/webhook-options';
 
 const db = { uri: 'mongodb://127.0.0.1:1/never-used' };
 const secret = `whsec_${randomBytes(32).toString('base64')}`;
 const collections: ContentConfig['collections'] = [{ slug: 'posts', fields: { title: { type: 'text' } } }];
 
 function problems(url: string): string[] {
-  return validateConfig({ db, collections, webhooks: { endpoints: [{ url, secret, events: ['posts.*'] }] } } as ContentConfig, [validateWebhooksConfig]);
+  return validateConfig({ db, collections, webhooks: { endpoints: [{ url, secret, events: ['posts.*'] }] } } as ContentConfig, [parseWebhooksOptions]);
 }
 
 describe('webhooks endpoint URLs carrying credentials', () => {

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ContentConfig } from '../../lib';
 import { validateConfig } from '../../lib/config/validate-config';
-import { validateWebhooksConfig } from '../../lib/webhooks/webhook-options';
+import { parseWebhooksOptions } from '../../lib/webhooks/webhook-options';
 
 const db = { uri: 'mongodb://127.0.0.1:1/never-used' };
 const secret = `whsec_${randomBytes(32).toString('base64')}`;
@@ -12,7 +12,7 @@ const collections: ContentConfig['collections'] = [{ slug: 'posts', fields: { ti
 const endpoint = { url: 'https://example.com/hooks', secret, events: ['posts.create'] };
 
 function problems(webhooks: unknown): string[] {
-  return validateConfig({ db, collections, webhooks } as ContentConfig, [validateWebhooksConfig]);
+  return validateConfig({ db, collections, webhooks } as ContentConfig, [parseWebhooksOptions]);
 }
 
 describe('webhooks config that could never deliver', () => {

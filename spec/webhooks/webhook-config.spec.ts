@@ -4,8 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { ConfigError, type ContentConfig, contentRouter } from '../../lib';
 import { validateConfig } from '../../lib/config/validate-config';
-import { describeCollections } from '../../lib/schema/describe-collection';
-import { resolveWebhooksOptions, validateWebhooksConfig } from '../../lib/webhooks/webhook-options';
+import { parseWebhooksOptions } from '../../lib/webhooks/webhook-options';
 
 const db = { uri: 'mongodb://127.0.0.1:1/never-used' };
 const secret = `whsec_${randomBytes(32).toString('base64')}`;
@@ -16,7 +15,7 @@ const collections: ContentConfig['collections'] = [
 const endpoint = { url: 'https://example.com/hooks', secret, events: ['posts.create'] };
 
 function problems(webhooks: unknown, more: Partial<ContentConfig> = {}): string[] {
-  return validateConfig({ db, collections, ...more, webhooks } as ContentConfig, [validateWebhooksConfig]);
+  return validateConfig({ db, collections, ...more, webhooks } as ContentConfig, [parseWebhooksOptions]);
 }
 
 describe('webhooks config', () => {
@@ -101,8 +100,7 @@ describe('webhooks config', () => {
   });
 
   it('resolves the defaults, and which endpoint wants which event', () => {
-    const resolved = resolveWebhooksOptions(
-      {
+    const resolved = parseWebhooksOptions({
         db,
         collections,
         webhooks: {
@@ -112,9 +110,7 @@ describe('webhooks config', () => {
             { ...endpoint, url: 'https://example.com/filtered', events: ['posts.*'], where: { views: { gt: 1 } } },
           ],
         },
-      },
-      describeCollections(collections!),
-    )!;
+    }).options!;
     expect(resolved.delays).toEqual([5_000, 30_000, 120_000, 600_000, 3_600_000, 21_600_000, 86_400_000]);
     expect(resolved.timeoutMs).toBe(10_000);
     expect(resolved.retentionMs).toBe(30 * 86_400_000);
@@ -125,6 +121,6 @@ describe('webhooks config', () => {
     // A where keeps deletes out: nothing is left after them to match.
     expect([filtered.wants('posts', 'update'), filtered.wants('posts', 'delete')]).toEqual([true, false]);
     expect(filtered.where?.get('posts')).toBeDefined();
-    expect(resolveWebhooksOptions({ db, collections }, describeCollections(collections!))).toBeUndefined();
+    expect(parseWebhooksOptions({ db, collections }).options).toBeUndefined();
   });
 });
