@@ -34,7 +34,7 @@ export function create(args: CreateArgs): Promise<ApiRecord> {
     } catch (error) {
       rethrowWriteError(error);
     }
-    publishWrite(runtime, collection, 'create', [String(row._id)], undefined, [row]);
+    publishWrite(args, collection, 'create', [String(row._id)], undefined, [row]);
     return answerWrite(args, 'create', { row, data });
   });
 }

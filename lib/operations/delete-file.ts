@@ -25,6 +25,6 @@ export async function deleteFile(args: DeleteFileArgs): Promise<{ deleted: true 
   // 3. Its record and every byte; someone else may have been first.
   if (!(await collection.storage.remove(row._id))) throw new NotFoundError(`No file "${filename}".`);
   // 4. Answers that populated it are stale now.
-  publishWrite(runtime, collection, 'delete', [row._id.toHexString()]);
+  publishWrite(args, collection, 'delete', [row._id.toHexString()]);
   return { deleted: true };
 }

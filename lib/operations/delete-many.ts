@@ -66,7 +66,7 @@ export function deleteMany(args: DeleteManyArgs): Promise<BulkResult> {
     for (const item of ready) {
       if (!item.deleted) continue;
       const id = String(item.deleted._id);
-      publishWrite(runtime, collection, 'delete', [id], undefined, [item.deleted], soft ? { updatedAt: now, deletedAt: now } : undefined);
+      publishWrite(args, collection, 'delete', [id], undefined, [item.deleted], soft ? { updatedAt: now, deletedAt: now } : undefined);
       if (item.hookArgs && afterDelete.length) {
         try {
           await runAll(collection, 'hooks.afterDelete', afterDelete, { ...item.hookArgs, doc: collection.serializeAll(item.deleted) });

@@ -77,7 +77,7 @@ export function deleteRecord(args: DeleteArgs): Promise<{ deleted: true }> {
       : await collection.model.findOneAndDelete(writeFilter).lean<RawDoc>();
     if (!before) return conditionalMiss(tags ? collection.model.exists(filter) : Promise.resolve(false), new NotFoundError('No record with this id.'));
     // The stored id (lower-case hex), not the path's, which may spell it in upper case: events name records as they are.
-    publishWrite(runtime, collection, 'delete', [String(before._id)], undefined, [before], soft ? { updatedAt: now, deletedAt: now } : undefined);
+    publishWrite(args, collection, 'delete', [String(before._id)], undefined, [before], soft ? { updatedAt: now, deletedAt: now } : undefined);
     if (hookArgs && afterDelete.length) {
       try {
         await runAll(collection, 'hooks.afterDelete', afterDelete, { ...hookArgs, doc: collection.serializeAll(before) });
@@ -115,7 +115,7 @@ export function restoreRecord(args: Omit<DeleteArgs, 'permanent'>): Promise<ApiR
     // read rule never shows a deleted record). Without it, a reader who cannot read the restored record would
     // be told it left its view: the id of a record it never could read.
     const before = tags && original ? [original] : [{ ...row, deletedAt: row.updatedAt ?? new Date() }];
-    publishWrite(runtime, collection, 'update', [String(row._id)], ['deletedAt', ...Object.keys(input.set), ...input.unset], [row], undefined, before);
+    publishWrite(args, collection, 'update', [String(row._id)], ['deletedAt', ...Object.keys(input.set), ...input.unset], [row], undefined, before);
     return answerWrite(args, 'restore', { row, data, previousDoc });
   });
 }
