@@ -9,7 +9,7 @@ import { readQuery } from '../http/read-query';
 import type { RouteDef, RouteResponse } from '../http/route-table';
 import type { LocalApi } from '../local/local-api';
 import type { Runtime } from '../operations/runtime';
-import { requestState } from '../operations/request-state';
+import { noteWrite } from '../operations/request-state';
 import { bodyJsonSchema, hasFileProperty } from './body-schema';
 import { callerResponses, endpointCaller, endpointScope, hideHostUser, scopedError } from './endpoint-caller';
 import { pathToOperationPart } from './endpoint-path';
@@ -76,11 +76,10 @@ export function objectEndpointRoute(runtime: Runtime, endpoint: EndpointObject, 
         // What the router cannot see the handler do counts as a write, so an Idempotency-Key keeps its answer:
         // side effects (assumed unless declared absent), or the connection taken (its writes bypass the
         // router's operations). Assuming them keeps a retried payment or mail from acting twice.
-        const state = requestState(req);
-        if (endpoint.sideEffects !== false) state.wrote = true;
+        if (endpoint.sideEffects !== false) noteWrite({ req });
         result = await endpoint.handler({
           get db() {
-            state.wrote = true;
+            noteWrite({ req });
             return runtime.connection;
           },
           query: readQuery(req),

@@ -6,6 +6,7 @@
 // is its request state (operations/request-state.ts), made by the dispatcher as the request comes in.
 import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express';
 import type { RouteDef } from './route-table';
+import { requestState, runAs } from '../operations/request-state';
 import { type AnswerWatcher, handled, watchAnswer } from './send-phase';
 
 /** The request phases before the handler, in the order they run. */
@@ -102,7 +103,8 @@ function runHandler(chain: RouteChain, handler: RequestHandler, req: Request, re
   const watchers = chain.onSend.flatMap((open) => open(req, res) ?? []);
   if (watchers.length === 0) return handler(req, res, next);
   watchAnswer(req, res, watchers);
-  return Promise.resolve(handler(req, res, next)).then(() => handled(watchers));
+  // Run as the request's work: a write its handler makes through a call naming no request still counts.
+  return Promise.resolve(runAs(requestState(req), () => handler(req, res, next))).then(() => handled(watchers));
 }
 
 function isFailure(error: unknown): boolean {

@@ -4,6 +4,7 @@
 // request by the dispatcher, or once per local API call that names no request. Declared here, below the
 // HTTP layer, because the operations read its core slots; a layer or feature above adds its own slot by
 // merging into RequestState (`declare module`), beside the code that uses it, as RouterMembers are declared.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Request } from 'express';
 import type { HookContext } from '../config/hooks';
 import type { AuthUser } from '../config/types';
@@ -80,4 +81,24 @@ export function contextState(context: HookContext): RequestState {
 /** The state an operation runs with: its own (a local call's), its request's, or a new one for a call with neither. */
 export function stateOf(args: { state?: RequestState; req?: Request }): RequestState {
   return args.state ?? (args.req ? requestState(args.req) : newRequestState());
+}
+
+/**
+ * The request whose route handler is running, for the one thing a call that names no request must still
+ * tell it: that it wrote. A custom endpoint's handler may write through `api.local` without passing `req`,
+ * and an Idempotency-Key must still keep its answer. Only watched requests run their handler under it
+ * (http/lifecycle.ts), so no other request pays for it.
+ */
+const running = new AsyncLocalStorage<RequestState>();
+
+/** Runs `work` (a route's handler) as the work of `state`: see `noteWrite`. */
+export function runAs<T>(state: RequestState, work: () => T): T {
+  return running.run(state, work);
+}
+
+/** Notes a write made for `by` (its state, or its request's) and for the request whose handler made it. */
+export function noteWrite(by: { state?: RequestState; req?: Request }): void {
+  if (by.state || by.req) stateOf(by).wrote = true;
+  const handling = running.getStore();
+  if (handling) handling.wrote = true;
 }

@@ -12,7 +12,7 @@ import type { ValidatedInput } from '../schema/validate-input';
 import { type RecordSerializer, createRecordSerializer } from '../schema/to-record';
 import type { ChangeBus, WriteStamps } from '../changes/change-bus';
 import type { OutageLog } from './outage-log';
-import { type RequestState, stateOf } from './request-state';
+import { type RequestState, noteWrite } from './request-state';
 
 export interface CollectionRuntime {
   readonly descriptor: CollectionDescriptor;
@@ -314,7 +314,7 @@ export function defaultAccessOf(runtime: Runtime, collection: CollectionDescript
  * `docs` are the stored rows as the write left them (for a delete: as they were before it), raw,
  * hidden fields included: consumers such as realtime check each reader's access against them.
  * `stamps`: what a soft delete wrote (see ChangeEvent.stamps); a delete without them removed its records.
- * The request it was made for (`by`'s state, or its request's) is noted as having written (RequestState.wrote).
+ * The request it was made for is noted as having written (RequestState.wrote, noteWrite).
  * `before`: an update's rows just before it, when the write read them (see ChangeEvent.before).
  */
 export function publishWrite(
@@ -328,7 +328,7 @@ export function publishWrite(
   before?: Record<string, unknown>[],
 ): void {
   const { slug, isGlobal } = target.descriptor;
-  if (by.state || by.req) stateOf(by).wrote = true;
+  noteWrite(by);
   by.runtime.changes.emitChange({
     scope: isGlobal ? 'global' : 'collection',
     slug,
