@@ -179,7 +179,8 @@ export function contentRouter(config: ContentConfig): ContentRouter {
     // A write from another site on behalf of the host's session is refused after the rate limit counted it,
     // before its body is read.
     lifecycle.onRequest.push(crossOriginCheck(runtime), cacheControlDefaults(runtime));
-    lifecycle.preHandler.push(conditionalGet, gate.deadline);
+    lifecycle.preHandler.push(gate.deadline);
+    lifecycle.onSend.push(conditionalGet);
     lifecycle.onError.push(errorHandler);
     lifecycle.onLeave.push(gate.leave);
     // Every route joins the table through onRoute, after every feature has added its hooks.

@@ -1,7 +1,7 @@
 // The onSend phase: what runs once a route has produced its answer and before that answer is written. A
 // route answers through Express (res.json, res.end, a stream piped into res), so the answer is caught where
 // every one of them ends: res.end. Only a request some watcher asked to watch is touched (an Idempotency-Key's
-// request): every other answer goes out as Express writes it, at no cost. A watcher may look at the answer's
+// request, a conditional GET): every other answer goes out as Express writes it, at no cost. A watcher may look at the answer's
 // status, headers and body, change its headers, and hold it back while it works (the key's answer is stored
 // before the client can send a repeat); meanwhile the route counts as answered (hasAnswered).
 import type { Request, Response } from 'express';
@@ -20,6 +20,8 @@ export interface OutgoingAnswer {
   readonly res: Response;
   /** The body as written, when a watcher asked to keep it (keepBody) and it was not larger; else undefined. */
   readonly body: Buffer | undefined;
+  /** Ends the answer without the body its route gave it (a 304 in place of a 200); only while nothing of it is written yet. */
+  withoutBody(): void;
 }
 
 /** What watches one request's answer go out (an onSend hook opens one per request, or none). */
@@ -69,6 +71,7 @@ export function watchAnswer(req: Request, res: Response, watchers: readonly Answ
   let size = 0;
   let oversize = limit === 0;
   let ending = false;
+  let bodyless = false;
   const keep = (chunk: Chunk, encoding: unknown) => {
     if (chunk === null || chunk === undefined || oversize) return;
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8') : Buffer.from(chunk);
@@ -85,7 +88,7 @@ export function watchAnswer(req: Request, res: Response, watchers: readonly Answ
     return (write as (...args: unknown[]) => boolean).call(this, chunk, ...rest);
   } as Response['write'];
   res.end = function (this: Response, ...args: unknown[]) {
-    const send = () => (end as (...a: unknown[]) => Response).apply(res, args);
+    const send = () => (end as (...a: unknown[]) => Response).apply(res, bodyless ? [] : args);
     if (ending) {
       // A second answer while the first is held: the request deadline's. It goes out at once, without the
       // held answer's headers; the held one is then dropped.
@@ -94,7 +97,15 @@ export function watchAnswer(req: Request, res: Response, watchers: readonly Answ
     }
     ending = true;
     if (typeof args[0] !== 'function') keep(args[0] as Chunk, args[1]);
-    const pending = runWatchers(watchers, { req, res, body: oversize ? undefined : Buffer.concat(chunks) });
+    const answer: OutgoingAnswer = {
+      req,
+      res,
+      body: oversize ? undefined : Buffer.concat(chunks),
+      withoutBody: () => {
+        if (!res.headersSent) bodyless = true;
+      },
+    };
+    const pending = runWatchers(watchers, answer);
     if (!pending) return send();
     state.held = true;
     void pending.then(undefined, () => undefined).finally(() => {

@@ -6,6 +6,7 @@ import net, { type AddressInfo } from 'node:net';
 import express, { type ErrorRequestHandler } from 'express';
 import request from 'supertest';
 import { ForbiddenError } from '../../lib/errors';
+import { conditionalGet } from '../../lib/http/conditional-get';
 import { createDispatcher } from '../../lib/http/dispatch';
 import { type Lifecycle, type RouteHook, createLifecycle } from '../../lib/http/lifecycle';
 import type { RouteDef } from '../../lib/http/route-table';
@@ -153,6 +154,23 @@ describe('the request lifecycle', () => {
     expect(res.body).toEqual({ ok: true });
     expect(opened).toHaveBeenCalledTimes(1);
     expect(things.handler).toBe(handler);
+  });
+
+  it('answers a conditional GET the answer matches with a 304 in onSend, however the route wrote it and whatever Cache-Control the request sent', async () => {
+    const lifecycle = createLifecycle();
+    lifecycle.onSend.push(conditionalGet);
+    const sent: RouteDef['handler'] = (_req, res) => void res.set('ETag', '"v1"').json({ version: 1 });
+    const ended: RouteDef['handler'] = (_req, res) => void res.set({ ETag: '"v1"', 'Content-Type': 'text/plain' }).end('version 1');
+    const served = app([route('get', '/sent', { handler: sent }), route('get', '/ended', { handler: ended })], lifecycle);
+    for (const path of ['/sent', '/ended']) {
+      const fresh = await request(served).get(path).set('If-None-Match', '"v1"').set('Cache-Control', 'no-cache');
+      expect(fresh.status).toBe(304);
+      expect(fresh.headers['content-type']).toBeUndefined();
+      expect(fresh.text).toBeFalsy();
+      const stale = await request(served).get(path).set('If-None-Match', '"v0"').set('Cache-Control', 'no-cache');
+      expect(stale.status).toBe(200);
+      expect(stale.headers.etag).toBe('"v1"');
+    }
   });
 
   it("runs an upgrade through its route's phases (not its handler) and answers a refusal with its onError hooks on the socket", async () => {
