@@ -61,7 +61,7 @@ export function createMany(args: CreateManyArgs): Promise<ApiRecord[]> {
 }
 
 async function createAll(args: CreateManyArgs): Promise<ApiRecord[]> {
-  const { runtime, collection } = args;
+  const { collection } = args;
   const items = args.items;
   const max = collection.descriptor.maxBatchSize;
   if (!Array.isArray(items) || items.length === 0) {

@@ -15,7 +15,7 @@ export interface DeleteFileArgs extends Omit<OperationArgs, 'collection'> {
 
 /** Deletes one file; throws NotFoundError when there is none the caller may delete. */
 export async function deleteFile(args: DeleteFileArgs): Promise<{ deleted: true }> {
-  const { runtime, collection, filename } = args;
+  const { collection, filename } = args;
   // 1. Access: a caller the rule refuses outright is refused before the file is looked up.
   const constraint = await checkAccess({ ...args, op: 'delete' });
   // 2. The file, within the rule. A file never changes once stored, so the row checked is the one removed;

@@ -31,7 +31,7 @@ interface Pending extends BulkItem {
 /** Deletes every record the where selects; see the file's head for the steps. */
 export function deleteMany(args: DeleteManyArgs): Promise<BulkResult> {
   return withAfterError(args, 'delete', async () => {
-    const { collection, runtime } = args;
+    const { collection } = args;
     const { beforeDelete, afterDelete } = collection.descriptor.hooks;
     const soft = collection.descriptor.softDelete && !args.permanent;
     const constraint = await checkAccess({ ...args, op: 'delete' });

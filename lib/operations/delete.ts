@@ -51,7 +51,7 @@ async function idFilter(args: DeleteArgs, op: 'delete' | 'update', deleted: bool
 /** Deletes (or soft-deletes) one record; throws NotFoundError when there is none the caller may delete. */
 export function deleteRecord(args: DeleteArgs): Promise<{ deleted: true }> {
   return withAfterError(args, 'delete', async () => {
-    const { collection, runtime } = args;
+    const { collection } = args;
     const { beforeDelete, afterDelete } = collection.descriptor.hooks;
     const soft = collection.descriptor.softDelete && !args.permanent;
     const filter = await idFilter(args, 'delete', soft ? false : true);
@@ -92,7 +92,7 @@ export function deleteRecord(args: DeleteArgs): Promise<{ deleted: true }> {
 /** Restores a soft-deleted record (update access); throws NotFoundError unless it is deleted and updatable. */
 export function restoreRecord(args: Omit<DeleteArgs, 'permanent'>): Promise<ApiRecord> {
   return withAfterError(args, 'restore', async () => {
-    const { collection, runtime } = args;
+    const { collection } = args;
     if (!collection.descriptor.softDelete) throw new NotFoundError('This collection has no soft delete.');
     const filter = await idFilter(args, 'update', 'only');
     const tags = tagsToMatch(args.ifMatch);

@@ -88,7 +88,7 @@ export function updateGlobal(args: GlobalArgs & { data: unknown }): Promise<Reco
 }
 
 async function writeGlobal(args: GlobalArgs & { data: unknown }): Promise<Record<string, unknown>> {
-  const { global, runtime } = args;
+  const { global } = args;
   const operation = asOperation(args);
   const constraint = await checkAccess({ ...args, collection: global, op: 'update', data: bodyOf(args.data) });
   const filter = await globalFilter(args, constraint);
