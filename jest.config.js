@@ -20,6 +20,7 @@ const UNIT = [
   'http/deadlines.spec.ts',
   'operations/outage-log.spec.ts',
   'http/request-lifecycle.spec.ts',
+  'http/request-state.spec.ts',
   'auth/verified-tokens.spec.ts',
   'rate-limit/rate-limit-config.spec.ts',
   'idempotency/idempotency-config.spec.ts',

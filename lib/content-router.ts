@@ -31,7 +31,7 @@ import { openapiFeature } from './openapi/openapi-feature';
 import { createChangeBus } from './changes/change-bus';
 import { createOutageLog } from './operations/outage-log';
 import { fieldReadRules, fullView } from './operations/field-view';
-import { type Runtime, createCollectionRuntime, createRuntimeHooks } from './operations/runtime';
+import { type HookApiFactory, type Runtime, createCollectionRuntime, createRuntimeHooks } from './operations/runtime';
 import { rateLimitFeature } from './rate-limit/rate-limit-feature';
 import { buildCollectionModels, buildGlobalModels } from './schema/build-models';
 import { describeCollections, describeGlobal } from './schema/describe-collection';
@@ -103,7 +103,7 @@ function openConnection(config: ResolvedConfig): { connection: Connection; owned
 }
 
 /** Descriptors, models and hooks-to-be: everything the features are created on. */
-function createRuntime(config: ResolvedConfig, connection: Connection): Runtime {
+function createRuntime(config: ResolvedConfig, connection: Connection, hookApi: HookApiFactory): Runtime {
   const registry = describeCollections(config.collections);
   const globalDescriptors = config.globals.map(describeGlobal);
   const collectionModels = buildCollectionModels(connection, registry.values(), config.clock);
@@ -119,6 +119,7 @@ function createRuntime(config: ResolvedConfig, connection: Connection): Runtime 
     changes: createChangeBus(config.logger),
     outage: createOutageLog(config.logger),
     hooks: createRuntimeHooks(),
+    hookApi,
   };
 }
 
@@ -142,7 +143,13 @@ async function buildIndexes(runtime: Runtime): Promise<void> {
 export function contentRouter(config: ContentConfig): ContentRouter {
   const resolved = resolveConfig(config, FEATURES);
   const { connection, owned } = openConnection(resolved);
-  const runtime = createRuntime(resolved, connection);
+  // Hooks' `api` is the local API, built on the runtime once the features have added their members to it;
+  // no hook runs before (hooks run in operations, operations on requests or api.local calls).
+  let local: LocalApi | undefined;
+  const runtime = createRuntime(resolved, connection, (caller) => {
+    if (!local) throw new Error('content-router: a hook ran before the router was built');
+    return bindLocalApi(local, caller);
+  });
   // Once per router, not per request: sorts clients may ask for that no declared index serves.
   const sortWarning = resolved.warnings.unindexedSorts ? sortIndexWarning(runtime.registry.values()) : undefined;
   if (sortWarning) resolved.logger.warn(sortWarning);
@@ -171,7 +178,8 @@ export function contentRouter(config: ContentConfig): ContentRouter {
     // A write from another site on behalf of the host's session is refused after the rate limit counted it,
     // before its body is read.
     lifecycle.onRequest.push(crossOriginCheck(runtime), cacheControlDefaults(runtime));
-    lifecycle.preHandler.push(conditionalGet, gate.deadline);
+    lifecycle.preHandler.push(gate.deadline);
+    lifecycle.onSend.push(conditionalGet);
     lifecycle.onError.push(errorHandler);
     lifecycle.onLeave.push(gate.leave);
     // Every route joins the table through onRoute, after every feature has added its hooks.
@@ -203,8 +211,7 @@ export function contentRouter(config: ContentConfig): ContentRouter {
   ready.catch((error: unknown) => resolved.logger.error(startupFailure(error, connection)));
 
   let closed = false;
-  const local: LocalApi = Object.assign(createLocalApi(runtime), ...instances.map((i) => i.local ?? {}));
-  runtime.hooks.hookApi.push((caller) => bindLocalApi(local, caller));
+  local = Object.assign(createLocalApi(runtime), ...instances.map((i) => i.local ?? {})) as LocalApi;
   Object.assign(router, ...instances.map((i) => i.expose ?? {}), {
     local,
     routes: dispatcher.routes,

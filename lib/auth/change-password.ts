@@ -33,6 +33,6 @@ export async function changePassword(args: { auth: AuthCollection; userId: strin
     .lean<RawDoc>();
   // Whoever held the old password must not keep refreshing: every session ends, and the caller gets a new one.
   await auth.refreshTokens.revokeAll(userId);
-  publishWrite(auth.runtime, auth.collection, 'update', [userId], undefined, changed ? [changed] : undefined);
+  publishWrite({ runtime: auth.runtime }, auth.collection, 'update', [userId], undefined, changed ? [changed] : undefined);
   return startSession(auth, userId);
 }

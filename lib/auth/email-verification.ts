@@ -69,7 +69,7 @@ export async function verifyEmail(args: { auth: AuthCollection; token: string })
     ]);
   }
   // With the stored record, so the stream's echo of this write is known as ours.
-  publishWrite(auth.runtime, auth.collection, 'update', [String(row._id)], ['verified'], [row]);
+  publishWrite({ runtime: auth.runtime }, auth.collection, 'update', [String(row._id)], ['verified'], [row]);
   // The token proves its holder is the account's user: the record as that user reads it.
   return presentAccount(auth, row);
 }

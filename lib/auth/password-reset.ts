@@ -56,5 +56,5 @@ export async function resetPassword(args: { auth: AuthCollection; token: string;
     auth.options.revokeApiKeysOnReset ? auth.apiKeys.removeAll(userId) : undefined,
   ]);
   // Without fields: the sessions are already ended above, and the password is hidden from every reader.
-  publishWrite(auth.runtime, auth.collection, 'update', [userId], undefined, [row]);
+  publishWrite({ runtime: auth.runtime }, auth.collection, 'update', [userId], undefined, [row]);
 }

@@ -2,7 +2,7 @@
 // hashing, unique e-mail -> 409), sends the verification mail, and starts a session.
 import type { Request } from 'express';
 import { create } from '../operations/create';
-import { contextOf } from '../operations/hooks';
+import { stateOf } from '../operations/request-state';
 import type { AuthCollection } from './auth-collection';
 import { REGISTER_READ_ONLY } from './auth-access';
 import { verifyEmailEmail } from './auth-emails';
@@ -35,7 +35,7 @@ export async function register(args: RegisterArgs): Promise<RegisterResult> {
     user: null,
     req: args.req,
     // One for the whole registration: without a request (api.auth.register) each hook step would make its own.
-    context: contextOf({ req: args.req }),
+    state: stateOf({ req: args.req }),
     overrideAccess: true,
     // The registrant is anonymous: hooks' `api` runs as an anonymous caller, not with the access skipped above.
     hookAccess: false,

@@ -3,13 +3,13 @@
 import type { RequestHandler } from 'express';
 import { LateAnswerError, wasAnsweredEarly } from '../http/error-handler';
 import { sendJson } from '../http/json-answer';
-import { hasAnswered } from '../http/held-answer';
+import { hasAnswered } from '../http/send-phase';
 import type { EndpointObject } from '../config/types';
 import { readQuery } from '../http/read-query';
 import type { RouteDef, RouteResponse } from '../http/route-table';
 import type { LocalApi } from '../local/local-api';
 import type { Runtime } from '../operations/runtime';
-import { noteWrite } from '../operations/write-trace';
+import { noteWrite } from '../operations/request-state';
 import { bodyJsonSchema, hasFileProperty } from './body-schema';
 import { callerResponses, endpointCaller, endpointScope, hideHostUser, scopedError } from './endpoint-caller';
 import { pathToOperationPart } from './endpoint-path';
@@ -76,10 +76,10 @@ export function objectEndpointRoute(runtime: Runtime, endpoint: EndpointObject, 
         // What the router cannot see the handler do counts as a write, so an Idempotency-Key keeps its answer:
         // side effects (assumed unless declared absent), or the connection taken (its writes bypass the
         // router's operations). Assuming them keeps a retried payment or mail from acting twice.
-        if (endpoint.sideEffects !== false) noteWrite();
+        if (endpoint.sideEffects !== false) noteWrite({ req });
         result = await endpoint.handler({
           get db() {
-            noteWrite();
+            noteWrite({ req });
             return runtime.connection;
           },
           query: readQuery(req),
@@ -94,10 +94,10 @@ export function objectEndpointRoute(runtime: Runtime, endpoint: EndpointObject, 
       } finally {
         restore();
       }
-      if (hasAnswered(res)) {
+      if (hasAnswered(req, res)) {
         // Answered already: by the handler itself (fine, even while its answer is held back to be kept for
         // an Idempotency-Key), or by the request deadline (then this is late).
-        if (wasAnsweredEarly(res)) throw new LateAnswerError();
+        if (wasAnsweredEarly(req)) throw new LateAnswerError();
         return;
       }
       if (result === undefined) {

@@ -1,11 +1,12 @@
 // Conditional GET, evaluated by the origin as RFC 9110 has it: If-None-Match (weak comparison, `*`, lists
 // of tags), or without it If-Modified-Since, against the answer's ETag and Last-Modified, whatever
 // Cache-Control or Pragma the request carries. Every read with a validator answers through here: the
-// cached reads, files, and the JSON answers the router tags and Express sends (records, lists, globals;
-// json-answer.ts).
+// cached reads and files before they send anything, and the JSON answers the router tags and Express sends
+// (records, lists, globals; json-answer.ts) in the onSend phase.
 import type { Request, Response } from 'express';
 import fresh from 'fresh';
-import type { RouteHook } from './lifecycle';
+import type { SendHook } from './lifecycle';
+import type { AnswerWatcher } from './send-phase';
 
 /**
  * True when the client's copy is current, so the answer is a 304 without a body. Only GET and HEAD
@@ -23,21 +24,25 @@ export function isNotModified(req: Request, res: Response): boolean {
   );
 }
 
+/** Turns a 2xx answer the client's copy matches into a 304 without a body, as Express does for the requests it calls fresh. */
+const notModified: AnswerWatcher = {
+  onSend({ req, res, withoutBody }) {
+    if (res.headersSent || !isNotModified(req, res)) return;
+    res.statusCode = 304;
+    for (const name of ['Content-Type', 'Content-Length', 'Transfer-Encoding']) res.removeHeader(name);
+    withoutBody();
+  },
+};
+
 /**
- * A preHandler hook for GET routes: makes `req.fresh` this evaluation for a request that carries a
- * condition. res.json() (through res.send) consults `req.fresh` once the answer carries the router's ETag
- * (json-answer.ts); this way it decides as the cache and the file routes do, and the JSON it sends stays
- * exactly what Express would send. A request without If-None-Match or If-Modified-Since is never fresh,
- * to Express as here, and keeps its own shape: a property defined on every request measurably slows the
- * rest of its handling. Not for routes taking upgrades: a WebSocket keeps its request for its lifetime,
- * and the getter would keep the request's discarded response with it.
+ * The onSend hook of GET routes: a request that carries a condition (If-None-Match, If-Modified-Since) has its
+ * answer checked against it before it is written, whichever way its route answered. Express's res.send turns
+ * most of them into a 304 itself; it calls any request with `Cache-Control: no-cache` stale, though, and that
+ * directive tells caches to revalidate, which is what this request is doing (fetch() adds it to every request
+ * with If-None-Match): the origin answers the condition regardless. A request without a condition is not
+ * watched. Not for routes taking upgrades (the 101 is written on the socket).
  */
-export const conditionalGet: RouteHook = (route) =>
+export const conditionalGet: SendHook = (route) =>
   route.method === 'get' && !route.upgrade
-    ? (req, res, next) => {
-        if (req.headers['if-none-match'] !== undefined || req.headers['if-modified-since'] !== undefined) {
-          Object.defineProperty(req, 'fresh', { configurable: true, get: () => isNotModified(req, res) });
-        }
-        next();
-      }
+    ? (req) => (req.headers['if-none-match'] !== undefined || req.headers['if-modified-since'] !== undefined ? notModified : undefined)
     : undefined;

@@ -6,6 +6,14 @@ import mongoose, { type Connection } from 'mongoose';
 import { DatabaseDownError, DatabaseTimeoutError } from '../errors';
 import type { LeaveHook, RouteHook } from './lifecycle';
 import type { OutageLog } from '../operations/outage-log';
+import { requestState } from '../operations/request-state';
+
+declare module '../operations/request-state' {
+  interface RequestState {
+    /** The request deadline's timer, from the preHandler that starts it until the request ends or leaves the router. */
+    deadline?: NodeJS.Timeout;
+  }
+}
 
 declare module './route-table' {
   interface RouteConfig {
@@ -81,16 +89,17 @@ export interface Deadline {
  * it waits to drain) would hold the request forever.
  */
 export function createDeadline(ms: number, answer: DatabaseGateOptions['answer']): Deadline {
-  // The timers of the requests in flight, by response (a response passing twice keeps its first deadline).
-  const timers = new Map<Response, NodeJS.Timeout>();
-  const release = (_req: Request, res: Response): void => {
-    clearTimeout(timers.get(res));
-    timers.delete(res);
+  const release = (req: Request): void => {
+    const state = requestState(req);
+    clearTimeout(state.deadline);
+    state.deadline = undefined;
   };
   const start: RequestHandler = (req, res, next) => {
-    if (!timers.has(res)) {
+    const state = requestState(req);
+    // A request passing twice (a router mounted twice) keeps its first deadline.
+    if (!state.deadline) {
       const timer = setTimeout(() => {
-        timers.delete(res);
+        state.deadline = undefined;
         // Answered (the deadline no longer applies once headers are out) or abandoned by the client.
         if (res.headersSent || res.destroyed) return;
         try {
@@ -103,8 +112,8 @@ export function createDeadline(ms: number, answer: DatabaseGateOptions['answer']
       }, ms);
       // Open requests keep the process alive through their sockets; the timer need not.
       timer.unref();
-      timers.set(res, timer);
-      res.once('close', () => release(req, res));
+      state.deadline = timer;
+      res.once('close', () => release(req));
     }
     next();
   };

@@ -4,11 +4,12 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { ConfigError, MethodNotAllowedError, NotFoundError, QueryError } from '../errors';
 import { type Lifecycle, type RequestPhase, type RouteChain, composeRoute, runChain } from './lifecycle';
+import { requestState } from '../operations/request-state';
 import type { RouteDef } from './route-table';
 
 type Segment = { literal: string } | { param: string };
 
-/** One method of a path: its route, its chain (its phases' handlers, then its own), and for upgrades the phases alone. */
+/** One method of a path: its route, its chain (its phases' handlers, its own, its answer's watchers), and for upgrades the phases alone. */
 interface Served {
   route: RouteDef;
   chain: RouteChain;
@@ -99,7 +100,7 @@ function matchPattern(pattern: Pattern, parts: readonly string[]): Record<string
  * operationId, throw at start-up, naming both. Each route's chain is composed from `lifecycle`'s phases
  * here, once: a request allocates nothing for it. Errors, the dispatcher's own included, go to its onError hooks.
  */
-export function createDispatcher(routes: readonly RouteDef[], lifecycle: Pick<Lifecycle, RequestPhase | 'onError' | 'onLeave'>): Dispatcher {
+export function createDispatcher(routes: readonly RouteDef[], lifecycle: Pick<Lifecycle, RequestPhase | 'onSend' | 'onError' | 'onLeave'>): Dispatcher {
   const patterns = new Map<string, Pattern>();
   const mounted: MountedRoute[] = [];
   const owners = new Map<string, string>();
@@ -126,13 +127,13 @@ export function createDispatcher(routes: readonly RouteDef[], lifecycle: Pick<Li
     const chain = composeRoute(lifecycle, route);
     // An upgrade runs its route's phases, not its handler: `upgrade` takes over once they let it through.
     // Its phases passing it on is not leaving the router: the route's `upgrade` takes it from there.
-    const upgrade = route.upgrade ? { steps: chain.steps.slice(0, -1), onError: chain.onError, onLeave: [] } : undefined;
+    const upgrade = route.upgrade ? { steps: chain.steps, onSend: [], onError: chain.onError, onLeave: [] } : undefined;
     pattern.methods.set(method, { route, chain, upgrade });
     mounted.push(Object.freeze({ method, path: route.path, operationId: route.operationId }));
   }
   if (problems.length) throw new ConfigError(problems);
   // For the dispatcher's own errors (a 404 under a path the router owns, a 405, a malformed parameter).
-  const errors: RouteChain = { steps: [], onError: [...lifecycle.onError], onLeave: [] };
+  const errors: RouteChain = { steps: [], onSend: [], onError: [...lifecycle.onError], onLeave: [] };
   const fail = (req: Request, res: Response, next: NextFunction, error: unknown) => runChain(errors, req, res, next, error);
 
   // Grouped by first segment, so a request looks only at the patterns of the path it names.
@@ -176,6 +177,8 @@ export function createDispatcher(routes: readonly RouteDef[], lifecycle: Pick<Li
       return fail(req, res, next, new MethodNotAllowedError(req.method, pattern.allow));
     }
     req.params = params;
+    // The request's state, made as it enters its route: everything its phases keep for it lives there.
+    requestState(req);
     return runChain(served.chain, req, res, next);
   };
 

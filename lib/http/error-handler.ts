@@ -4,20 +4,25 @@ import type { ErrorRequestHandler, Request, Response } from 'express';
 import type { Logger } from '../config/types';
 import { DatabaseDownError, DatabaseTimeoutError, RequestAbortedError, misusedStatus } from '../errors';
 import { type OutageLog, createOutageLog } from '../operations/outage-log';
+import { requestState } from '../operations/request-state';
 import { escapeControlCharacters, toLoggableError } from '../util/loggable-error';
 import { isClientAbort } from './client-abort';
 import { endJson } from './json-answer';
 import { isDatabaseUnavailable, toProblem } from './to-problem';
 
-/**
- * Responses the deadline answered before their route finished, each with its "finished late" report, made
- * once (module-wide: a response has one router).
- */
-const answeredEarly = new WeakMap<Response, () => void>();
+declare module '../operations/request-state' {
+  interface RequestState {
+    /**
+     * Set when the request deadline answered the request before its route finished: the report that the route
+     * finished late, made once whether the route then writes or fails.
+     */
+    lateAnswer?: () => void;
+  }
+}
 
-/** True when the request deadline answered (or is answering) `res` before its route finished: the route's own answer is late. */
-export function wasAnsweredEarly(res: Response): boolean {
-  return answeredEarly.has(res);
+/** True when the request deadline answered (or is answering) `req` before its route finished: the route's own answer is late. */
+export function wasAnsweredEarly(req: Request): boolean {
+  return requestState(req).lateAnswer !== undefined;
 }
 
 /** Thrown by a route that finds its answer late: the error handler logs it as the deadline's late finish. */
@@ -82,7 +87,7 @@ export function createErrorHandler(logger: Required<Logger>, outage: OutageLog =
   const whereOf = (req: Request) => escapeControlCharacters(`${req.method} ${req.baseUrl}${req.path}`);
   const handler: ErrorRequestHandler = (error, req, res, next) => {
     if (res.headersSent) {
-      const late = answeredEarly.get(res);
+      const late = requestState(req).lateAnswer;
       return late ? late() : next(error);
     }
     // A client gone mid-request caused the failure, whatever it is: a client event (debug), not a 5xx.
@@ -104,11 +109,14 @@ export function createErrorHandler(logger: Required<Logger>, outage: OutageLog =
   };
   return Object.assign(handler, {
     answerEarly(error: Error, req: Request, res: Response) {
-      // Marked before it is sent: what watches the answer go out (an Idempotency-Key's) knows it is the deadline's.
-      answeredEarly.set(res, () => undefined);
+      const state = requestState(req);
+      // Marked before it is sent: what watches the answer go out (an Idempotency-Key's) knows it is the
+      // deadline's, and the route's operations write nothing more (the client is told they did not happen).
+      state.lateAnswer = () => undefined;
+      state.answered = true;
       handler(error, req, res, () => undefined);
       // Every request a hung database held finishes late once it answers: a debug line each, the deadline's fold has the rest.
-      answeredEarly.set(res, ignoreLateWrites(res, () => logger.debug(`content-router: ${whereOf(req)} finished after its deadline answer`)));
+      state.lateAnswer = ignoreLateWrites(res, () => logger.debug(`content-router: ${whereOf(req)} finished after its deadline answer`));
     },
   });
 }

@@ -1,10 +1,11 @@
 // The digest of a multipart form as it was sent: its text fields and, for each file, its field, name, declared
 // type and a SHA-256 of its bytes, hashed while the route's own reader streams them on. Not the raw body: a
 // client repeating an upload builds a new multipart boundary, and the same form must give the same digest.
-// A feature asks for it before the form is read (digestFormOf); the multipart reader feeds it.
+// A feature sets one as its request's form observer before the form is read; the multipart reader feeds it.
 import { createHash } from 'node:crypto';
 import { type Readable, Transform } from 'node:stream';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
+import { type FormObserver, type FormSize, observeForm } from './multipart';
 
 /** One file of a form, as digested. */
 interface DigestedFile {
@@ -13,18 +14,6 @@ interface DigestedFile {
   type: string;
   sha256: string;
   size: number;
-}
-
-/**
- * How much a form held: a repeat holding more (more files or text fields, a file larger than all these
- * files together, a text field longer than the longest of these) cannot be the same form.
- */
-export interface FormSize {
-  readonly files: number;
-  readonly fileBytes: number;
-  readonly fields: number;
-  /** The bytes of its longest text value. */
-  readonly fieldBytes: number;
 }
 
 /** A form's digest and its size, once the form is read. */
@@ -42,7 +31,7 @@ function textValues(value: unknown): string[] {
 }
 
 /** Collects one form's digest while it is read. */
-export class FormDigest {
+export class FormDigest implements FormObserver {
   private readonly files: DigestedFile[] = [];
   private result: FormDigestResult | undefined;
 
@@ -88,20 +77,11 @@ export class FormDigest {
   }
 }
 
-/** The digests asked for, by request. */
-const requested = new WeakMap<Request, FormDigest>();
-
-/** Asks for the digest of `req`'s form: the multipart reader feeds it as it reads the form (if it does). */
-export function digestFormOf(req: Request): FormDigest {
-  let digest = requested.get(req);
-  if (!digest) {
-    digest = new FormDigest();
-    requested.set(req, digest);
-  }
-  return digest;
-}
-
-/** The digest asked for `req`, if any (the multipart reader's side). */
-export function requestedFormDigest(req: Request): FormDigest | undefined {
-  return requested.get(req);
+/**
+ * Reads the form of `req` only for its digest, keeping nothing (observeForm): undefined as soon as it holds
+ * more than `size`, the size of the form it is compared with.
+ */
+export async function readFormDigest(req: Request, res: Response, size: FormSize): Promise<string | undefined> {
+  const digest = new FormDigest();
+  return (await observeForm(req, res, digest, size)) ? digest.value?.digest : undefined;
 }

@@ -1,9 +1,13 @@
 // The request lifecycle, on Fastify's model: named phases, each an ordered list of hooks that the core and
 // the features add to the same way, composed into one chain per route at start-up and run by one runner
-// (for plain requests and upgrades alike). Application hooks: onRoute for each route added to the table,
-// onReady with api.ready, onClose with api.close().
+// (for plain requests and upgrades alike): onRequest, parse, preHandler, the route's handler, onSend (its
+// answer, before it is written), and onError or onLeave. Application hooks: onRoute for each route added
+// to the table, onReady with api.ready, onClose with api.close(). What a request carries through its phases
+// is its request state (operations/request-state.ts), made by the dispatcher as the request comes in.
 import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express';
 import type { RouteDef } from './route-table';
+import { requestState, runAs } from '../operations/request-state';
+import { type AnswerWatcher, handled, watchAnswer } from './send-phase';
 
 /** The request phases before the handler, in the order they run. */
 export const REQUEST_PHASES = ['onRequest', 'parse', 'preHandler'] as const;
@@ -15,6 +19,13 @@ export type RequestPhase = (typeof REQUEST_PHASES)[number];
  * body parser, a static route for the database gate).
  */
 export type RouteHook = (route: RouteDef) => RequestHandler | undefined;
+
+/**
+ * A hook of `onSend`: called once per route at start-up, it returns what each request of that route runs
+ * just before the route's handler: the watcher of that request's answer (send-phase.ts), or undefined when
+ * it has nothing to watch there (a request without an Idempotency-Key). Undefined for a route it never watches.
+ */
+export type SendHook = (route: RouteDef) => ((req: Request, res: Response) => AnswerWatcher | undefined) | undefined;
 
 /** A hook of `onError`: answers the error, or passes it (or another) on with next(error). */
 export type ErrorHook = ErrorRequestHandler;
@@ -29,6 +40,11 @@ export interface Lifecycle {
   readonly parse: RouteHook[];
   /** After the body is read, before the handler: checks that need the body, the request deadline. */
   readonly preHandler: RouteHook[];
+  /**
+   * Once the route's handler has produced its answer, before it is written: a feature that must see or keep
+   * the answer (the Idempotency-Key's stored answer) watches it here, never by wrapping the handler.
+   */
+  readonly onSend: SendHook[];
   /** An error of any phase, of the handler, or of the dispatcher (404, 405): answered here, in order. */
   readonly onError: ErrorHook[];
   /**
@@ -46,15 +62,18 @@ export interface Lifecycle {
 }
 
 export function createLifecycle(): Lifecycle {
-  return { onRequest: [], parse: [], preHandler: [], onError: [], onLeave: [], onRoute: [], onReady: [], onClose: [] };
+  return { onRequest: [], parse: [], preHandler: [], onSend: [], onError: [], onLeave: [], onRoute: [], onReady: [], onClose: [] };
 }
 
 /**
- * What a request of one route runs: its phases' handlers and its own (`steps`), on an error `onError`,
- * and `onLeave` when it goes on to the host.
+ * What a request of one route runs: its phases' handlers (`steps`), then its `handler` with the watchers
+ * `onSend` opens for it, on an error `onError`, and `onLeave` when it goes on to the host. An upgrade's
+ * chain has no handler (the route's `upgrade` takes over once the phases let it through).
  */
 export interface RouteChain {
   readonly steps: readonly RequestHandler[];
+  readonly handler?: RequestHandler;
+  readonly onSend: ReadonlyArray<(req: Request, res: Response) => AnswerWatcher | undefined>;
   readonly onError: readonly ErrorHook[];
   readonly onLeave: readonly LeaveHook[];
 }
@@ -65,8 +84,27 @@ function phaseHandlers(lifecycle: Pick<Lifecycle, RequestPhase>, route: RouteDef
 }
 
 /** The chain of `route`, composed once at start-up: every request of the route runs it as it is. */
-export function composeRoute(lifecycle: Pick<Lifecycle, RequestPhase | 'onError' | 'onLeave'>, route: RouteDef): RouteChain {
-  return { steps: [...phaseHandlers(lifecycle, route), route.handler as RequestHandler], onError: [...lifecycle.onError], onLeave: [...lifecycle.onLeave] };
+export function composeRoute(lifecycle: Pick<Lifecycle, RequestPhase | 'onSend' | 'onError' | 'onLeave'>, route: RouteDef): RouteChain {
+  return {
+    steps: phaseHandlers(lifecycle, route),
+    handler: route.handler as RequestHandler,
+    onSend: lifecycle.onSend.flatMap((hook) => hook(route) ?? []),
+    onError: [...lifecycle.onError],
+    onLeave: [...lifecycle.onLeave],
+  };
+}
+
+/**
+ * Runs the route's handler: with the watchers the onSend hooks open for this request, if any, watching its
+ * answer, and told when the handler has returned.
+ */
+function runHandler(chain: RouteChain, handler: RequestHandler, req: Request, res: Response, next: NextFunction): unknown {
+  if (chain.onSend.length === 0) return handler(req, res, next);
+  const watchers = chain.onSend.flatMap((open) => open(req, res) ?? []);
+  if (watchers.length === 0) return handler(req, res, next);
+  watchAnswer(req, res, watchers);
+  // Run as the request's work: a write its handler makes through a call naming no request still counts.
+  return Promise.resolve(runAs(requestState(req), () => handler(req, res, next))).then(() => handled(watchers));
 }
 
 function isFailure(error: unknown): boolean {
@@ -103,11 +141,12 @@ export function runChain(chain: RouteChain, req: Request, res: Response, done: N
         const hook = chain.onError[index++];
         if (!hook) return leave(failure);
         result = hook(failure, req, res, next);
-      } else {
-        const step = chain.steps[index++];
-        if (!step) return leave();
-        result = step(req, res, next);
-      }
+      } else if (index < chain.steps.length) {
+        result = chain.steps[index++](req, res, next);
+      } else if (index === chain.steps.length && chain.handler) {
+        index++;
+        result = runHandler(chain, chain.handler, req, res, next);
+      } else return leave();
       if (result && typeof (result as Promise<void>).then === 'function') (result as Promise<void>).then(undefined, next);
     } catch (thrown) {
       next(thrown);

@@ -1,14 +1,43 @@
 // The one reader of multipart/form-data bodies (multer over busboy), for every route that takes files:
 // POST /upload streams its file on as it arrives, custom endpoints keep theirs in memory. Its failures
 // become problems in one place: every limit on how much a form holds is a 413, a form of the wrong
-// shape or one that does not parse is a 400 (docs/uploads.md says why). A form whose digest a feature asked
-// for (form-digest.ts: the idempotency check) is digested as it is read, at no cost to any other.
+// shape or one that does not parse is a 400 (docs/uploads.md says why). A form some feature observes (its
+// request state's formObserver, set before the form is read) is shown to it as it is read, at no cost to any other.
 import type { Readable } from 'node:stream';
 import type { Request, RequestHandler, Response } from 'express';
 import multer from 'multer';
 import { ContentError, MalformedBodyError, PayloadTooLargeError, RequestAbortedError, UnsupportedMediaTypeError, ValidationError } from '../errors';
+import { requestState } from '../operations/request-state';
 import { isClientAbort } from './client-abort';
-import { FormDigest, type FormSize, requestedFormDigest } from './form-digest';
+
+/** Reads a form's parts as they stream by, besides the route that reads it (a digest of the form). */
+export interface FormObserver {
+  /** A file of the form: returns the stream the route reads instead (the same bytes, passed on). */
+  file(field: string, name: string, type: string, source: Readable): Readable;
+  /** The form is read, with its text fields as the reader built them. */
+  finish(fields: Record<string, unknown>): void;
+}
+
+declare module '../operations/request-state' {
+  interface RequestState {
+    /** What reads the request's form besides its route; set before the form is read (parse phase). */
+    formObserver?: FormObserver;
+    /** Where the files of the form go as they arrive, while its route's reader reads it (else: held in memory). */
+    fileReceiver?: FileReceiver;
+  }
+}
+
+/**
+ * How much a form held: a repeat holding more (more files or text fields, a file larger than all these
+ * files together, a text field longer than the longest of these) cannot be the same form.
+ */
+export interface FormSize {
+  readonly files: number;
+  readonly fileBytes: number;
+  readonly fields: number;
+  /** The bytes of its longest text value. */
+  readonly fieldBytes: number;
+}
 
 /** What a form may hold. */
 export interface FormLimits {
@@ -126,19 +155,17 @@ function run(parse: RequestHandler, req: Request, res: Response): Promise<void> 
 
 /** The reader of one route's forms. */
 export function createMultipartReader(limits: FormLimits): MultipartReader {
-  const receivers = new WeakMap<Request, FileReceiver>();
   const memory = multer.memoryStorage();
   // One engine for both ways: a request with a receiver streams to it, any other is held in memory.
   const storage: multer.StorageEngine = {
     _handleFile(req, file, callback) {
-      const digest = requestedFormDigest(req);
-      const stream = digest ? digest.file(file.fieldname, file.originalname, file.mimetype, file.stream) : file.stream;
-      const receive = receivers.get(req);
-      if (!receive) return memory._handleFile(req, { ...file, stream }, callback);
-      receive({ field: file.fieldname, stream, originalName: file.originalname, mimeType: file.mimetype }).then(() => callback(null, {}), callback);
+      const { formObserver, fileReceiver } = requestState(req);
+      const stream = formObserver ? formObserver.file(file.fieldname, file.originalname, file.mimetype, file.stream) : file.stream;
+      if (!fileReceiver) return memory._handleFile(req, { ...file, stream }, callback);
+      fileReceiver({ field: file.fieldname, stream, originalName: file.originalname, mimeType: file.mimetype }).then(() => callback(null, {}), callback);
     },
     _removeFile(req, file, callback) {
-      if (receivers.has(req)) return callback(null);
+      if (requestState(req).fileReceiver) return callback(null);
       memory._removeFile(req, file, callback);
     },
   };
@@ -157,48 +184,49 @@ export function createMultipartReader(limits: FormLimits): MultipartReader {
   }).fields([...limits.files.keys()].map((name) => ({ name, maxCount: 1 })));
 
   return async (req, res, receive) => {
+    const state = requestState(req);
     if (!req.is('multipart/form-data')) {
       if (hasBody(req)) throw new UnsupportedMediaTypeError('Content-Type must be multipart/form-data.');
-      requestedFormDigest(req)?.finish({});
+      state.formObserver?.finish({});
       return { fields: {}, files: new Map() };
     }
     // A client gone before the body is read sends nothing more: multer would wait for it forever.
     if (isClientAbort(req)) throw new RequestAbortedError();
-    if (receive) receivers.set(req, receive);
+    state.fileReceiver = receive;
     try {
       await run(parse, req, res);
     } catch (error) {
       throw toFormError(error, limits);
     } finally {
-      receivers.delete(req);
+      state.fileReceiver = undefined;
     }
     const files = new Map<string, BufferedFile>();
     for (const [name, [file]] of Object.entries((req.files ?? {}) as Record<string, Express.Multer.File[]>)) {
       if (file.buffer) files.set(name, { originalName: file.originalname, mimeType: file.mimetype, size: file.size, buffer: file.buffer });
     }
     const fields = { ...(req.body as Record<string, unknown>) };
-    requestedFormDigest(req)?.finish(fields);
+    state.formObserver?.finish(fields);
     return { fields, files };
   };
 }
 
 /**
- * Reads the form of `req` only for its digest (FormDigest), keeping nothing: for a request whose form its
- * route would stream elsewhere, compared with a digest taken before. Read within the size of that form:
- * undefined as soon as it holds more (it cannot be the same form; no field longer than that form's is held,
- * and the rest of the body is discarded as it arrives).
+ * Reads the form of `req` only for `observer`, keeping nothing: for a request whose form its route would
+ * stream elsewhere, compared with one observed before (an Idempotency-Key's repeat). Read within `size`:
+ * false as soon as it holds more (it cannot be the same form; no field longer than that form's is held, and
+ * the rest of the body is discarded as it arrives); true once the observer has seen it all.
  */
-export async function readFormDigest(req: Request, res: Response, size: FormSize): Promise<string | undefined> {
-  const digest = new FormDigest();
+export async function observeForm(req: Request, res: Response, observer: FormObserver, size: FormSize): Promise<boolean> {
   if (!req.is('multipart/form-data')) {
     if (hasBody(req)) throw new UnsupportedMediaTypeError('Content-Type must be multipart/form-data.');
-    return digest.finish({}).digest;
+    observer.finish({});
+    return true;
   }
   if (isClientAbort(req)) throw new RequestAbortedError();
   const storage: multer.StorageEngine = {
     _handleFile(_req, file, callback) {
-      // Read to the end, so the form goes on; the bytes are only hashed.
-      digest.file(file.fieldname, file.originalname, file.mimetype, file.stream).on('error', callback).on('end', () => callback(null, {})).resume();
+      // Read to the end, so the form goes on; the bytes are only observed.
+      observer.file(file.fieldname, file.originalname, file.mimetype, file.stream).on('error', callback).on('end', () => callback(null, {})).resume();
     },
     _removeFile: (_req, _file, callback) => callback(null),
   };
@@ -215,8 +243,9 @@ export async function readFormDigest(req: Request, res: Response, size: FormSize
   try {
     await run(parse, req, res);
   } catch (error) {
-    if (error instanceof multer.MulterError && error.code.startsWith('LIMIT_')) return undefined;
+    if (error instanceof multer.MulterError && error.code.startsWith('LIMIT_')) return false;
     throw toFormError(error, { files: new Map(), fields: size.fields, fieldSize: size.fieldBytes });
   }
-  return digest.finish({ ...(req.body as Record<string, unknown>) }).digest;
+  observer.finish({ ...(req.body as Record<string, unknown>) });
+  return true;
 }

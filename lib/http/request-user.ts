@@ -2,23 +2,18 @@
 // decides (a bad credential is a 401 even if the host set req.user); without one, the host's req.user.
 import type { Request } from 'express';
 import type { AuthUser } from '../config/types';
+import { requestState } from '../operations/request-state';
 import type { Authenticator, Runtime } from '../operations/runtime';
 
-/**
- * Where a request keeps its authenticated caller. One key per router: a request one router passes on (a
- * custom endpoint calling next()) may reach another router with other secrets and users, which must
- * decide for itself.
- */
-const keys = new WeakMap<Runtime, symbol>();
-type WithUser = Request & Record<symbol, Promise<AuthUser> | undefined>;
-
-function userKey(runtime: Runtime): symbol {
-  let key = keys.get(runtime);
-  if (!key) {
-    key = Symbol('content-router.user');
-    keys.set(runtime, key);
+declare module '../operations/request-state' {
+  interface RequestState {
+    /**
+     * The caller a credential of the request authenticated, by router: a request one router passes on (a
+     * custom endpoint calling next()) may reach another router with other secrets and users, which must
+     * decide for itself.
+     */
+    callers?: Map<Runtime, Promise<AuthUser>>;
   }
-  return key;
 }
 
 /**
@@ -45,14 +40,18 @@ function presentedTo(runtime: Runtime, req: Request): Authenticator | undefined 
 
 /** The authenticated user of this request, or null; rejects for a bad credential. */
 export function requestUser(runtime: Runtime, req: Request): Promise<AuthUser | null> {
-  const key = userKey(runtime);
-  const known = (req as WithUser)[key];
-  if (known) return known;
   const authenticator = presentedTo(runtime, req);
   if (!authenticator) return Promise.resolve(runtime.config.fromRequest(req));
   // Remembered: a credential is checked once per request, however many steps ask. An anonymous caller is
-  // not: it is known from the headers at once, and a property added to the request costs its handling.
-  return ((req as WithUser)[key] = authenticator.authenticate(req));
+  // not: it is known from the headers at once.
+  const state = requestState(req);
+  const callers = (state.callers ??= new Map());
+  let known = callers.get(runtime);
+  if (!known) {
+    known = authenticator.authenticate(req);
+    callers.set(runtime, known);
+  }
+  return known;
 }
 
 /**

@@ -2,27 +2,32 @@
 // carrying the header claims its key for its caller before its handler runs; a repeat of a completed one
 // gets the stored answer again and writes nothing, a changed request with the key is a 422, a repeat while
 // the first runs a 409, a new key beyond the caller's quota a 429. A request that wrote nothing keeps
-// nothing. A request without the header is not touched: no store access, no wrapper.
+// nothing. A request without the header is not touched: no store access, no watcher. Its phases: onRequest
+// reads the header (and asks for the form's digest), preHandler claims the key or replays, onSend keeps the
+// answer (stored-answer.ts), onError gives the key up before the error is answered.
 import type { Request, RequestHandler, Response } from 'express';
 import { DatabaseTimeoutError, IdempotencyKeyInFlightError, IdempotencyKeyReusedError, IdempotencyQuotaExceededError } from '../errors';
 import { LateAnswerError } from '../http/error-handler';
 import type { Feature } from '../http/feature';
-import { type FormSize, digestFormOf, requestedFormDigest } from '../http/form-digest';
-import { readFormDigest } from '../http/multipart';
+import { FormDigest, readFormDigest } from '../http/form-digest';
+import type { FormSize } from '../http/multipart';
 import type { RouteDef } from '../http/route-table';
 import { isDatabaseUnavailable } from '../http/to-problem';
-import { traceWrites } from '../operations/write-trace';
+import { type RequestState, requestState } from '../operations/request-state';
 import { toLoggableError } from '../util/loggable-error';
 import { hashToken } from '../util/random-token';
-import { createCallerScope } from './caller-scope';
-import { readIdempotencyKey } from './idempotency-key';
+import { createCallerScope, readIdempotencyKey, requestFingerprint, withIdempotencyDocs } from './idempotency-key';
 import { type ParsedIdempotency, leaseFor, parseIdempotencyOptions } from './idempotency-options';
-import { createIdempotencyStore } from './idempotency-store';
-import { requestFingerprint } from './request-fingerprint';
-import { withIdempotencyDocs } from './route-docs';
+import { createIdempotencyStore, within } from './idempotency-store';
 import { type Recording, recordAnswer, replayAnswer } from './stored-answer';
-import { within } from './within-deadline';
 import { nowMs } from '../util/clock';
+
+declare module '../operations/request-state' {
+  interface RequestState {
+    /** A keyed request's: its key, its form's digest (a form route), and once claimed its recording. */
+    idempotency?: { key: string; digest?: FormDigest; recording?: Recording };
+  }
+}
 
 declare module '../http/route-table' {
   interface RouteConfig {
@@ -41,9 +46,9 @@ interface Fingerprint {
 }
 
 /** The request's fingerprint once its body is read: a JSON body, or a form read in the parse phase. */
-function fingerprintOf(req: Request, route: RouteDef, key: string): Fingerprint | undefined {
+function fingerprintOf(req: Request, route: RouteDef, key: string, digest: FormDigest | undefined): Fingerprint | undefined {
   if (route.body?.type !== 'multipart') return { fingerprint: requestFingerprint(req, key, { json: req.body as unknown }) };
-  const form = requestedFormDigest(req)?.value;
+  const form = digest?.value;
   return form && { fingerprint: requestFingerprint(req, key, { form: form.digest }), formSize: form.size };
 }
 
@@ -60,8 +65,6 @@ export const idempotencyFeature: Feature<ParsedIdempotency | undefined> = {
     const { leaseMs, maxAnswerBytes, maxKeysPerCaller } = options;
     const store = createIdempotencyStore(runtime.connection, options, config.requestTimeoutMS, config.clock);
     const scopeOf = createCallerScope(runtime);
-    const keys = new WeakMap<Request, string>();
-    const recordings = new WeakMap<Request, Recording>();
     const running = new Set<Recording>();
     const idempotent = (route: RouteDef) => route.config?.idempotent === true;
     // After the answer (or in its place): never the request's failure. An outage is the outage log's.
@@ -71,11 +74,12 @@ export const idempotencyFeature: Feature<ParsedIdempotency | undefined> = {
     };
 
     /** Answers a repeat, or claims the key and records the answer; true when it answered. */
-    async function check(req: Request, res: Response, route: RouteDef, key: string): Promise<boolean> {
+    async function check(req: Request, res: Response, route: RouteDef, state: RequestState, keyed: NonNullable<RequestState['idempotency']>): Promise<boolean> {
+      const { key, digest } = keyed;
       const scope = await within(config.requestTimeoutMS, scopeOf(req));
       const id = hashToken(`${scope}\n${key}`);
       const caller = hashToken(scope);
-      const known = fingerprintOf(req, route, key);
+      const known = fingerprintOf(req, route, key, digest);
       const outcome = await store.claim(id, caller, known?.fingerprint);
       if ('claim' in outcome) {
         // Counted with this key: a new key beyond the quota is refused before anything runs.
@@ -87,16 +91,16 @@ export const idempotencyFeature: Feature<ParsedIdempotency | undefined> = {
           await store.release(outcome.claim).catch(report);
           throw new IdempotencyQuotaExceededError(maxKeysPerCaller, (over.firstExpiry.getTime() - nowMs(config.clock)) / 1000);
         }
-        const recording = recordAnswer(res, {
+        const recording = recordAnswer(req, res, state, {
           store,
           claim: outcome.claim,
           leaseMs,
           maxAnswerBytes,
           // A streamed form (an upload) was digested while the handler read it.
-          fingerprint: () => known ?? fingerprintOf(req, route, key),
+          fingerprint: () => known ?? fingerprintOf(req, route, key, digest),
           report,
         });
-        recordings.set(req, recording);
+        keyed.recording = recording;
         // Its client may have left while the key was claimed: then 'close' has been emitted already.
         if (!res.closed) {
           running.add(recording);
@@ -125,17 +129,7 @@ export const idempotencyFeature: Feature<ParsedIdempotency | undefined> = {
     }
 
     lifecycle.onRoute.push((route) => {
-      if (!idempotent(route)) return;
-      Object.assign(route, withIdempotencyDocs(route, options.ttlMs));
-      // The handler runs with its request's write trace (what it wrote decides what is kept), and settles its
-      // key as it ends: a request answered before it ended (stored-answer.ts).
-      const { handler } = route;
-      route.handler = async (req, res, next) => {
-        const recording = recordings.get(req);
-        if (!recording) return handler(req, res, next);
-        await traceWrites(recording.trace, () => handler(req, res, next));
-        await recording.settle().catch(report);
-      };
+      if (idempotent(route)) Object.assign(route, withIdempotencyDocs(route, options.ttlMs));
     });
     // The header is read first, so a malformed one costs no body; a form to compare is digested as it is read.
     lifecycle.onRequest.push((route) =>
@@ -143,8 +137,10 @@ export const idempotencyFeature: Feature<ParsedIdempotency | undefined> = {
         ? (req, _res, next) => {
             const key = readIdempotencyKey(req);
             if (key !== undefined) {
-              keys.set(req, key);
-              if (route.body?.type === 'multipart') digestFormOf(req);
+              const state = requestState(req);
+              const digest = route.body?.type === 'multipart' ? new FormDigest() : undefined;
+              state.idempotency = { key, digest };
+              if (digest) state.formObserver = digest;
             }
             next();
           }
@@ -153,15 +149,18 @@ export const idempotencyFeature: Feature<ParsedIdempotency | undefined> = {
     lifecycle.preHandler.push((route): RequestHandler | undefined =>
       idempotent(route)
         ? (req, res, next) => {
-            const key = keys.get(req);
-            if (key === undefined) return next();
-            check(req, res, route, key).then((answered) => (answered ? undefined : next()), next);
+            const state = requestState(req);
+            if (!state.idempotency) return next();
+            check(req, res, route, state, state.idempotency).then((answered) => (answered ? undefined : next()), next);
           }
         : undefined,
     );
+    // The claimed key's answer is kept as it goes out, and the key settled once the handler has returned
+    // (a request answered before it ended: stored-answer.ts).
+    lifecycle.onSend.push((route) => (idempotent(route) ? (req) => requestState(req).idempotency?.recording : undefined));
     // Before the error handler answers: the key is free by the time the client reads the error.
     lifecycle.onError.push((error, req, _res, next) => {
-      const recording = recordings.get(req);
+      const recording = requestState(req).idempotency?.recording;
       if (!recording) return next(error);
       // An object endpoint that finds its answer late has not failed: its write is done.
       (error instanceof LateAnswerError ? recording.settle() : recording.giveUp())

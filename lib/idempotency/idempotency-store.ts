@@ -6,11 +6,10 @@
 // so nothing depends on the TTL monitor having run.
 import { randomBytes } from 'node:crypto';
 import type { Connection, mongo } from 'mongoose';
-import type { FormSize } from '../http/form-digest';
+import type { FormSize } from '../http/multipart';
 import { DatabaseTimeoutError } from '../errors';
 import { isDuplicateKeyError } from '../operations/write-errors';
 import type { ResolvedIdempotency } from './idempotency-options';
-import { within } from './within-deadline';
 import { type Clock, after } from '../util/clock';
 
 /** Not a valid collection slug (it has a dot), so it never collides with a configured collection. */
@@ -131,4 +130,20 @@ export function createIdempotencyStore(connection: Connection, options: Resolved
       await rows().createIndex({ caller: 1, expiresAt: 1 });
     },
   };
+}
+
+/**
+ * Settles like `call`, or rejects with a 503 `database_timeout` after `ms` (never with `false`). The
+ * idempotency check runs before the request's own deadline starts (its preHandler precedes the core's), and
+ * settling a key may outlive it: each of their database waits is bounded by the same limit, so a database
+ * that never answers cannot hold a keyed request forever.
+ */
+export function within<T>(ms: number | false, call: Promise<T>): Promise<T> {
+  if (ms === false) return call;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new DatabaseTimeoutError(ms)), ms);
+    timer.unref();
+  });
+  return Promise.race([call, timeout]).finally(() => clearTimeout(timer));
 }

@@ -1,15 +1,16 @@
 // The two sides of a stored answer. recordAnswer: the answer of a request holding its key (status, the
-// headers a client acts on, body) is kept before it leaves, so a repeat sent once the client has it is a
-// replay (a body over `idempotency.maxAnswerBytes`, or one its route marks no-store, is not kept: the key
-// is, without it); a failed one gives the key up first, so a retry sent once the client has the error
-// runs, and so does one whose request wrote nothing (nothing of it is kept). Only keyed requests are
-// wrapped. replayAnswer: the kept answer sent again, marked `Idempotent-Replayed: true`.
-import type { Response } from 'express';
-import type { FormSize } from '../http/form-digest';
+// headers a client acts on, body) is kept in the onSend phase, before it leaves, so a repeat sent once the
+// client has it is a replay (a body over `idempotency.maxAnswerBytes`, or one its route marks no-store, is
+// not kept: the key is, without it); a failed one gives the key up first, so a retry sent once the client
+// has the error runs, and so does one whose request wrote nothing (nothing of it is kept). Only keyed
+// requests are watched. replayAnswer: the kept answer sent again, marked `Idempotent-Replayed: true`.
+import type { Request, Response } from 'express';
 import { wasAnsweredEarly } from '../http/error-handler';
-import { holdAnswer } from '../http/held-answer';
-import type { WriteTrace } from '../operations/write-trace';
+import type { FormSize } from '../http/multipart';
+import type { AnswerWatcher, OutgoingAnswer } from '../http/send-phase';
+import type { RequestState } from '../operations/request-state';
 import type { Claim, IdempotencyStore, StoredAnswer } from './idempotency-store';
+import { REPLAYED_HEADER } from './idempotency-key';
 
 /** The headers a replay carries again: what the body is, and what a client follows or keeps from it. */
 const KEPT_HEADERS = ['content-type', 'content-disposition', 'location', 'etag', 'last-modified'];
@@ -20,9 +21,6 @@ const KEPT_HEADERS = ['content-type', 'content-disposition', 'location', 'etag',
  */
 const NO_STORE = /(?:^|,)\s*no-store\s*(?:,|$)/i;
 const cacheControl = (res: Response) => String(res.getHeader('cache-control') ?? '');
-export const REPLAYED_HEADER = 'Idempotent-Replayed';
-
-type Chunk = string | Uint8Array | null | undefined;
 
 export interface RecordOptions {
   store: IdempotencyStore;
@@ -36,10 +34,8 @@ export interface RecordOptions {
   report(error: unknown): void;
 }
 
-/** A recorded request's hold on its key, for whoever fails the request before its answer. */
-export interface Recording {
-  /** Whether the request wrote: its route's handler runs with it (traceWrites). */
-  readonly trace: WriteTrace;
+/** A recorded request's hold on its key: the watcher of its answer, and what whoever fails the request calls. */
+export interface Recording extends AnswerWatcher {
   /** Gives the key up before an error is answered, so a retry sent once the client has the error runs. */
   giveUp(): Promise<void>;
   /**
@@ -54,34 +50,24 @@ export interface Recording {
 }
 
 /**
- * Wraps `res` of a request holding its key. A success is kept before it is sent; an error answered through
- * the error hooks has given the key up already (giveUp), one a handler writes itself gives it up as it is
- * sent. The request deadline's answer is sent at once, but its route still runs and may still write: the
- * key stays claimed (a repeat is a 409) until the route ends, then is given up if it failed or wrote
- * nothing, or kept without an answer if it wrote (settle), so a retry never runs a write twice. A success
- * of a request that has written nothing (yet) is sent at once and decided when its route ends (settle):
- * kept if the route wrote after all, else given up, so a repeat runs again and nothing of it is stored.
+ * The recording of `req`'s answer, `state` its request state (what it wrote). A success is kept before it is
+ * sent; an error answered through the error hooks has given the key up already (giveUp), one a handler writes
+ * itself gives it up as it is sent. The request deadline's answer is sent at once, but its route still runs
+ * and may still write: the key stays claimed (a repeat is a 409) until the route ends, then is given up if
+ * it failed or wrote nothing, or kept without an answer if it wrote (settle), so a retry never runs a write
+ * twice. A success of a request that has written nothing (yet) is sent at once and decided when its route
+ * ends (settle): kept if the route wrote after all, else given up, so a repeat runs again and nothing of it
+ * is stored.
  */
-export function recordAnswer(res: Response, options: RecordOptions): Recording {
+export function recordAnswer(req: Request, res: Response, state: RequestState, options: RecordOptions): Recording {
   const { store, claim } = options;
-  const trace: WriteTrace = { wrote: false };
   // detached: the deadline answered, the route runs on; sent: an answer of nothing written went out, the route runs on.
   let phase: 'open' | 'settling' | 'detached' | 'sent' | 'done' = 'open';
   let routeEnded = false;
   // Before the route runs: what the host set.
   const hostCacheControl = cacheControl(res);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let oversize = false;
-  const keep = (chunk: Chunk, encoding: BufferEncoding | undefined) => {
-    if (chunk === null || chunk === undefined || oversize) return;
-    const bytes = typeof chunk === 'string' ? Buffer.from(chunk, encoding ?? 'utf8') : Buffer.from(chunk);
-    size += bytes.length;
-    if (size > options.maxAnswerBytes) {
-      oversize = true;
-      chunks.length = 0;
-    } else chunks.push(bytes);
-  };
+  /** The answer as it went out (its body undefined when larger than kept). */
+  let sent: OutgoingAnswer | undefined;
 
   // A request running longer than its lease (an upload without deadline) keeps its key while it runs.
   const renewal = setInterval(() => void store.renew(claim).catch(options.report), options.leaseMs / 2);
@@ -97,10 +83,10 @@ export function recordAnswer(res: Response, options: RecordOptions): Recording {
   const complete = async (withAnswer: boolean): Promise<void> => {
     const result = options.fingerprint();
     // Nothing written, nothing to protect; nothing to compare a repeat with (no form was read), nothing to replay.
-    if (!trace.wrote || !result) return store.release(claim);
+    if (!state.wrote || !result) return store.release(claim);
     const secret = cacheControl(res) !== hostCacheControl && NO_STORE.test(cacheControl(res));
-    const unkept = !withAnswer || oversize || secret;
-    const answer: StoredAnswer | undefined = unkept ? undefined : { status: res.statusCode, headers: keptHeaders(res), body: Buffer.concat(chunks) };
+    const body = withAnswer && !secret ? sent?.body : undefined;
+    const answer: StoredAnswer | undefined = body && { status: res.statusCode, headers: keptHeaders(res), body };
     await store.complete(claim, { ...result, answer });
   };
   const settle = async (): Promise<void> => {
@@ -113,46 +99,6 @@ export function recordAnswer(res: Response, options: RecordOptions): Recording {
     await complete(withAnswer);
   };
 
-  const write = res.write;
-  const end = res.end;
-  res.write = function (this: Response, chunk: Chunk, ...rest: unknown[]) {
-    if (phase === 'open') keep(chunk, typeof rest[0] === 'string' ? (rest[0] as BufferEncoding) : undefined);
-    return (write as (...args: unknown[]) => boolean).call(this, chunk, ...rest);
-  } as Response['write'];
-  res.end = function (this: Response, ...args: unknown[]) {
-    const send = () => (end as (...a: unknown[]) => Response).apply(res, args);
-    if (phase === 'done') return send();
-    if (phase === 'settling') {
-      // A second answer while the success is kept: the request deadline's 503. The success's headers go.
-      for (const name of KEPT_HEADERS.slice(1)) res.removeHeader(name);
-      return send();
-    }
-    if (res.statusCode >= 400) {
-      if (wasAnsweredEarly(res)) phase = 'detached';
-      else giveUp().catch(options.report);
-      return send();
-    }
-    if (typeof args[0] !== 'function') keep(args[0] as Chunk, typeof args[1] === 'string' ? (args[1] as BufferEncoding) : undefined);
-    if (!trace.wrote) {
-      // Nothing to keep unless the route still writes: sent at once, decided as the route ends (settle).
-      if (routeEnded) giveUp().catch(options.report);
-      else phase = 'sent';
-      return send();
-    }
-    phase = 'settling';
-    // The route has answered: nothing may answer in its place while the answer is kept (held-answer.ts).
-    holdAnswer(res);
-    clearInterval(renewal);
-    complete(true)
-      .catch(options.report)
-      .finally(() => {
-        phase = 'done';
-        // Unless the deadline answered meanwhile, or the client is gone.
-        if (!res.writableEnded && !res.destroyed) send();
-      });
-    return res;
-  } as Response['end'];
-
   // The client left before its answer: the request runs on, and its write may still be done. It settles the
   // key as it ends (a success is kept for the retry, a failure gives the key up); should it never end, its
   // lease, no longer renewed, runs out. It may have left already, while the key was claimed.
@@ -161,7 +107,37 @@ export function recordAnswer(res: Response, options: RecordOptions): Recording {
   const stopUnlessRunning = () => phase !== 'detached' && phase !== 'sent' && clearInterval(renewal);
   if (res.closed) stopUnlessRunning();
   else res.once('close', stopUnlessRunning);
-  return { trace, giveUp, settle, stop: () => clearInterval(renewal) };
+
+  return {
+    keepBody: options.maxAnswerBytes,
+    onSend(answer) {
+      sent = answer;
+      if (phase === 'done') return undefined;
+      if (res.statusCode >= 400) {
+        if (wasAnsweredEarly(req)) phase = 'detached';
+        else giveUp().catch(options.report);
+        return undefined;
+      }
+      if (!state.wrote) {
+        // Nothing to keep unless the route still writes: sent at once, decided as the route ends (settle).
+        if (routeEnded) giveUp().catch(options.report);
+        else phase = 'sent';
+        return undefined;
+      }
+      // Held back while it is kept: nothing may answer in the route's place meanwhile (send-phase.ts).
+      phase = 'settling';
+      clearInterval(renewal);
+      return complete(true)
+        .catch(options.report)
+        .finally(() => {
+          phase = 'done';
+        });
+    },
+    onHandled: () => settle().catch(options.report),
+    giveUp,
+    settle,
+    stop: () => clearInterval(renewal),
+  };
 }
 
 function keptHeaders(res: Response): Record<string, string> {

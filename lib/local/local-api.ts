@@ -8,7 +8,7 @@ import { type IfMatch, parseIfMatch } from '../operations/precondition';
 import type { UploadedFile } from '../operations/file-storage';
 import type { FindResult } from '../operations/find-result';
 import { operationView } from '../operations/operation-view';
-import { contextOf } from '../operations/hooks';
+import { type RequestState, contextState, requestState } from '../operations/request-state';
 import { type HookCaller, type Runtime, getCollection } from '../operations/runtime';
 import { updateGlobal } from '../operations/globals';
 import { NotFoundError } from '../errors';
@@ -124,7 +124,7 @@ export interface LocalApi {
  * Who is acting, as every operation takes it, from LocalOptions (their rules are documented there);
  * shared with the features' local members (api.local.upload). Throws a TypeError for a call it cannot read.
  */
-export function actor(options: LocalOptions | undefined): { user: AuthUser | null; overrideAccess: boolean; trusted: boolean; context: HookContext; req?: Request } {
+export function actor(options: LocalOptions | undefined): { user: AuthUser | null; overrideAccess: boolean; trusted: boolean; state: RequestState; req?: Request } {
   const override: unknown = options?.overrideAccess;
   if (override !== undefined && typeof override !== 'boolean') {
     const got = override === null ? 'null' : typeof override === 'string' ? JSON.stringify(override) : `a ${typeof override}`;
@@ -139,10 +139,22 @@ export function actor(options: LocalOptions | undefined): { user: AuthUser | nul
     );
   }
   const overrideAccess = override ?? !userGiven;
-  // Access overridden also lets server code write hidden fields, as it may read them. Without a context the
-  // call shares its request's, or gets one of its own: its hooks share it, and its field rules are asked once.
-  const context = contextOf({ context: options?.context, req: options?.req });
-  return { user: options?.user ?? null, overrideAccess, trusted: overrideAccess, context, req: options?.req };
+  // Access overridden also lets server code write hidden fields, as it may read them.
+  return { user: options?.user ?? null, overrideAccess, trusted: overrideAccess, state: localState(options), req: options?.req };
+}
+
+/**
+ * The request state a call runs in: its request's (so its hooks share the request's context, and its writes
+ * count as the request's), or, without a request or with a context of its own, the state of its context (a
+ * new one when it passes none): its hooks share it, and its field rules are asked once, nested calls included.
+ */
+function localState(options: LocalOptions | undefined): RequestState {
+  const context = options?.context;
+  if (options?.req) {
+    const own = requestState(options.req);
+    if (context === undefined || context === own.context) return own;
+  }
+  return contextState(context ?? {});
 }
 
 /** The query parameters among find/findById options: everything but who is acting. */
@@ -156,7 +168,7 @@ function queryOf<T extends LocalOptions>(options: T): Omit<T, keyof LocalOptions
  * unless the call says otherwise (`{ overrideAccess: true }`, another `user`).
  */
 export function bindLocalApi(local: LocalApi, caller: HookCaller): LocalApi {
-  const own = { context: caller.context, req: caller.req };
+  const own = { context: caller.state.context, req: caller.req };
   const as = <T extends LocalOptions>(options?: T): T => {
     const who = options && (Object.hasOwn(options, 'user') || Object.hasOwn(options, 'overrideAccess')) ? {} : { user: caller.user, overrideAccess: caller.overrideAccess };
     return { ...own, ...who, ...options } as T;

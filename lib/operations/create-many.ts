@@ -61,7 +61,7 @@ export function createMany(args: CreateManyArgs): Promise<ApiRecord[]> {
 }
 
 async function createAll(args: CreateManyArgs): Promise<ApiRecord[]> {
-  const { runtime, collection } = args;
+  const { collection } = args;
   const items = args.items;
   const max = collection.descriptor.maxBatchSize;
   if (!Array.isArray(items) || items.length === 0) {
@@ -102,7 +102,7 @@ async function createAll(args: CreateManyArgs): Promise<ApiRecord[]> {
     rethrowWriteError(error, index);
   }
   const rows = docs.map((doc) => doc.toObject() as RawDoc);
-  publishWrite(runtime, collection, 'create', rows.map((row) => String(row._id)), undefined, rows);
+  publishWrite(args, collection, 'create', rows.map((row) => String(row._id)), undefined, rows);
   const records: ApiRecord[] = [];
   for (const [index, row] of rows.entries()) records.push(await answerWrite(args, 'create', { row, data: prepared[index].data }));
   return records;

@@ -19,7 +19,7 @@ export interface CreateArgs extends WriteArgs {
 /** Creates one record and returns it as the API shows it. */
 export function create(args: CreateArgs): Promise<ApiRecord> {
   return withAfterError(args, 'create', async () => {
-    const { runtime, collection } = args;
+    const { collection } = args;
     const constraint = await checkAccess({ ...args, op: 'create', data: bodyOf(args.data) });
     const { input, data } = await prepareWrite(args, args.data, { mode: 'create', operation: 'create' });
     assertValidInput(input.errors, 'The record is not valid.');
@@ -34,7 +34,7 @@ export function create(args: CreateArgs): Promise<ApiRecord> {
     } catch (error) {
       rethrowWriteError(error);
     }
-    publishWrite(runtime, collection, 'create', [String(row._id)], undefined, [row]);
+    publishWrite(args, collection, 'create', [String(row._id)], undefined, [row]);
     return answerWrite(args, 'create', { row, data });
   });
 }

@@ -15,7 +15,7 @@ export interface DeleteFileArgs extends Omit<OperationArgs, 'collection'> {
 
 /** Deletes one file; throws NotFoundError when there is none the caller may delete. */
 export async function deleteFile(args: DeleteFileArgs): Promise<{ deleted: true }> {
-  const { runtime, collection, filename } = args;
+  const { collection, filename } = args;
   // 1. Access: a caller the rule refuses outright is refused before the file is looked up.
   const constraint = await checkAccess({ ...args, op: 'delete' });
   // 2. The file, within the rule. A file never changes once stored, so the row checked is the one removed;
@@ -25,6 +25,6 @@ export async function deleteFile(args: DeleteFileArgs): Promise<{ deleted: true 
   // 3. Its record and every byte; someone else may have been first.
   if (!(await collection.storage.remove(row._id))) throw new NotFoundError(`No file "${filename}".`);
   // 4. Answers that populated it are stale now.
-  publishWrite(runtime, collection, 'delete', [row._id.toHexString()]);
+  publishWrite(args, collection, 'delete', [row._id.toHexString()]);
   return { deleted: true };
 }

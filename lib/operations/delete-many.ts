@@ -31,7 +31,7 @@ interface Pending extends BulkItem {
 /** Deletes every record the where selects; see the file's head for the steps. */
 export function deleteMany(args: DeleteManyArgs): Promise<BulkResult> {
   return withAfterError(args, 'delete', async () => {
-    const { collection, runtime } = args;
+    const { collection } = args;
     const { beforeDelete, afterDelete } = collection.descriptor.hooks;
     const soft = collection.descriptor.softDelete && !args.permanent;
     const constraint = await checkAccess({ ...args, op: 'delete' });
@@ -58,7 +58,7 @@ export function deleteMany(args: DeleteManyArgs): Promise<BulkResult> {
     const ready = pending.filter((item) => !item.vetoed);
     assertUnanswered(args);
     // One instant for every stamp, published with the events (see delete.ts).
-    const now = runtime.config.clock.now();
+    const now = args.runtime.config.clock.now();
     await deleteAll(args, ready, soft, now);
     for (const item of ready) if (item.failure !== undefined) failures.push(failureOf(args, String(item.stored._id), item.failure));
 
@@ -66,7 +66,7 @@ export function deleteMany(args: DeleteManyArgs): Promise<BulkResult> {
     for (const item of ready) {
       if (!item.deleted) continue;
       const id = String(item.deleted._id);
-      publishWrite(runtime, collection, 'delete', [id], undefined, [item.deleted], soft ? { updatedAt: now, deletedAt: now } : undefined);
+      publishWrite(args, collection, 'delete', [id], undefined, [item.deleted], soft ? { updatedAt: now, deletedAt: now } : undefined);
       if (item.hookArgs && afterDelete.length) {
         try {
           await runAll(collection, 'hooks.afterDelete', afterDelete, { ...item.hookArgs, doc: collection.serializeAll(item.deleted) });

@@ -51,7 +51,7 @@ async function idFilter(args: DeleteArgs, op: 'delete' | 'update', deleted: bool
 /** Deletes (or soft-deletes) one record; throws NotFoundError when there is none the caller may delete. */
 export function deleteRecord(args: DeleteArgs): Promise<{ deleted: true }> {
   return withAfterError(args, 'delete', async () => {
-    const { collection, runtime } = args;
+    const { collection } = args;
     const { beforeDelete, afterDelete } = collection.descriptor.hooks;
     const soft = collection.descriptor.softDelete && !args.permanent;
     const filter = await idFilter(args, 'delete', soft ? false : true);
@@ -68,7 +68,7 @@ export function deleteRecord(args: DeleteArgs): Promise<{ deleted: true }> {
     assertUnanswered(args);
     // One instant for both stamps, published with the event: the change stream's echo of this soft delete
     // carries them, and that is how it is told from another writer's delete (see echo-filter.ts).
-    const now = runtime.config.clock.now();
+    const now = args.runtime.config.clock.now();
     // Both return the row as it was before, so a delete event reaches only readers who could read it then.
     const before = soft
       ? await collection.model
@@ -77,7 +77,7 @@ export function deleteRecord(args: DeleteArgs): Promise<{ deleted: true }> {
       : await collection.model.findOneAndDelete(writeFilter).lean<RawDoc>();
     if (!before) return conditionalMiss(tags ? collection.model.exists(filter) : Promise.resolve(false), new NotFoundError('No record with this id.'));
     // The stored id (lower-case hex), not the path's, which may spell it in upper case: events name records as they are.
-    publishWrite(runtime, collection, 'delete', [String(before._id)], undefined, [before], soft ? { updatedAt: now, deletedAt: now } : undefined);
+    publishWrite(args, collection, 'delete', [String(before._id)], undefined, [before], soft ? { updatedAt: now, deletedAt: now } : undefined);
     if (hookArgs && afterDelete.length) {
       try {
         await runAll(collection, 'hooks.afterDelete', afterDelete, { ...hookArgs, doc: collection.serializeAll(before) });
@@ -92,7 +92,7 @@ export function deleteRecord(args: DeleteArgs): Promise<{ deleted: true }> {
 /** Restores a soft-deleted record (update access); throws NotFoundError unless it is deleted and updatable. */
 export function restoreRecord(args: Omit<DeleteArgs, 'permanent'>): Promise<ApiRecord> {
   return withAfterError(args, 'restore', async () => {
-    const { collection, runtime } = args;
+    const { collection } = args;
     if (!collection.descriptor.softDelete) throw new NotFoundError('This collection has no soft delete.');
     const filter = await idFilter(args, 'update', 'only');
     const tags = tagsToMatch(args.ifMatch);
@@ -114,8 +114,8 @@ export function restoreRecord(args: Omit<DeleteArgs, 'permanent'>): Promise<ApiR
     // revision. Otherwise what matters of it is still known: it was soft-deleted, so in no reader's view (a
     // read rule never shows a deleted record). Without it, a reader who cannot read the restored record would
     // be told it left its view: the id of a record it never could read.
-    const before = tags && original ? [original] : [{ ...row, deletedAt: row.updatedAt ?? runtime.config.clock.now() }];
-    publishWrite(runtime, collection, 'update', [String(row._id)], ['deletedAt', ...Object.keys(input.set), ...input.unset], [row], undefined, before);
+    const before = tags && original ? [original] : [{ ...row, deletedAt: row.updatedAt ?? args.runtime.config.clock.now() }];
+    publishWrite(args, collection, 'update', [String(row._id)], ['deletedAt', ...Object.keys(input.set), ...input.unset], [row], undefined, before);
     return answerWrite(args, 'restore', { row, data, previousDoc });
   });
 }

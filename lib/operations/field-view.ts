@@ -6,11 +6,11 @@
 // Decided once per request or local API call (the rules see only the caller); views are built once per
 // distinct set of denied fields and shared by every caller with that set.
 import type { Request } from 'express';
-import type { HookContext } from '../config/hooks';
 import type { AuthUser } from '../config/types';
 import type { CollectionDescriptor, FieldDescriptor, SchemaRegistry } from '../schema/descriptors';
 import { createRecordSerializer } from '../schema/to-record';
-import { type CallerMemo, callHook, fieldRuleLabel, rememberForCaller } from './hooks';
+import { callHook, fieldRuleLabel, rememberForCaller } from './hooks';
+import { type CallerMemo, type RequestState, callerMemo } from './request-state';
 import type { FieldReadRule, FieldView, Runtime, ViewedCollection } from './runtime';
 
 // The view types live with the runtime, which holds the views: declared here they would tie the two
@@ -102,13 +102,13 @@ function viewOf(runtime: Runtime, denied: readonly FieldReadRule[]): FieldView {
 }
 
 /** Views decided for requests, so every operation of one request (nested calls too) asks the rules once. */
-const decided: CallerMemo<Promise<FieldView>> = new WeakMap();
+const decided: CallerMemo<Promise<FieldView>> = callerMemo('field view');
 
 /**
  * The caller's view: every field when access is overridden or no field has a read rule; else the rules'
  * answer for this caller, asked once per request.
  */
-export function callerView(args: { runtime: Runtime; user: AuthUser | null; req?: Request; context?: HookContext; overrideAccess?: boolean }): Promise<FieldView> {
+export function callerView(args: { runtime: Runtime; user: AuthUser | null; req?: Request; state?: RequestState; overrideAccess?: boolean }): Promise<FieldView> {
   const { runtime, user, req } = args;
   if (args.overrideAccess || runtime.fieldReadRules.length === 0) return Promise.resolve(runtime.views.full);
   return rememberForCaller(decided, args, () => deniedFields(runtime, user, req).then((denied) => viewOf(runtime, denied)));

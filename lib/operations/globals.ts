@@ -1,7 +1,7 @@
 // Singleton globals: read (defaults before the first write) and upserting partial update. Their hooks
 // (beforeChange, afterChange, afterRead, and fields') and field access run as a collection's do.
 import type { Request } from 'express';
-import type { HookContext } from '../config/hooks';
+import type { RequestState } from './request-state';
 import type { AuthUser } from '../config/types';
 import { NotFoundError } from '../errors';
 import type { WhereNode } from '../query/types';
@@ -27,14 +27,14 @@ export interface GlobalArgs {
   req?: Request;
   overrideAccess?: boolean;
   trusted?: boolean;
-  context?: HookContext;
+  state?: RequestState;
   /** Updates: write only if the global as this caller reads it has one of these ETags (412 otherwise). */
   ifMatch?: IfMatch;
 }
 
 /** A global's args as every operation takes them: the global is the collection. */
 function asOperation(args: GlobalArgs): OperationArgs & { trusted?: boolean } {
-  return { runtime: args.runtime, collection: args.global, user: args.user, req: args.req, overrideAccess: args.overrideAccess, trusted: args.trusted, context: args.context };
+  return { runtime: args.runtime, collection: args.global, user: args.user, req: args.req, overrideAccess: args.overrideAccess, trusted: args.trusted, state: args.state };
 }
 
 /** A global reads as its fields plus timestamps; it has no id of its own beyond its slug. */
@@ -88,7 +88,7 @@ export function updateGlobal(args: GlobalArgs & { data: unknown }): Promise<Reco
 }
 
 async function writeGlobal(args: GlobalArgs & { data: unknown }): Promise<Record<string, unknown>> {
-  const { global, runtime } = args;
+  const { global } = args;
   const operation = asOperation(args);
   const constraint = await checkAccess({ ...args, collection: global, op: 'update', data: bodyOf(args.data) });
   const filter = await globalFilter(args, constraint);
@@ -121,6 +121,6 @@ async function writeGlobal(args: GlobalArgs & { data: unknown }): Promise<Record
     rethrowWriteError(error);
   }
   if (!row) return conditionalMiss(tags ? global.model.exists(filter) : Promise.resolve(false), notFound(global));
-  publishWrite(runtime, global, 'update', [global.descriptor.slug], [...Object.keys(input.set), ...input.unset], [row]);
+  publishWrite(args, global, 'update', [global.descriptor.slug], [...Object.keys(input.set), ...input.unset], [row]);
   return answerWrite(operation, 'update', { row, data, previousDoc }, withoutId);
 }

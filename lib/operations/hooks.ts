@@ -6,6 +6,7 @@ import type { FieldHookArgs, HookApi, HookContext, HookOperation } from '../conf
 import { ContentError, isErrorAnswer, misusedStatus } from '../errors';
 import { isRecord } from '../util/is-record';
 import { toLoggableError } from '../util/loggable-error';
+import { type CallerMemo, stateOf } from './request-state';
 import type { CollectionRuntime, OperationArgs } from './runtime';
 
 /** A hook failed with an error that is not a ContentError, or produced something that cannot be stored. */
@@ -16,31 +17,21 @@ export class HookError extends Error {
   }
 }
 
-/** Contexts of requests, so every operation of one request (nested calls too) shares one object. */
-const requestContexts = new WeakMap<Request, HookContext>();
-
-/** The context the operation's hooks share: the caller's own, the request's, or a new one. */
-export function contextOf(args: Pick<OperationArgs, 'context' | 'req'>): HookContext {
-  if (args.context) return args.context;
-  if (!args.req) return {};
-  let context = requestContexts.get(args.req);
-  if (!context) requestContexts.set(args.req, (context = {}));
-  return context;
+/** The context the operation's hooks share: its request state's (a local call's own, or its request's). */
+export function contextOf(args: Pick<OperationArgs, 'state' | 'req'>): HookContext {
+  return stateOf(args).context;
 }
 
-/** What one request decided for one caller, remembered on the request's context (field views, field write answers). */
-export type CallerMemo<T> = WeakMap<HookContext, { user: OperationArgs['user']; value: T }>;
-
 /**
- * `make()`'s value, made once per request (a local API call counts as one: it has a context of its own) and
- * caller: a nested call as another user makes its own.
+ * `make()`'s value, made once per request state (a local API call counts as one: it has a state of its own)
+ * and caller: a nested call as another user makes its own.
  */
-export function rememberForCaller<T>(memo: CallerMemo<T>, args: Pick<OperationArgs, 'context' | 'req' | 'user'>, make: () => T): T {
-  const context = contextOf(args);
-  const known = memo.get(context);
-  if (known && known.user === args.user) return known.value;
+export function rememberForCaller<T>(memo: CallerMemo<T>, args: Pick<OperationArgs, 'state' | 'req' | 'user'>, make: () => T): T {
+  const { decided } = stateOf(args);
+  const known = decided.get(memo);
+  if (known && known.user === args.user) return known.value as T;
   const value = make();
-  memo.set(context, { user: args.user, value });
+  decided.set(memo, { user: args.user, value });
   return value;
 }
 
@@ -140,11 +131,11 @@ export function fieldHookArgs(base: HookBase, field: string, value: unknown, ext
  * an object with a getter about fifteen times slower (1 µs against 0.07; read hooks run once per record).
  */
 export function hookBase(args: OperationArgs, operation: HookOperation, collection = args.collection): HookBase {
-  const context = contextOf(args);
+  const state = stateOf(args);
   const { runtime, user, req } = args;
   const overrideAccess = args.hookAccess ?? args.overrideAccess;
-  const api = runtime.hooks.hookApi[0]?.({ user, req, overrideAccess: overrideAccess === true, context }) ?? {};
-  return { operation, collection: collection.descriptor.slug, user, req, context, api };
+  const api = runtime.hookApi({ user, req, overrideAccess: overrideAccess === true, state });
+  return { operation, collection: collection.descriptor.slug, user, req, context: state.context, api };
 }
 
 /**

@@ -12,7 +12,8 @@ import type { ErrorDetail } from '../errors';
 import { type ValidatedInput, validateInput } from '../schema/validate-input';
 import { isRecord } from '../util/is-record';
 import { findMissingRelations } from './check-relations';
-import { type CallerMemo, HookError, callHook, fieldHookArgs, fieldRuleLabel, hookBase, hookLabel, rememberForCaller, runReplacing } from './hooks';
+import { HookError, callHook, fieldHookArgs, fieldRuleLabel, hookBase, hookLabel, rememberForCaller, runReplacing } from './hooks';
+import { type CallerMemo, callerMemo } from './request-state';
 import { readOnlyFieldsOf, type WriteArgs } from './runtime';
 
 /** How a body is written: its validation mode, and what hooks are told. */
@@ -163,7 +164,7 @@ function withoutUndefined(body: Record<string, unknown>): Record<string, unknown
 }
 
 /** Field write answers of one request, by rule, so a batch asks each rule once. */
-const decided: CallerMemo<Map<string, Promise<unknown>>> = new WeakMap();
+const decided: CallerMemo<Map<string, Promise<unknown>>> = callerMemo('field write answers');
 
 /**
  * The fields this caller may not set in `body`: the features' read-only fields, and fields whose `create`

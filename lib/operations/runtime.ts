@@ -4,7 +4,7 @@
 import type { Connection, Model, Types } from 'mongoose';
 import type { Request } from 'express';
 import type { ResolvedConfig } from '../config/resolve-config';
-import type { FieldAccessFn, HookApi, HookContext } from '../config/hooks';
+import type { FieldAccessFn, HookApi } from '../config/hooks';
 import type { AccessFn, AuthUser } from '../config/types';
 import type { ListQuery, RecordQuery, WhereNode } from '../query/types';
 import type { CollectionDescriptor, FieldDescriptor, SchemaRegistry } from '../schema/descriptors';
@@ -12,7 +12,7 @@ import type { ValidatedInput } from '../schema/validate-input';
 import { type RecordSerializer, createRecordSerializer } from '../schema/to-record';
 import type { ChangeBus, WriteStamps } from '../changes/change-bus';
 import type { OutageLog } from './outage-log';
-import { noteWrite } from './write-trace';
+import { type RequestState, noteWrite } from './request-state';
 
 export interface CollectionRuntime {
   readonly descriptor: CollectionDescriptor;
@@ -71,8 +71,8 @@ export interface OperationArgs {
   req?: Request;
   /** Skip every access rule (the local API, unless asked otherwise; server-side flows such as registration). */
   overrideAccess?: boolean;
-  /** What hooks share for the request; default: one per `req` (a new one without it). */
-  context?: HookContext;
+  /** The request state the operation runs in (its hooks' context, what was decided for its caller); default: `req`'s (a new one without it). */
+  state?: RequestState;
   /** Whether hooks' `api` skips access; default: `overrideAccess` (false for a flow that skips access for an anonymous caller: registration). */
   hookAccess?: boolean;
 }
@@ -82,7 +82,7 @@ export interface OperationArgs {
  * and hooks are handed, so they never see an operation's options as if they were their own.
  */
 export function operationArgs(args: OperationArgs): OperationArgs {
-  return { runtime: args.runtime, collection: args.collection, user: args.user, req: args.req, overrideAccess: args.overrideAccess, context: args.context, hookAccess: args.hookAccess };
+  return { runtime: args.runtime, collection: args.collection, user: args.user, req: args.req, overrideAccess: args.overrideAccess, state: args.state, hookAccess: args.hookAccess };
 }
 
 /** Writes also say whether hidden fields may be written and which fields the caller may not set. */
@@ -191,12 +191,12 @@ export interface RelationSource {
   load(args: { runtime: Runtime; user: AuthUser | null; req?: Request; overrideAccess?: boolean }, ids: Types.ObjectId[]): Promise<ReadonlyMap<string, unknown>>;
 }
 
-/** Who a hook's `api` runs as: the hook's caller. */
+/** Who a hook's `api` runs as: the hook's caller, in its request state (so nested calls share its context and decisions). */
 export interface HookCaller {
   user: AuthUser | null;
   req?: Request;
   overrideAccess: boolean;
-  context: HookContext;
+  state: RequestState;
 }
 
 /** Binds the local API to a hook's caller. */
@@ -218,8 +218,6 @@ export interface RuntimeHooks {
   readonly countThrough: CountThrough[];
   /** Where population looks up a relationTo that is not a collection. */
   readonly relationSources: RelationSource[];
-  /** The first binds hooks' `api` (the local API, added by the router once it is built). */
-  readonly hookApi: HookApiFactory[];
   /**
    * Whether a collection's updates must know the record as it was just before the change (realtime: who
    * could read it before). Any yes makes an update read the record first and write at its revision.
@@ -247,6 +245,11 @@ export interface Runtime {
   /** Where a database outage is logged, once, whichever part of the router meets it. */
   readonly outage: OutageLog;
   readonly hooks: RuntimeHooks;
+  /**
+   * Binds hooks' `api` to a hook's caller: the local API (lib/local), which is built on this runtime, so the
+   * factory passes it in when it builds the runtime, as a function of the local API it builds next.
+   */
+  readonly hookApi: HookApiFactory;
   /** Every field read rule of the schema; empty when no field has one (then every caller sees every field). */
   readonly fieldReadRules: readonly FieldReadRule[];
   /** The views of the schema callers have had, by key, and the view of a caller who reads every field. */
@@ -255,7 +258,7 @@ export interface Runtime {
 
 /** Empty hook lists for a new runtime. */
 export function createRuntimeHooks(): RuntimeHooks {
-  return { authenticate: [], defaultAccess: [], readOnlyFields: [], transformInput: [], readThrough: [], countThrough: [], relationSources: [], hookApi: [], priorState: [] };
+  return { authenticate: [], defaultAccess: [], readOnlyFields: [], transformInput: [], readThrough: [], countThrough: [], relationSources: [], priorState: [] };
 }
 
 /** Pairs a descriptor with its model and precomputed serializer and projection. */
@@ -311,11 +314,11 @@ export function defaultAccessOf(runtime: Runtime, collection: CollectionDescript
  * `docs` are the stored rows as the write left them (for a delete: as they were before it), raw,
  * hidden fields included: consumers such as realtime check each reader's access against them.
  * `stamps`: what a soft delete wrote (see ChangeEvent.stamps); a delete without them removed its records.
- * The request it was made for, when one is traced, is noted as having written (write-trace.ts).
+ * The request it was made for is noted as having written (RequestState.wrote, noteWrite).
  * `before`: an update's rows just before it, when the write read them (see ChangeEvent.before).
  */
 export function publishWrite(
-  runtime: Runtime,
+  by: Pick<OperationArgs, 'runtime' | 'state' | 'req'>,
   target: Pick<CollectionRuntime, 'descriptor'>,
   type: 'create' | 'update' | 'delete',
   ids: string[],
@@ -325,8 +328,8 @@ export function publishWrite(
   before?: Record<string, unknown>[],
 ): void {
   const { slug, isGlobal } = target.descriptor;
-  noteWrite();
-  runtime.changes.emitChange({
+  noteWrite(by);
+  by.runtime.changes.emitChange({
     scope: isGlobal ? 'global' : 'collection',
     slug,
     type,
@@ -336,6 +339,6 @@ export function publishWrite(
     ...(stamps ? { stamps } : {}),
     ...(before ? { before } : {}),
     origin: 'local',
-    timestamp: runtime.config.clock.now(),
+    timestamp: by.runtime.config.clock.now(),
   });
 }

@@ -86,7 +86,7 @@ export function updateMany(args: UpdateManyArgs): Promise<BulkResult> {
       if (item.row) {
         const { input, data: body } = item.prepared!;
         // Written at the revision read: the row as read is the record just before the change.
-        publishWrite(args.runtime, collection, 'update', [String(item.row._id)], [...Object.keys(input.set), ...input.unset], [item.row], undefined, [item.stored]);
+        publishWrite(args, collection, 'update', [String(item.row._id)], [...Object.keys(input.set), ...input.unset], [item.row], undefined, [item.stored]);
         // afterChange runs for every record written, shown or not.
         const answer = await answerWrite(args, 'update', { row: item.row, data: body, previousDoc: collection.serializeAll(item.stored) });
         data.push(mayRead(item.row) ? answer : { id: String(item.row._id) });

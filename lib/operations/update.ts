@@ -128,7 +128,7 @@ export function update(args: UpdateArgs): Promise<ApiRecord> {
     // Written at a revision read, the row as read is the record just before the change; else it is unknown.
     const { row, before } = atRevision ? await writeAtRevision(args, filter, change, input, { stored: stored!, constraint, strict: tags !== undefined }) : { row: await write(collection, filter, change), before: undefined };
     if (!row) throw notFound();
-    publishWrite(runtime, collection, 'update', [String(row._id)], fields, [row], undefined, before && [before]);
+    publishWrite(args, collection, 'update', [String(row._id)], fields, [row], undefined, before && [before]);
     return answerWrite(args, 'update', { row, data, previousDoc });
   });
 }

@@ -113,6 +113,6 @@ export async function uploadFile(args: UploadFileArgs): Promise<UploadedFile> {
   }
 
   // 6. Everyone who derives answers from files (the response cache) is told.
-  publishWrite(runtime, collection, 'create', [row._id.toHexString()]);
+  publishWrite(args, collection, 'create', [row._id.toHexString()]);
   return collection.storage.toRecord(row, args.req?.baseUrl ?? runtime.config.prefix);
 }

@@ -11,6 +11,7 @@ import type { AuthUser } from '../config/types';
 import { checkAccess } from '../operations/access';
 import { type ViewedCollection, callerView } from '../operations/field-view';
 import { presentRows } from '../operations/present-records';
+import { newRequestState } from '../operations/request-state';
 import type { CollectionRuntime, Runtime } from '../operations/runtime';
 import { mapRelationNodes, toMongoFilter } from '../query';
 import type { WhereNode } from '../query/types';
@@ -62,7 +63,7 @@ function personalizer(args: ReaderArgs, viewed: ViewedCollection): (entry: HubEn
     const { event, row } = entry;
     const copy = { ...event };
     // Each event is a read of its own: its hooks share a context of their own.
-    if (copy.doc && row) [copy.doc] = await presentRows({ ...args, viewed, context: {} }, [row]);
+    if (copy.doc && row) [copy.doc] = await presentRows({ ...args, viewed, state: newRequestState() }, [row]);
     if (copy.updatedFields) copy.updatedFields = copy.updatedFields.filter((name) => !viewed.unreadable.has(name));
     return row ? { event: copy, row } : { event: copy };
   };

@@ -12,6 +12,7 @@ import { HookError, namedHookError } from '../operations/hooks';
 import type { NormalizedChange, WatchTarget } from '../changes/normalize-change';
 import { callerView } from '../operations/field-view';
 import { presentFor } from '../operations/present-records';
+import { newRequestState } from '../operations/request-state';
 import type { CollectionRuntime, OperationArgs, Runtime } from '../operations/runtime';
 import { isSoftDelete } from '../operations/soft-delete-change';
 import { toIsoString } from '../util/iso-date';
@@ -73,7 +74,7 @@ export function createWebhookSource(runtime: Runtime, options: ResolvedWebhooks,
   async function payloadOf(collection: CollectionRuntime, event: ChangeEvent, type: ChangeType, id: string, raw: Record<string, unknown> | undefined, view: ResolvedView | undefined): Promise<WebhookPayload> {
     const { slug, fields } = collection.descriptor;
     // Each body is a read of its own: its hooks share a context of their own.
-    const reader: OperationArgs = view?.user ? { runtime, collection, user: view.user, context: {} } : { ...readerOf(collection), context: {} };
+    const reader: OperationArgs = view?.user ? { runtime, collection, user: view.user, state: newRequestState() } : { ...readerOf(collection), state: newRequestState() };
     const select = view?.select?.get(slug);
     const data: WebhookPayload['data'] = { id, collection: slug };
     if (type !== 'delete' && raw) [data.doc] = await presentFor(reader, [raw], select);

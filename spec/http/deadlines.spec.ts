@@ -5,6 +5,8 @@ import type { NextFunction, Request, Response } from 'express';
 import { createDeadline } from '../../lib/http/database-gate';
 
 class FakeResponse extends EventEmitter {
+  /** Its request: the deadline is kept in the request's state. */
+  readonly req = {} as Request;
   headersSent = false;
   destroyed = false;
   destroy(): void {
@@ -26,8 +28,8 @@ describe('the request deadline', () => {
     });
     const deadline = createDeadline(ms, answer);
     const next = jest.fn() as unknown as NextFunction;
-    const start = (res: FakeResponse) => deadline.start({} as Request, res as unknown as Response, next);
-    const release = (res: FakeResponse) => deadline.release({} as Request, res as unknown as Response);
+    const start = (res: FakeResponse) => deadline.start(res.req, res as unknown as Response, next);
+    const release = (res: FakeResponse) => deadline.release(res.req, res as unknown as Response);
     return { answered, start, release, next };
   }
 

@@ -6,10 +6,12 @@ import net, { type AddressInfo } from 'node:net';
 import express, { type ErrorRequestHandler } from 'express';
 import request from 'supertest';
 import { ForbiddenError } from '../../lib/errors';
+import { conditionalGet } from '../../lib/http/conditional-get';
 import { createDispatcher } from '../../lib/http/dispatch';
 import { type Lifecycle, type RouteHook, createLifecycle } from '../../lib/http/lifecycle';
 import type { RouteDef } from '../../lib/http/route-table';
 import { createUpgradeListener } from '../../lib/http/upgrade-listener';
+import { until } from '../helpers/until';
 
 function route(method: RouteDef['method'], path: string, extra: Partial<RouteDef> = {}): RouteDef {
   return {
@@ -106,6 +108,69 @@ describe('the request lifecycle', () => {
     host.get('/passes', (_req, res) => void res.json({ host: 'served' }));
     expect(await request(host).get('/fails')).toMatchObject({ status: 599, body: { host: 'boom' } });
     expect(await request(host).get('/passes')).toMatchObject({ status: 200, body: { host: 'served' } });
+  });
+
+  it('runs onSend once the handler has answered, before the answer is written: a watcher may set a header and hold the answer back', async () => {
+    const lifecycle = createLifecycle();
+    const events: string[] = [];
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const handler: RouteDef['handler'] = async (_req, res) => {
+      events.push('handler');
+      res.json({ ok: true });
+      // The route counts as answered while its answer is held back, although nothing is written yet.
+      events.push(`headersSent:${res.headersSent}`);
+    };
+    lifecycle.onSend.push(() => (_req, res) => ({
+      keepBody: 1024,
+      onSend: async (sent) => {
+        events.push(`onSend:${sent.res.statusCode}:${sent.body?.toString()}`);
+        res.set('X-Watched', 'yes');
+        await released;
+      },
+      onHandled: () => void events.push('handled'),
+    }));
+    const served = app([route('post', '/things', { handler })], lifecycle);
+    const answered = request(served).post('/things').then((res) => (events.push('written'), res));
+    await until(() => events.includes('handled'));
+    expect(events).toEqual(['handler', 'onSend:200:{"ok":true}', 'headersSent:false', 'handled']);
+    release();
+    const res = await answered;
+    expect(res.status).toBe(200);
+    expect(res.headers['x-watched']).toBe('yes');
+    expect(res.body).toEqual({ ok: true });
+    expect(events.at(-1)).toBe('written');
+  });
+
+  it('leaves a request alone when onSend opens no watcher for it, and never wraps the route handler', async () => {
+    const lifecycle = createLifecycle();
+    const handler: RouteDef['handler'] = (_req, res) => void res.json({ ok: true });
+    const opened = jest.fn(() => undefined);
+    lifecycle.onSend.push(() => opened);
+    lifecycle.onRoute.push(() => undefined);
+    const things = route('post', '/things', { handler });
+    const served = app([things], lifecycle);
+    const res = await request(served).post('/things');
+    expect(res.body).toEqual({ ok: true });
+    expect(opened).toHaveBeenCalledTimes(1);
+    expect(things.handler).toBe(handler);
+  });
+
+  it('answers a conditional GET the answer matches with a 304 in onSend, however the route wrote it and whatever Cache-Control the request sent', async () => {
+    const lifecycle = createLifecycle();
+    lifecycle.onSend.push(conditionalGet);
+    const sent: RouteDef['handler'] = (_req, res) => void res.set('ETag', '"v1"').json({ version: 1 });
+    const ended: RouteDef['handler'] = (_req, res) => void res.set({ ETag: '"v1"', 'Content-Type': 'text/plain' }).end('version 1');
+    const served = app([route('get', '/sent', { handler: sent }), route('get', '/ended', { handler: ended })], lifecycle);
+    for (const path of ['/sent', '/ended']) {
+      const fresh = await request(served).get(path).set('If-None-Match', '"v1"').set('Cache-Control', 'no-cache');
+      expect(fresh.status).toBe(304);
+      expect(fresh.headers['content-type']).toBeUndefined();
+      expect(fresh.text).toBeFalsy();
+      const stale = await request(served).get(path).set('If-None-Match', '"v0"').set('Cache-Control', 'no-cache');
+      expect(stale.status).toBe(200);
+      expect(stale.headers.etag).toBe('"v1"');
+    }
   });
 
   it("runs an upgrade through its route's phases (not its handler) and answers a refusal with its onError hooks on the socket", async () => {

@@ -41,6 +41,16 @@ const CONFIG: TestConfig = {
       },
     },
     {
+      path: '/local-note',
+      method: 'post',
+      sideEffects: false,
+      // Writes through the host's api.local without passing the request: still the request's write.
+      handler: async ({ body }) => {
+        called('/local-note');
+        return hostApi!.local.create('notes', { title: (body as { title: string }).title });
+      },
+    },
+    {
       path: '/raw-note',
       method: 'post',
       // Writes past the router's operations, straight through the connection it is given.
@@ -63,6 +73,9 @@ const CONFIG: TestConfig = {
   ],
 };
 
+/** The router the '/local-note' endpoint writes through, as host code holding `api` would. */
+let hostApi: TestApp['api'] | undefined;
+
 let counter = 0;
 const newKey = () => `limits-${process.pid}-${++counter}-${Date.now()}`;
 const keyRows = (t: TestApp) => t.connection.collection(IDEMPOTENCY_COLLECTION).find({}).toArray();
@@ -72,6 +85,7 @@ describe('a request that wrote nothing', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp(CONFIG);
+    hostApi = t.api;
   });
   afterEach(async () => {
     expect(t.hostErrors).toEqual([]);
@@ -121,6 +135,17 @@ describe('a request that wrote nothing', () => {
     const again = await request(t.app).post('/api/notes').set('Idempotency-Key', key).send({ title: 'rest' });
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(await keyRows(t)).toHaveLength(1);
+  });
+
+  it('is told from one that wrote through api.local without passing the request: kept and replayed, written once', async () => {
+    const key = newKey();
+    const notes = await countNotes(t);
+    const first = await request(t.app).post('/api/local-note').set('Idempotency-Key', key).send({ title: 'local' });
+    expect(first.status).toBe(200);
+    const again = await request(t.app).post('/api/local-note').set('Idempotency-Key', key).send({ title: 'local' });
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toEqual(first.body);
+    expect(await countNotes(t)).toBe(notes + 1);
   });
 
   it("is told from a handler that uses `db` (writes the router cannot follow): its answer is kept, the write made once", async () => {
