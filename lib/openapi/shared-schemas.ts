@@ -17,7 +17,8 @@ export const SHARED_SCHEMAS: Record<string, JsonSchema> = {
     type: 'object',
     properties: {
       field: { type: 'string' },
-      index: { type: 'integer', minimum: 0 },
+      index: { type: 'integer', minimum: 0, description: 'The batch item (its position in the request).' },
+      id: { type: 'string', description: 'The record of a bulk write by where.' },
       message: { type: 'string' },
       code: { type: 'string' },
     },

@@ -5,7 +5,7 @@ export { count, type CountArgs } from './count';
 export type { FindResult } from './find-result';
 export { findById, type FindByIdArgs } from './find-by-id';
 export { create, type CreateArgs } from './create';
-export { createMany, type CreateManyArgs } from './create-many';
+export { createBatch, createMany, type BatchFailure, type BatchResult, type CreateManyArgs } from './create-many';
 export { update, type UpdateArgs } from './update';
 export { deleteRecord, restoreRecord, type DeleteArgs } from './delete';
 export { updateMany, type UpdateManyArgs } from './update-many';

@@ -10,9 +10,9 @@ import type { ListQuery, RecordQuery, WhereNode } from '../query/types';
 import type { CollectionDescriptor, FieldDescriptor, SchemaRegistry } from '../schema/descriptors';
 import type { ValidatedInput } from '../schema/validate-input';
 import { type RecordSerializer, createRecordSerializer } from '../schema/to-record';
-import type { ChangeBus, WriteStamps } from '../changes/change-bus';
+import type { ChangeBus } from '../changes/change-bus';
 import type { OutageLog } from './outage-log';
-import { noteWrite } from './write-trace';
+import type { ChangeRecorder } from './write/stored-change';
 
 export interface CollectionRuntime {
   readonly descriptor: CollectionDescriptor;
@@ -225,6 +225,11 @@ export interface RuntimeHooks {
    * could read it before). Any yes makes an update read the record first and write at its revision.
    */
   readonly priorState: PriorStateProvider[];
+  /**
+   * Record every stored change in the session that stored it (versions, the audit log): see
+   * write/stored-change.ts. Any entry makes every write run in a transaction where the server has them.
+   */
+  readonly changeStored: ChangeRecorder[];
 }
 
 /** Says whether the updates of a collection must carry the record as it was before them. */
@@ -255,7 +260,7 @@ export interface Runtime {
 
 /** Empty hook lists for a new runtime. */
 export function createRuntimeHooks(): RuntimeHooks {
-  return { authenticate: [], defaultAccess: [], readOnlyFields: [], transformInput: [], readThrough: [], countThrough: [], relationSources: [], hookApi: [], priorState: [] };
+  return { authenticate: [], defaultAccess: [], readOnlyFields: [], transformInput: [], readThrough: [], countThrough: [], relationSources: [], hookApi: [], priorState: [], changeStored: [] };
 }
 
 /** Pairs a descriptor with its model and precomputed serializer and projection. */
@@ -306,36 +311,6 @@ export function defaultAccessOf(runtime: Runtime, collection: CollectionDescript
   return undefined;
 }
 
-/**
- * Publishes a write this router made to a collection or global (origin `local`) on the change bus.
- * `docs` are the stored rows as the write left them (for a delete: as they were before it), raw,
- * hidden fields included: consumers such as realtime check each reader's access against them.
- * `stamps`: what a soft delete wrote (see ChangeEvent.stamps); a delete without them removed its records.
- * The request it was made for, when one is traced, is noted as having written (write-trace.ts).
- * `before`: an update's rows just before it, when the write read them (see ChangeEvent.before).
- */
-export function publishWrite(
-  runtime: Runtime,
-  target: Pick<CollectionRuntime, 'descriptor'>,
-  type: 'create' | 'update' | 'delete',
-  ids: string[],
-  fields?: string[],
-  docs?: Record<string, unknown>[],
-  stamps?: WriteStamps,
-  before?: Record<string, unknown>[],
-): void {
-  const { slug, isGlobal } = target.descriptor;
-  noteWrite();
-  runtime.changes.emitChange({
-    scope: isGlobal ? 'global' : 'collection',
-    slug,
-    type,
-    ids,
-    ...(fields ? { fields } : {}),
-    ...(docs ? { docs } : {}),
-    ...(stamps ? { stamps } : {}),
-    ...(before ? { before } : {}),
-    origin: 'local',
-    timestamp: new Date(),
-  });
-}
+// Kept for the callers that publish a write of their own (auth's token flows) until they store it through
+// the operations; new code stores through write/pipeline.ts.
+export { publishWrite } from './write/stored-change';
