@@ -10,6 +10,7 @@
 //   3. for each item stored: its change event, afterChange and the read steps, in item order.
 import { type ErrorDetail, ItemsFailedError, ValidationError } from '../errors';
 import type { ApiRecord } from '../schema/to-record';
+import { assertValidInput } from '../schema/validate-input';
 import { checkAccess } from './access';
 import { assertWithinConstraints } from './constraint-match';
 import { hasBeforeWriteHooks, withAfterError } from './hooks';
@@ -17,7 +18,8 @@ import { type PreparedWrite, bodyOf, prepareWrite } from './prepare-input';
 import { findMissingRelations } from './check-relations';
 import type { WriteArgs } from './runtime';
 import { answerStored, storeCreate } from './write/pipeline';
-import { recordToInsert } from './write/store';
+import { recordToInsert, removeRecords } from './write/store';
+import type { StoredChange } from './write/stored-change';
 import { type ItemFailure, refuseFailedItems, storeEach } from './write/store-each';
 import { uniqueValueFailures } from './write/unique-values';
 
@@ -83,16 +85,18 @@ async function createAll(args: CreateManyArgs): Promise<BatchResult> {
   const invalid: ErrorDetail[] = prepared.flatMap((ready, index) => ready.input.errors.map((error) => ({ ...error, index })));
   const sets = prepared.map((ready) => ready.input.set);
   if (invalid.length === 0) invalid.push(...(await findMissingRelations(args, sets, true)));
-  if (invalid.length) {
-    invalid.sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
-    throw new ValidationError('Some records are not valid; nothing was created.', invalid);
-  }
+  invalid.sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
+  assertValidInput(invalid, 'Some records are not valid; nothing was created.');
   const failures: ItemFailure[] = await uniqueValueFailures(collection, sets.map((set, index) => ({ item: { index }, set })));
   refuseFailedItems(failures, 'created');
   await assertWithinConstraints(args, sets.map((set, index) => ({ doc: recordToInsert(collection, set), constraint: constraints[index] })));
 
   // 2. Store each item.
-  const outcomes = await storeEach(args.runtime, sets.map((set, index) => ({ set, index })), ({ index }) => ({ index }), ({ set }, session) => storeCreate(args, set, session));
+  // Without transactions, a batch the database failed part-way (an outage) is undone by id, as far as the
+  // database lets it: a client's retry then finds no half of it.
+  // If the database is gone by then, what landed stays (docs/operations.md); the original failure is answered.
+  const undo = (stored: StoredChange[]) => removeRecords(collection, stored.map((change) => change.after!._id)).catch(() => undefined);
+  const outcomes = await storeEach(args, sets.map((set, index) => ({ set, index })), ({ index }) => ({ index }), ({ set }, session) => storeCreate(args, set, session), undo);
 
   // 3. Per item stored: publish, afterChange, the answer.
   const data: ApiRecord[] = [];

@@ -59,7 +59,7 @@ export function deleteMany(args: DeleteManyArgs): Promise<BulkResult> {
 
     // 2. Store each delete at its revision. One instant for every stamp, published with the events (see delete.ts).
     const softAt = soft ? new Date() : undefined;
-    const outcomes = await storeEach(args.runtime, rows, (stored) => ({ id: String(stored._id) }), (stored, session) => storeDelete(args, { stored, softAt, conflict: CONFLICT, session }).then((change) => change!));
+    const outcomes = await storeEach(args, rows, (stored) => ({ id: String(stored._id) }), (stored, session) => storeDelete(args, { stored, softAt, conflict: CONFLICT, session }).then((change) => change!));
 
     // 3. Per record deleted: publish, afterDelete.
     const data: Array<{ id: string }> = [];

@@ -65,7 +65,7 @@ export function updateMany(args: UpdateManyArgs): Promise<BulkResult> {
 
     // 2. Store each changed record at its revision.
     const changing = prepared.filter(({ ready }) => changeOf(ready.input));
-    const outcomes = await storeEach(args.runtime, changing, ({ stored }) => ({ id: String(stored._id) }), ({ stored, ready }, session) => storeUpdate(args, { stored, input: ready.input, operation: 'update', session, conflict: CONFLICT }));
+    const outcomes = await storeEach(args, changing, ({ stored }) => ({ id: String(stored._id) }), ({ stored, ready }, session) => storeUpdate(args, { stored, input: ready.input, operation: 'update', session, conflict: CONFLICT }));
 
     // 3. Per record stored: publish, afterChange, the answer. Every record selected was readable, but the
     // change may have taken it out of the caller's view (or its API key lacks the read scope): those are

@@ -11,7 +11,8 @@
 // Each stored change passes the seam (changeStored) in the session that stored it.
 import type { ClientSession } from 'mongoose';
 import { ConflictError, ContentError, type ErrorDetail, ItemsFailedError, WriteConflictError, isErrorAnswer } from '../../errors';
-import type { Runtime } from '../runtime';
+import { assertUnanswered } from '../answered';
+import type { OperationArgs, Runtime } from '../runtime';
 import { inTransaction, supportsTransactions } from '../transaction';
 import { type StoredChange, changeStored } from './stored-change';
 
@@ -33,13 +34,16 @@ export interface StoreOutcome {
  * answers only when all were stored, and throws an ItemsFailedError otherwise. Any other error is thrown.
  */
 export async function storeEach<T>(
-  runtime: Runtime,
+  args: Pick<OperationArgs, 'runtime' | 'req'>,
   items: readonly T[],
   name: (item: T, index: number) => ItemName,
   store: (item: T, session?: ClientSession) => Promise<StoredChange>,
+  interrupted?: (stored: StoredChange[]) => Promise<void>,
 ): Promise<StoreOutcome[]> {
   if (items.length === 0) return [];
-  if (!(await supportsTransactions(runtime.connection))) return storeApart(runtime, items, store);
+  assertUnanswered(args);
+  const { runtime } = args;
+  if (!(await supportsTransactions(runtime.connection))) return storeApart(runtime, items, store, interrupted);
   return inTransaction(runtime.connection, async (session) => {
     // The driver may run this again from the start on a transient error: nothing is kept from an attempt.
     const outcomes: StoreOutcome[] = [];
@@ -61,24 +65,38 @@ export async function storeEach<T>(
   });
 }
 
-/** Without transactions: a few at a time, each record on its own. */
-async function storeApart<T>(runtime: Runtime, items: readonly T[], store: (item: T) => Promise<StoredChange>): Promise<StoreOutcome[]> {
+/**
+ * Without transactions: a few at a time, each record on its own. An unexpected failure (the database lost)
+ * stops the stores not yet started; once the running ones are done, `interrupted` is told what was stored
+ * (a batch create removes it again) and the failure is thrown.
+ */
+async function storeApart<T>(
+  runtime: Runtime,
+  items: readonly T[],
+  store: (item: T) => Promise<StoredChange>,
+  interrupted?: (stored: StoredChange[]) => Promise<void>,
+): Promise<StoreOutcome[]> {
   const outcomes: StoreOutcome[] = new Array(items.length);
   let next = 0;
+  let fatal: { error: unknown } | undefined;
   const worker = async (): Promise<void> => {
-    while (next < items.length) {
+    while (next < items.length && !fatal) {
       const index = next++;
       try {
         const change = await store(items[index]);
-        await changeStored(runtime, change, undefined);
         outcomes[index] = { change };
+        await changeStored(runtime, change, undefined);
       } catch (error) {
-        if (!isErrorAnswer(error)) throw error;
-        outcomes[index] = { failure: error };
+        if (isErrorAnswer(error) && !outcomes[index]) outcomes[index] = { failure: error };
+        else fatal ??= { error };
       }
     }
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENT_STORES, items.length) }, worker));
+  if (fatal) {
+    await interrupted?.(outcomes.flatMap((outcome) => (outcome?.change ? [outcome.change] : [])));
+    throw fatal.error;
+  }
   return outcomes;
 }
 

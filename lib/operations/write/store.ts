@@ -71,3 +71,8 @@ export async function deleteRecordAt(collection: CollectionRuntime, filter: Reco
   // The change is known exactly: the stamps, and the revision one more (what the update's middleware adds).
   return { before, after: { ...before, deletedAt: softAt, updatedAt: softAt, _rev: (typeof before._rev === 'number' ? before._rev : 0) + 1 } };
 }
+
+/** Removes records just inserted, by id: a batch create undoing what landed before the database failed. */
+export async function removeRecords(collection: CollectionRuntime, ids: readonly unknown[]): Promise<void> {
+  if (ids.length) await collection.model.deleteMany({ _id: { $in: ids } });
+}
