@@ -16,5 +16,6 @@ export { uploadFile, type UploadFileArgs, type UploadSource } from './upload-fil
 export { deleteFile, type DeleteFileArgs } from './delete-file';
 export type { FileCollection, FileRow, FileStorage, IncomingFile, PendingFile, UploadedFile } from './file-storage';
 export { checkAccess, scopeAllows, type AccessOperation } from './access';
-export { type Runtime, type CollectionRuntime, createCollectionRuntime, getCollection, publishWrite } from './runtime';
+export { type Runtime, type CollectionRuntime, createCollectionRuntime, getCollection } from './runtime';
+export { publishWrite } from './write/stored-change';
 export { type ChangeEvent, type ChangeBus, createChangeBus } from '../changes/change-bus';

@@ -1,18 +1,20 @@
 // The router's live state that every operation reads: resolved config, schema registry, models,
-// serializers, the change bus, the outage log, and the hooks features add to (with the types of what they
-// add). Built once by contentRouter(). The args every operation takes: operation-args.ts.
+// serializers, the change bus, the outage log, and the hooks features add to, with the types of what they
+// add. Built once by contentRouter(). The args every operation takes live here too: they and the hooks'
+// types refer to each other (one module, so no import circle). Publishing a write: write/stored-change.ts.
 import type { Connection, Model, Types } from 'mongoose';
 import type { Request } from 'express';
 import type { ResolvedConfig } from '../config/resolve-config';
-import type { HookApi, HookContext } from '../config/hooks';
-import type { CountRequest, FieldReadRule, FieldView, ResolvedRead } from './operation-args';
+import type { FieldAccessFn, HookApi, HookContext } from '../config/hooks';
 import type { AccessFn, AuthUser } from '../config/types';
+import type { ListQuery, RecordQuery, WhereNode } from '../query/types';
 import type { CollectionDescriptor, FieldDescriptor, SchemaRegistry } from '../schema/descriptors';
 import type { ValidatedInput } from '../schema/validate-input';
 import { type RecordSerializer, createRecordSerializer } from '../schema/to-record';
-import type { ChangeBus } from '../changes/change-bus';
+import type { ChangeBus, WriteStamps } from '../changes/change-bus';
+import type { ClientSession } from 'mongoose';
+import type { RawDoc } from '../schema/to-record';
 import type { OutageLog } from './outage-log';
-import type { ChangeRecorder } from './write/stored-change';
 
 export interface CollectionRuntime {
   readonly descriptor: CollectionDescriptor;
@@ -33,6 +35,67 @@ export interface CollectionRuntime {
   readonly fieldAfterRead: readonly FieldDescriptor[];
   /** Fields with beforeChange hooks, in field order. */
   readonly fieldBeforeChange: readonly FieldDescriptor[];
+}
+
+/** One collection (or global) as a caller sees it (field-view.ts builds them). */
+export interface ViewedCollection {
+  /** Fields the caller may not read are hidden here. */
+  readonly descriptor: CollectionDescriptor;
+  readonly serialize: RecordSerializer;
+  /** The fields the caller may not read (empty when it reads them all). */
+  readonly unreadable: ReadonlySet<string>;
+}
+
+/** What one caller may see of the schema: its field read rules' answer (field-view.ts). */
+export interface FieldView {
+  /** Identifies the view: '' when the caller reads every field; callers with equal keys see the same fields. */
+  readonly key: string;
+  /** The collections as the caller sees them: queries are parsed against this. */
+  readonly registry: SchemaRegistry;
+  /** A collection or global as the caller sees it. */
+  of(collection: CollectionRuntime): ViewedCollection;
+}
+
+/** One field's read rule, where it is declared. */
+export interface FieldReadRule {
+  readonly slug: string;
+  readonly field: string;
+  readonly isGlobal: boolean;
+  readonly rule: FieldAccessFn;
+}
+
+/** The common part of every operation's single args object: the runtime, the collection, and who is acting. */
+export interface OperationArgs {
+  runtime: Runtime;
+  collection: CollectionRuntime;
+  /** The caller, or null when anonymous. */
+  user: AuthUser | null;
+  req?: Request;
+  /** Skip every access rule (the local API, unless asked otherwise; server-side flows such as registration). */
+  overrideAccess?: boolean;
+  /** What hooks share for the request; default: one per `req` (a new one without it). */
+  context?: HookContext;
+  /** Whether hooks' `api` skips access; default: `overrideAccess` (false for a flow that skips access for an anonymous caller: registration). */
+  hookAccess?: boolean;
+}
+
+/**
+ * The common part of an operation's args alone, without its own options (query, id, data...): what rules
+ * and hooks are handed, so they never see an operation's options as if they were their own.
+ */
+export function operationArgs(args: OperationArgs): OperationArgs {
+  return { runtime: args.runtime, collection: args.collection, user: args.user, req: args.req, overrideAccess: args.overrideAccess, context: args.context, hookAccess: args.hookAccess };
+}
+
+/** Writes also say whether hidden fields may be written and which fields the caller may not set. */
+export interface WriteArgs extends OperationArgs {
+  /** Server-side callers may write hidden fields. */
+  trusted?: boolean;
+  /**
+   * Fields this caller may not set (403); default: the read-only-fields hooks unless access is overridden.
+   * When given, the fields' own create/update rules are asked too, even with access overridden.
+   */
+  readOnly?: ReadonlySet<string>;
 }
 
 /**
@@ -70,8 +133,47 @@ export type InputTransformer = (args: {
   overrideAccess?: boolean;
 }) => Promise<void>;
 
+/** How a read was served, told to callers that accept cached answers (the REST routes set headers from it). */
+export interface ReadOutcome {
+  /** True when the answer came from a cache, false when it was read from the database just now. */
+  hit: boolean;
+  /** A strong validator of the answer (quoted, as the ETag header carries it). */
+  etag: string;
+}
+
+/** Opts a read into caching: the caller takes a shared answer it must not mutate, and learns how it was served. */
+export type ReadObserver = (outcome: ReadOutcome) => void;
+
+/**
+ * A read whose access is resolved and which has not touched the database yet: the one point where a
+ * cache can answer instead. Everything that can change the answer is here.
+ */
+export interface ResolvedRead {
+  kind: 'list' | 'record';
+  /** The operation's args: runtime, collection, user, req. */
+  args: OperationArgs;
+  query: ListQuery | RecordQuery;
+  /** Record reads: the id, normalised to lower-case hex. */
+  id?: string;
+  /** The read rule's constraint; undefined when the rule allowed everything. */
+  constraint: WhereNode | undefined;
+  /** What includeDeleted resolved to (the delete rule may narrow which deleted records show). */
+  deleted: { deleted: boolean; node?: WhereNode };
+  /** The caller's field view (FieldView.key): callers who may read different fields get different answers. */
+  view: string;
+  /** Present when the caller accepts a cached answer. */
+  cacheable?: ReadObserver;
+}
+
 /** Answers a resolved read, from a cache or by calling `load` (the database read). */
 export type ReadThrough = <T>(read: ResolvedRead, load: () => Promise<T>) => Promise<T>;
+
+/** A list total about to be counted exactly: the read it belongs to and its final Mongo filter (never empty). */
+export interface CountRequest {
+  read: ResolvedRead;
+  /** The filter the page is read with: query, access, soft delete, relation conditions resolved to ids. */
+  filter: Record<string, unknown>;
+}
 
 /** Answers a count, from a cache or by calling `count` (countDocuments). */
 export type CountThrough = (request: CountRequest, count: () => Promise<number>) => Promise<number>;
@@ -131,6 +233,36 @@ export interface RuntimeHooks {
    */
   readonly changeStored: ChangeRecorder[];
 }
+
+/** One stored change of one record (or global, or file), as the write read it back from the database. */
+export interface StoredChange {
+  readonly collection: Pick<CollectionRuntime, 'descriptor'>;
+  /** What happened to the record, as the change bus names it (a restore is an update). */
+  readonly type: 'create' | 'update' | 'delete';
+  /** The operation that made the change. */
+  readonly operation: 'create' | 'update' | 'delete' | 'restore';
+  /** The record's id as stored (lower-case hex; a global's slug). */
+  readonly id: string;
+  /**
+   * The record just before the change (raw: hidden fields included), when the write knows it: every write
+   * made at a revision it read (bulk writes, If-Match, constrained updates, hooks, a feature asking for
+   * the prior state), and every delete. Absent for a create, and for an unconditional single update.
+   */
+  readonly before?: RawDoc;
+  /** The record as stored, the database's answer to the write itself; absent for a permanent delete. */
+  readonly after?: RawDoc;
+  /** Updates: the fields set or cleared (a restore: deletedAt too). */
+  readonly fields?: readonly string[];
+  /** A soft delete's (or restore's) stamps, for subscribers that see only `before` (ChangeEvent.stamps). */
+  readonly stamps?: WriteStamps;
+  /** Who made it: the caller, or null (anonymous, or a server-side call without a user). */
+  readonly actor: AuthUser | null;
+  /** Publish the id alone, no rows (files: their subscribers know them by id). */
+  readonly idOnly?: boolean;
+}
+
+/** Records a stored change in the session that stored it (versions, audit); a failure rolls the write back. */
+export type ChangeRecorder = (change: StoredChange, session: ClientSession | undefined) => Promise<void>;
 
 /** Says whether the updates of a collection must carry the record as it was before them. */
 export type PriorStateProvider = (collection: CollectionDescriptor) => boolean;
@@ -210,11 +342,3 @@ export function defaultAccessOf(runtime: Runtime, collection: CollectionDescript
   }
   return undefined;
 }
-
-// Kept for the callers that publish a write of their own (auth's token flows) until they store it through
-// the operations; new code stores through write/pipeline.ts.
-export { publishWrite } from './write/stored-change';
-
-// The args types moved to operation-args.ts; still exported here for the callers that import them from here.
-export type { CountRequest, FieldReadRule, FieldView, OperationArgs, ReadObserver, ReadOutcome, ResolvedRead, ViewedCollection, WriteArgs } from './operation-args';
-export { operationArgs } from './operation-args';

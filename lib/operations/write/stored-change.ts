@@ -7,41 +7,10 @@
 // Publishing on the change bus (subscribers: caches, realtime, webhooks) happens later, after the commit,
 // and only for changes that were stored: publishChange().
 import type { ClientSession } from 'mongoose';
-import type { AuthUser } from '../../config/types';
-import type { WriteStamps } from '../../changes/change-bus';
-import type { RawDoc } from '../../schema/to-record';
-import type { CollectionRuntime, Runtime } from '../runtime';
+import type { CollectionRuntime, Runtime, StoredChange } from '../runtime';
+
+export type { ChangeRecorder, StoredChange } from '../runtime';
 import { noteWrite } from '../write-trace';
-
-/** One stored change of one record (or global, or file), as the write read it back from the database. */
-export interface StoredChange {
-  readonly collection: Pick<CollectionRuntime, 'descriptor'>;
-  /** What happened to the record, as the change bus names it (a restore is an update). */
-  readonly type: 'create' | 'update' | 'delete';
-  /** The operation that made the change. */
-  readonly operation: 'create' | 'update' | 'delete' | 'restore';
-  /** The record's id as stored (lower-case hex; a global's slug). */
-  readonly id: string;
-  /**
-   * The record just before the change (raw: hidden fields included), when the write knows it: every write
-   * made at a revision it read (bulk writes, If-Match, constrained updates, hooks, a feature asking for
-   * the prior state), and every delete. Absent for a create, and for an unconditional single update.
-   */
-  readonly before?: RawDoc;
-  /** The record as stored, the database's answer to the write itself; absent for a permanent delete. */
-  readonly after?: RawDoc;
-  /** Updates: the fields set or cleared (a restore: deletedAt too). */
-  readonly fields?: readonly string[];
-  /** A soft delete's (or restore's) stamps, for subscribers that see only `before` (ChangeEvent.stamps). */
-  readonly stamps?: WriteStamps;
-  /** Who made it: the caller, or null (anonymous, or a server-side call without a user). */
-  readonly actor: AuthUser | null;
-  /** Publish the id alone, no rows (files: their subscribers know them by id). */
-  readonly idOnly?: boolean;
-}
-
-/** Records a stored change in the session that stored it (versions, audit); a failure rolls the write back. */
-export type ChangeRecorder = (change: StoredChange, session: ClientSession | undefined) => Promise<void>;
 
 /**
  * The one place where "a change was stored": called once per stored change, in the store's session, before
