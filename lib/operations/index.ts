@@ -9,6 +9,7 @@ export { createBatch, createMany, type BatchFailure, type BatchResult, type Crea
 export { update, type UpdateArgs } from './update';
 export { deleteRecord, restoreRecord, type DeleteArgs } from './delete';
 export { updateMany, type UpdateManyArgs } from './update-many';
+export { systemUpdate, type SystemUpdateArgs } from './system-update';
 export { deleteMany, type DeleteManyArgs } from './delete-many';
 export type { BulkFailure, BulkResult } from './bulk-write';
 export { findGlobal, updateGlobal, type GlobalArgs } from './globals';

@@ -39,11 +39,14 @@ export async function updateRecord(
   collection: CollectionRuntime,
   filter: Record<string, unknown>,
   change: Record<string, unknown>,
-  options: { session?: ClientSession; upsert?: boolean } = {},
+  options: { session?: ClientSession; upsert?: boolean; system?: { timestamps: boolean } } = {},
 ): Promise<RawDoc | null> {
+  // A system change (the server's own values: a hashed password, a token's hash) is stored as it is, with
+  // updatedAt moved only when it is an edit of the record.
+  const how = options.system ? { runValidators: false, timestamps: options.system.timestamps } : { runValidators: true };
   try {
     return await collection.model
-      .findOneAndUpdate(filter, change, { returnDocument: 'after', runValidators: true, session: options.session, ...(options.upsert ? { upsert: true, setDefaultsOnInsert: true } : {}) })
+      .findOneAndUpdate(filter, change, { returnDocument: 'after', ...how, session: options.session, ...(options.upsert ? { upsert: true, setDefaultsOnInsert: true } : {}) })
       .lean<RawDoc>();
   } catch (error) {
     rethrowWriteError(error);
