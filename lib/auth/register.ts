@@ -2,7 +2,7 @@
 // hashing, unique e-mail -> 409), sends the verification mail, and starts a session.
 import type { Request } from 'express';
 import { create } from '../operations/create';
-import { contextOf } from '../operations/hooks';
+import { contextOf } from '../operations/hook-context';
 import type { AuthCollection } from './auth-collection';
 import { REGISTER_READ_ONLY } from './auth-access';
 import { verifyEmailEmail } from './auth-emails';

@@ -8,7 +8,7 @@ import { type IfMatch, parseIfMatch } from '../operations/precondition';
 import type { UploadedFile } from '../operations/file-storage';
 import type { FindResult } from '../operations/find-result';
 import { operationView } from '../operations/operation-view';
-import { contextOf } from '../operations/hooks';
+import { contextOf } from '../operations/hook-context';
 import { type HookCaller, type Runtime, getCollection } from '../operations/runtime';
 import { updateGlobal } from '../operations/globals';
 import { NotFoundError } from '../errors';

@@ -6,7 +6,7 @@ import { assertValidInput } from '../schema/validate-input';
 import type { ApiRecord } from '../schema/to-record';
 import { checkAccess } from './access';
 import { assertWithinConstraints } from './constraint-match';
-import { withAfterError } from './hooks';
+import { withAfterError } from './after-error';
 import { bodyOf, prepareWrite } from './prepare-input';
 import type { WriteArgs } from './runtime';
 import { answerStored, storeCreate, storeOne } from './write/pipeline';

@@ -16,7 +16,8 @@ import type { RawDoc } from '../schema/to-record';
 import { checkAccess, findableConstraint } from './access';
 import { buildFilter } from './build-filter';
 import { type BulkArgs, type BulkResult, dryRunAnswer, failureOf, selectRows } from './bulk-write';
-import { hookBase, runAll, withAfterError } from './hooks';
+import { hookBase, runAll } from './hooks';
+import { withAfterError } from './after-error';
 import { finishDelete, storeDelete } from './write/pipeline';
 import { type ItemFailure, refuseFailedItems, storeEach } from './write/store-each';
 

@@ -10,7 +10,8 @@ import type { HookContext } from '../config/hooks';
 import type { AuthUser } from '../config/types';
 import type { CollectionDescriptor, FieldDescriptor, SchemaRegistry } from '../schema/descriptors';
 import { createRecordSerializer } from '../schema/to-record';
-import { type CallerMemo, callHook, fieldRuleLabel, rememberForCaller } from './hooks';
+import { type CallerMemo, rememberForCaller } from './hook-context';
+import { callHook, fieldRuleLabel } from './hooks';
 import type { FieldReadRule, FieldView, Runtime, ViewedCollection } from './runtime';
 
 // The view types live with the runtime, which holds the views: declared here they would tie the two

@@ -11,7 +11,8 @@ import type { RawDoc } from '../schema/to-record';
 import { checkAccess } from './access';
 import { bodyOf, prepareWrite } from './prepare-input';
 import { buildFilter } from './build-filter';
-import { hooksSeeOriginal, withAfterError } from './hooks';
+import { hooksSeeOriginal } from './hooks';
+import { withAfterError } from './after-error';
 import { presentFor } from './present-records';
 import type { CollectionRuntime, OperationArgs, Runtime } from './runtime';
 import { answerStored, storeOne, storeUpdate } from './write/pipeline';
@@ -86,7 +87,7 @@ export function updateGlobal(args: GlobalArgs & { data: unknown }): Promise<Reco
 }
 
 async function writeGlobal(args: GlobalArgs & { data: unknown }): Promise<Record<string, unknown>> {
-  const { global, runtime } = args;
+  const { global } = args;
   const operation = asOperation(args);
   const constraint = await checkAccess({ ...args, collection: global, op: 'update', data: bodyOf(args.data) });
   const filter = await globalFilter(args, constraint);

@@ -19,7 +19,8 @@ import { accessDenied, checkAccess, findableConstraint, readConstraintOrNull } f
 import { buildFilter } from './build-filter';
 import { type BulkArgs, type BulkResult, dryRunAnswer, failureOf, selectRows } from './bulk-write';
 import { constraintTest } from './constraint-match';
-import { hasBeforeWriteHooks, withAfterError } from './hooks';
+import { hasBeforeWriteHooks } from './hooks';
+import { withAfterError } from './after-error';
 import { type PreparedWrite, bodyOf, checkBody, prepareWrite } from './prepare-input';
 import { presentFor } from './present-records';
 import { applyInMemory, changeOf } from './update';

@@ -9,7 +9,8 @@
 import type { AfterChangeArgs, HookRecord } from '../config/hooks';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
 import { callerView } from './field-view';
-import { hookBase, reportAfterWrite, runReplacing } from './hooks';
+import { hookBase, runReplacing } from './hooks';
+import { reportAfterWrite } from './after-error';
 import { presentRecord } from './present-records';
 import type { OperationArgs } from './runtime';
 

@@ -5,13 +5,14 @@
 // revision is still the one its caller read, so nobody's change slips in between.
 import type { ClientSession } from 'mongoose';
 import type { RawDoc } from '../../schema/to-record';
-import { atRevision } from '../../schema/revision';
+import { REVISION, atRevision } from '../../schema/revision';
 import type { CollectionRuntime } from '../runtime';
 import { rethrowWriteError } from '../write-errors';
 
 /** `filter`, narrowed to the revision read: a write through it holds only while the record is still at `rev`. */
 export function atRevisionOf(filter: Record<string, unknown>, row: { _rev?: unknown }): Record<string, unknown> {
-  return { $and: [filter, atRevision(row._rev)] };
+  // Flat where the filter names no revision itself, so a server finds the record by its _id index at once.
+  return Object.hasOwn(filter, REVISION) ? { $and: [filter, atRevision(row._rev)] } : { ...filter, ...atRevision(row._rev) };
 }
 
 /** Inserts one record; answers it as stored (defaults, timestamps, revision 1). A unique value taken is a 409. */
