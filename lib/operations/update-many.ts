@@ -23,8 +23,8 @@ import { hasBeforeWriteHooks } from './hooks';
 import { withAfterError } from './after-error';
 import { type PreparedWrite, bodyOf, checkBody, prepareWrite } from './prepare-input';
 import { presentFor } from './present-records';
-import { applyInMemory, changeOf } from './update';
-import { answerStored, storeUpdate } from './write/pipeline';
+import { applyInMemory } from './update';
+import { answerStored, changeOf, storeUpdate } from './write/pipeline';
 import { type ItemFailure, refuseFailedItems, storeEach } from './write/store-each';
 import { uniqueValueFailures } from './write/unique-values';
 

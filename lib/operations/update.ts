@@ -24,8 +24,6 @@ import { type CollectionRuntime, needsPriorState, type WriteArgs } from './runti
 import { answerStored, changeOf, storeOne, storeUpdate } from './write/pipeline';
 import type { StoredChange } from './write/stored-change';
 
-export { changeOf };
-
 export interface UpdateArgs extends WriteArgs {
   id: string;
   data: unknown;

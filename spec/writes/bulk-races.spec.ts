@@ -6,7 +6,7 @@
 import mongoose from 'mongoose';
 import request from 'supertest';
 import { type TestApp, asUser, createTestApp } from '../helpers/create-test-app';
-import { supportsTransactions } from '../../lib/operations/transaction';
+import { supportsTransactions } from '../../lib/operations/write/transaction';
 
 const admin = asUser({ id: 'a1', role: 'admin' });
 

@@ -25,7 +25,7 @@ import { assertUnanswered } from '../answered';
 import { reportAfterWrite } from '../after-error';
 import { runAll } from '../hooks';
 import type { OperationArgs } from '../runtime';
-import { inTransaction } from '../transaction';
+import { inTransaction } from './transaction';
 import { answerWrite } from '../write-answer';
 import { atRevisionOf, deleteRecordAt, insertRecord, updateRecord } from './store';
 import { type StoredChange, changeStored, publishChange, recordsChanges } from './stored-change';

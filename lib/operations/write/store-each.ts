@@ -13,7 +13,7 @@ import type { ClientSession } from 'mongoose';
 import { ConflictError, ContentError, type ErrorDetail, ItemsFailedError, WriteConflictError, isErrorAnswer } from '../../errors';
 import { assertUnanswered } from '../answered';
 import type { OperationArgs, Runtime } from '../runtime';
-import { inTransaction, supportsTransactions } from '../transaction';
+import { inTransaction, supportsTransactions } from './transaction';
 import { type StoredChange, changeStored } from './stored-change';
 
 /** How many records are stored at once without a transaction: enough to hide the round trips, few enough to share the pool. */
