@@ -15,7 +15,7 @@ import type { DeleteHookArgs } from '../config/hooks';
 import type { RawDoc } from '../schema/to-record';
 import { checkAccess, findableConstraint } from './access';
 import { buildFilter } from './build-filter';
-import { type BulkArgs, type BulkResult, dryRunAnswer, failureOf, selectRows } from './bulk-write';
+import { type BulkArgs, type BulkFailure, type BulkResult, dryRunAnswer, failureOf, selectRows } from './bulk-write';
 import { hookBase, runAll } from './hooks';
 import { withAfterError } from './after-error';
 import { finishDelete, storeDelete } from './write/pipeline';
@@ -64,7 +64,7 @@ export function deleteMany(args: DeleteManyArgs): Promise<BulkResult> {
 
     // 3. Per record deleted: publish, afterDelete.
     const data: Array<{ id: string }> = [];
-    const errors = [];
+    const errors: BulkFailure[] = [];
     for (const [index, outcome] of outcomes.entries()) {
       if (outcome.change) {
         await finishDelete(args, outcome.change, hookArgs.get(rows[index]));

@@ -17,7 +17,7 @@ import { assertValidInput } from '../schema/validate-input';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
 import { accessDenied, checkAccess, findableConstraint, readConstraintOrNull } from './access';
 import { buildFilter } from './build-filter';
-import { type BulkArgs, type BulkResult, dryRunAnswer, failureOf, selectRows } from './bulk-write';
+import { type BulkArgs, type BulkFailure, type BulkResult, dryRunAnswer, failureOf, selectRows } from './bulk-write';
 import { constraintTest } from './constraint-match';
 import { hasBeforeWriteHooks } from './hooks';
 import { withAfterError } from './after-error';
@@ -76,7 +76,7 @@ export function updateMany(args: UpdateManyArgs): Promise<BulkResult> {
     const mayRead = (row: RawDoc) => readTest !== null && readTest(row);
     const written = new Map(changing.map((item, index) => [item, outcomes[index]]));
     const data: Array<ApiRecord | { id: string }> = [];
-    const errors = [];
+    const errors: BulkFailure[] = [];
     for (const item of prepared) {
       const outcome = written.get(item);
       if (outcome?.change) {

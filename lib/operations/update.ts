@@ -5,8 +5,9 @@
 //   5-7. publish, afterChange, the answer.
 // Without a record read the write is one atomic findOneAndUpdate. With an access constraint the rule must
 // hold before AND after the change: the change is applied in memory and checked, then written only where
-// the record's revision is still the one checked. A record changed meanwhile: with If-Match a 412; else it
-// is read and checked again, a few times, before a 409.
+// the record's revision is still the one checked. A record changed meanwhile: with If-Match a 412; with
+// before-write hooks (whose change was made from the record they saw) a 409; else it is read and checked
+// again, a few times, before a 409.
 import { NotFoundError, WriteConflictError } from '../errors';
 import type { WhereNode } from '../query/types';
 import { assertValidInput } from '../schema/validate-input';
@@ -14,7 +15,7 @@ import type { ApiRecord, RawDoc } from '../schema/to-record';
 import { checkAccess, findableConstraint } from './access';
 import { buildFilter, idCondition } from './build-filter';
 import { assertWithinConstraints } from './constraint-match';
-import { hooksSeeOriginal } from './hooks';
+import { hasBeforeWriteHooks, hooksSeeOriginal } from './hooks';
 import { withAfterError } from './after-error';
 import { type IfMatch, assertTagMatches, conditionalMiss, tagsToMatch } from './precondition';
 import { toRecordId } from './record-id';
@@ -71,7 +72,9 @@ export function update(args: UpdateArgs): Promise<ApiRecord> {
       return (await presentFor(args, [row], undefined, 'update'))[0];
     }
     // 3-4. Store (at the revision read, when one was) and record the change.
-    const change = stored ? await storeAtRevision(args, filter, input, { stored, constraint, strict: tags !== undefined }) : await storeOne(args, (session) => storeUpdate(args, { input, operation: 'update', filter, session }));
+    // Hooks made the change from the record they saw: it is written over that record or not at all (a 409).
+    const retry = !hasBeforeWriteHooks(collection);
+    const change = stored ? await storeAtRevision(args, filter, input, { stored, constraint, strict: tags !== undefined, retry }) : await storeOne(args, (session) => storeUpdate(args, { input, operation: 'update', filter, session }));
     if (!change) throw notFound();
     // 5-7. Publish, afterChange, answer.
     return answerStored(args, change, data);
@@ -87,7 +90,7 @@ async function storeAtRevision(
   args: UpdateArgs,
   filter: Record<string, unknown>,
   input: { set: Record<string, unknown>; unset: string[] },
-  conditions: { stored: RawDoc; constraint: WhereNode | undefined; strict: boolean },
+  conditions: { stored: RawDoc; constraint: WhereNode | undefined; strict: boolean; retry: boolean },
 ): Promise<StoredChange> {
   const { constraint, strict } = conditions;
   let stored: RawDoc | null = conditions.stored;
@@ -98,6 +101,7 @@ async function storeAtRevision(
     const change = await storeOne(args, (session) => storeUpdate(args, { input, operation: 'update', filter, stored: at, session }));
     if (change) return change;
     if (strict) return conditionalMiss(args.collection.model.exists(filter), notFound());
+    if (!conditions.retry) break;
     stored = await args.collection.model.findOne(filter).lean<RawDoc>();
   }
   throw new WriteConflictError();
