@@ -4,7 +4,10 @@
 /** One entry of a problem's `errors` list: which field or batch item, and what is wrong. */
 export interface ErrorDetail {
   field?: string;
+  /** A batch create's item, by its position in the request. */
   index?: number;
+  /** A bulk write's record, by its id. */
+  id?: string;
   message: string;
   code: string;
 }
@@ -146,6 +149,17 @@ export class ConflictError extends ContentError {
 export class WriteConflictError extends ContentError {
   constructor(detail = 'The record was changed by someone else while this update was checked; try again.') {
     super(409, 'write_conflict', 'Conflict', detail);
+  }
+}
+
+/**
+ * A multi-record write refused as a whole, nothing written: `errors` names each failing item (`index` in a
+ * batch, `id` in a bulk write by where). Its status is the items' when they agree (a 400, a 403, a 409),
+ * else 400.
+ */
+export class ItemsFailedError extends ContentError {
+  constructor(status: number, code: string, detail: string, errors: ErrorDetail[]) {
+    super(status, code, status === 409 ? 'Conflict' : status === 403 ? 'Forbidden' : status === 401 ? 'Unauthorized' : status === 404 ? 'Not found' : 'Invalid items', detail, { errors });
   }
 }
 

@@ -125,6 +125,7 @@ export {
   UpgradeRequiredError,
   ValidationError,
   WriteConflictError,
+  ItemsFailedError,
 } from './errors';
 // What api.webhooks.retry rejects with for a delivery whose body could not be built.
 export { DeliveryNotRetryableError } from './errors';

@@ -2,7 +2,7 @@
 // toward the account's lockout like failed logins; success ends every session and starts a new one.
 import { Types } from 'mongoose';
 import { AccountLockedError, UnauthorizedError, ValidationError } from '../errors';
-import { publishWrite } from '../operations/runtime';
+import { publishWrite } from '../operations/write/stored-change';
 import type { RawDoc } from '../schema/to-record';
 import type { AuthCollection } from './auth-collection';
 import { hashPassword, verifyPassword } from './password-hash';

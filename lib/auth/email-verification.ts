@@ -6,7 +6,7 @@ import type { ApiRecord, RawDoc } from '../schema/to-record';
 import type { AuthCollection } from './auth-collection';
 import { presentAccount } from './current-account';
 import { verifyEmailEmail } from './auth-emails';
-import { publishWrite } from '../operations/runtime';
+import { publishWrite } from '../operations/write/stored-change';
 import { createRandomToken, hashToken } from '../util/random-token';
 import { NO_MAIL, type PendingMail } from './mailer';
 import { isObjectIdString } from '../util/object-id';

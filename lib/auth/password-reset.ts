@@ -6,7 +6,7 @@ import type { AuthCollection } from './auth-collection';
 import { resetPasswordEmail } from './auth-emails';
 import { hashPassword } from './password-hash';
 import { checkPassword } from './password-policy';
-import { publishWrite } from '../operations/runtime';
+import { publishWrite } from '../operations/write/stored-change';
 import { NO_MAIL, type PendingMail } from './mailer';
 import { createRandomToken, hashToken } from '../util/random-token';
 import { after } from '../util/clock';

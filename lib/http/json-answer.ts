@@ -8,7 +8,11 @@ import { representationTag } from '../operations/precondition';
 
 /** Ends `res` with `body` as JSON (or as `type`), with its length and no ETag of Express's. */
 export function endJson(res: Response, body: unknown, type = 'application/json; charset=utf-8'): void {
-  const text = JSON.stringify(body);
+  endJsonText(res, JSON.stringify(body), type);
+}
+
+/** endJson for a body serialized already (a write's answer, whose ETag is a hash of the same text). */
+export function endJsonText(res: Response, text: string, type = 'application/json; charset=utf-8'): void {
   res.set({ 'Content-Type': type, 'Content-Length': String(Buffer.byteLength(text)) });
   res.end(text);
 }

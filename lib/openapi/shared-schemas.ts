@@ -17,7 +17,8 @@ export const SHARED_SCHEMAS: Record<string, JsonSchema> = {
     type: 'object',
     properties: {
       field: { type: 'string' },
-      index: { type: 'integer', minimum: 0 },
+      index: { type: 'integer', minimum: 0, description: 'The batch item (its position in the request).' },
+      id: { type: 'string', description: 'The record of a bulk write by where.' },
       message: { type: 'string' },
       code: { type: 'string' },
     },
@@ -93,8 +94,23 @@ export function listSchemas(slug: string, names: ComponentNames): Record<string,
 export function batchSchema(slug: string, item: string, maxItems?: number): JsonSchema {
   return {
     type: 'object',
-    description: maxItems === undefined ? `The records of ${slug} a batch created, in the order sent.` : `A batch of new records of ${slug}: all are created, or none.`,
-    properties: { data: { type: 'array', items: ref(item), ...(maxItems !== undefined && { maxItems }) } },
+    description:
+      maxItems === undefined
+        ? `The records of ${slug} a batch created, in the order sent. On a server without transactions, \`errors\` lists the items another writer raced (a unique value taken after the batch was checked); the others were created.`
+        : `A batch of new records of ${slug}: all are created, or none (a record raced by another writer on a server without transactions is reported apart).`,
+    properties: {
+      data: { type: 'array', items: ref(item), ...(maxItems !== undefined && { maxItems }) },
+      ...(maxItems === undefined && {
+        errors: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: { index: { type: 'integer', minimum: 0 }, status: { type: 'integer' }, code: { type: 'string' }, message: { type: 'string' } },
+            required: ['index', 'status', 'code', 'message'],
+          },
+        },
+      }),
+    },
     required: ['data'],
     additionalProperties: false,
   };

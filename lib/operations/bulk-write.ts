@@ -1,13 +1,10 @@
 // What the bulk writes by where share: the records a where selects (never more than core.api.maxBulk),
-// how one record's failure is reported without failing the others, and the answer's shape.
-import type { ClientSession } from 'mongoose';
-import { TooManyMatchesError, WriteConflictError, isErrorAnswer } from '../errors';
+// how one record's failure at the store is reported in `errors`, and the answer's shape.
+import { TooManyMatchesError, isErrorAnswer } from '../errors';
 import type { WhereNode } from '../query/types';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
 import { toLoggableError } from '../util/loggable-error';
 import type { WriteArgs } from './runtime';
-import { inTransaction } from './transaction';
-import { atRevision } from '../schema/revision';
 
 export interface BulkArgs extends WriteArgs {
   /** The client's where (already parsed in its field view); undefined: every record (`where={}`). */
@@ -51,63 +48,4 @@ export function failureOf(args: WriteArgs, id: string, error: unknown): BulkFail
   }
   args.runtime.config.logger.error(`content-router: a bulk write of "${args.collection.descriptor.slug}" failed on record ${id}:`, toLoggableError(error));
   return { id, status: 500, code: 'internal_error', message: 'The record could not be written.' };
-}
-
-/** A selected record on its way to its write: as stored, and why it was not written (when it was not). */
-export interface BulkItem {
-  stored: RawDoc;
-  failure?: unknown;
-}
-
-/** Items written by one filter: those read at one revision (and given one change), the filter naming their ids at it. */
-export interface RevisionGroup<T extends BulkItem> {
-  filter: Record<string, unknown>;
-  items: T[];
-}
-
-/**
- * The items grouped by the revision they were read at and by `sameWrite` (items with the same key get the
- * same write), each group's filter naming its ids at that revision: a record is written only if still at
- * the revision read. Such a record is unchanged since it was selected, so it still matches the where and
- * the rule as they were checked.
- */
-export function atRevisions<T extends BulkItem>(items: readonly T[], sameWrite: (item: T) => string = () => ''): Array<RevisionGroup<T>> {
-  const groups = new Map<string, { rev: number | undefined; items: T[] }>();
-  for (const item of items) {
-    const rev = typeof item.stored._rev === 'number' ? item.stored._rev : undefined;
-    const key = `${String(rev)} ${sameWrite(item)}`;
-    const group = groups.get(key) ?? { rev, items: [] };
-    group.items.push(item);
-    groups.set(key, group);
-  }
-  return [...groups.values()].map(({ rev, items: members }) => ({ filter: { _id: { $in: members.map((item) => item.stored._id) }, ...atRevision(rev) }, items: members }));
-}
-
-/**
- * Writes the items in one database command or a few, in one transaction where the server has them (the
- * driver may run it again from the start, so each attempt starts the items afresh). `write` answers how many
- * records the database matched. When that is every item without a failure of its own, each was written.
- * When it is fewer, another writer moved some of them between the selection and the write: the items are
- * read back, and `holds` tells, for each, whether the record as it is now holds its change; one that does
- * not is a 409 of its own. (Without transactions, a record written and then changed again by another
- * writer before the read-back is reported as not written: docs/writes.md says so.)
- */
-export function writeAll<T extends BulkItem>(
-  args: WriteArgs,
-  items: T[],
-  write: (session?: ClientSession) => Promise<number>,
-  holds: (item: T, now: RawDoc | undefined) => boolean,
-  conflict: string,
-): Promise<void> {
-  return inTransaction(args.runtime.connection, async (session) => {
-    for (const item of items) item.failure = undefined;
-    const matched = await write(session);
-    const pending = items.filter((item) => item.failure === undefined);
-    if (matched >= pending.length) return;
-    const rows = await args.collection.model.find({ _id: { $in: pending.map((item) => item.stored._id) } }, undefined, { session }).lean<RawDoc[]>();
-    const now = new Map(rows.map((row) => [String(row._id), row]));
-    for (const item of pending) {
-      if (!holds(item, now.get(String(item.stored._id)))) item.failure = new WriteConflictError(conflict);
-    }
-  });
 }

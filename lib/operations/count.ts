@@ -5,7 +5,7 @@
 import type { ListQuery } from '../query/types';
 import { readFilter } from './build-filter';
 import { countTotal } from './count-total';
-import { withAfterError } from './hooks';
+import { withAfterError } from './after-error';
 import { resolveRead } from './read-access';
 import { type OperationArgs, type ReadObserver, operationArgs } from './runtime';
 

@@ -1,52 +1,45 @@
-// Batch create, all or nothing: every item is made ready (field access, before-hooks, validation, unique
-// values within the batch and against the database) before any is written; a write that still fails is
-// rolled back by id. Each record then gets its afterChange and read steps, as a single create.
-import { ConflictError, type ErrorDetail, ValidationError } from '../errors';
+// Batch create (POST /<slug> with { data: [...] }), a user of the write pipeline with the multi-record
+// failure policy (docs/writes.md):
+//   1. prepare every item: access, field access, before-hooks, validation and cast, relationships, unique
+//      values within the batch and against the database, the create rule's constraint on each record as
+//      it would be stored. Any failure fails the whole batch (a 4xx naming each failing item by index),
+//      nothing written;
+//   2. store each item (write/store-each.ts): in one transaction where the server has them (a failure
+//      there, such as a unique value taken meanwhile, rolls all back: a 409 naming the items); else each
+//      on its own, one that fails being reported in `errors` as its 409 while the others are created;
+//   3. for each item stored: its change event, afterChange and the read steps, in item order.
+import { type ErrorDetail, ItemsFailedError, ValidationError } from '../errors';
+import type { ApiRecord } from '../schema/to-record';
 import { assertValidInput } from '../schema/validate-input';
-import type { ApiRecord, RawDoc } from '../schema/to-record';
 import { checkAccess } from './access';
-import { assertUnanswered } from './answered';
 import { assertWithinConstraints } from './constraint-match';
-import { hasBeforeWriteHooks, withAfterError } from './hooks';
-import { bodyOf, prepareWrite } from './prepare-input';
+import { hasBeforeWriteHooks } from './hooks';
+import { withAfterError } from './after-error';
+import { type PreparedWrite, bodyOf, prepareWrite } from './prepare-input';
 import { findMissingRelations } from './check-relations';
-import { publishWrite, type CollectionRuntime, type WriteArgs } from './runtime';
-import { answerWrite } from './write-answer';
-import { isDuplicateKeyError, rethrowWriteError } from './write-errors';
+import type { WriteArgs } from './runtime';
+import { answerStored, storeCreate } from './write/pipeline';
+import { recordToInsert, removeRecords } from './write/store';
+import type { StoredChange } from './write/stored-change';
+import { type ItemFailure, refuseFailedItems, storeEach } from './write/store-each';
+import { uniqueValueFailures } from './write/unique-values';
 
 export interface CreateManyArgs extends WriteArgs {
   items: unknown;
 }
 
-function sameValue(a: unknown): string {
-  return a instanceof Date ? a.toISOString() : String(a);
+/** One item the batch could not store (only without transactions), as a single create would have answered. */
+export interface BatchFailure {
+  index: number;
+  status: number;
+  code: string;
+  message: string;
 }
 
-/**
- * Every unique value repeated inside the batch or already stored, by field and item index (a 409 listing
- * them all, so a client fixes the whole batch in one go).
- */
-async function checkUnique(collection: CollectionRuntime, sets: Record<string, unknown>[]): Promise<void> {
-  const conflicts: Array<{ field: string; index: number }> = [];
-  for (const field of Object.values(collection.descriptor.fields)) {
-    if (!field.unique || field.system) continue;
-    const seen = new Map<string, number>();
-    sets.forEach((set, index) => {
-      const value = set[field.name];
-      if (value === undefined) return;
-      const key = sameValue(value);
-      if (seen.has(key)) conflicts.push({ field: field.name, index });
-      else seen.set(key, index);
-    });
-    if (seen.size === 0) continue;
-    const values = sets.map((s) => s[field.name]).filter((v) => v !== undefined);
-    const existing = await collection.model.find({ [field.name]: { $in: values } }, { [field.name]: 1 }).lean<RawDoc[]>();
-    for (const row of existing) {
-      const index = seen.get(sameValue(row[field.name]));
-      if (index !== undefined) conflicts.push({ field: field.name, index });
-    }
-  }
-  if (conflicts.length) throw new ConflictError(conflicts.sort((a, b) => a.index - b.index));
+/** What a batch create stored: the records in item order, and the items that failed at the store. */
+export interface BatchResult {
+  data: ApiRecord[];
+  errors: BatchFailure[];
 }
 
 async function inTurn<T, R>(items: readonly T[], work: (item: T) => Promise<R>): Promise<R[]> {
@@ -55,12 +48,26 @@ async function inTurn<T, R>(items: readonly T[], work: (item: T) => Promise<R>):
   return results;
 }
 
-/** Creates every item or none; returns the records in input order. */
-export function createMany(args: CreateManyArgs): Promise<ApiRecord[]> {
+/** Creates every item (see the file's head for what happens when one fails). */
+export function createBatch(args: CreateManyArgs): Promise<BatchResult> {
   return withAfterError(args, 'create', () => createAll(args));
 }
 
-async function createAll(args: CreateManyArgs): Promise<ApiRecord[]> {
+/**
+ * Creates every item; returns the records in input order. Where an item could not be stored without
+ * transactions (another writer took its unique value meanwhile), throws the 409 naming it after storing
+ * the others (ItemsFailedError; `createBatch` answers both instead).
+ */
+export async function createMany(args: CreateManyArgs): Promise<ApiRecord[]> {
+  const { data, errors } = await createBatch(args);
+  if (errors.length) {
+    const detail = `${errors.length} of the records could not be stored; the other ${data.length} were created.`;
+    throw new ItemsFailedError(409, errors[0].code, detail, errors.map(({ index, code, message }) => ({ index, code, message })));
+  }
+  return data;
+}
+
+async function createAll(args: CreateManyArgs): Promise<BatchResult> {
   const { collection } = args;
   const items = args.items;
   const max = collection.descriptor.maxBatchSize;
@@ -70,40 +77,34 @@ async function createAll(args: CreateManyArgs): Promise<ApiRecord[]> {
   if (items.length > max) {
     throw new ValidationError(`A batch may hold at most ${max} records.`, [{ field: 'data', message: `at most ${max} items`, code: 'too_many' }]);
   }
-  const constraints = await Promise.all(
-    items.map((item) =>
-      checkAccess({ ...args, op: 'create', data: bodyOf(item) }),
-    ),
-  );
-  const errors: ErrorDetail[] = [];
+  // 1. Prepare every item; any failure fails the batch, nothing written.
+  const constraints = await Promise.all(items.map((item) => checkAccess({ ...args, op: 'create', data: bodyOf(item) })));
   const prepare = (item: unknown) => prepareWrite(args, item, { mode: 'create', operation: 'create', checkRelations: false });
   // With hooks, one item after another: they share the request's context and see the items in the client's
   // order. Without, together: a password hash per item runs on the thread pool.
-  const prepared = hasBeforeWriteHooks(collection) ? await inTurn(items, prepare) : await Promise.all(items.map(prepare));
-  prepared.forEach((ready, index) => {
-    for (const error of ready.input.errors) errors.push({ ...error, index });
-  });
+  const prepared: PreparedWrite[] = hasBeforeWriteHooks(collection) ? await inTurn(items, prepare) : await Promise.all(items.map(prepare));
+  const invalid: ErrorDetail[] = prepared.flatMap((ready, index) => ready.input.errors.map((error) => ({ ...error, index })));
   const sets = prepared.map((ready) => ready.input.set);
-  // Sorted so the error list reads in item order although items were transformed concurrently.
-  if (errors.length === 0) errors.push(...(await findMissingRelations(args, sets, true)));
-  errors.sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
-  assertValidInput(errors, 'Some records are not valid; nothing was created.');
-  await checkUnique(collection, sets);
+  if (invalid.length === 0) invalid.push(...(await findMissingRelations(args, sets, true)));
+  invalid.sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
+  assertValidInput(invalid, 'Some records are not valid; nothing was created.');
+  const failures: ItemFailure[] = await uniqueValueFailures(collection, sets.map((set, index) => ({ item: { index }, set })));
+  refuseFailedItems(failures, 'created');
+  await assertWithinConstraints(args, sets.map((set, index) => ({ doc: recordToInsert(collection, set), constraint: constraints[index] })));
 
-  const docs = sets.map((set) => new collection.model(set));
-  await assertWithinConstraints(args, docs.map((doc, index) => ({ doc: doc.toObject() as RawDoc, constraint: constraints[index] })));
-  assertUnanswered(args);
-  try {
-    await collection.model.insertMany(docs, { ordered: true });
-  } catch (error) {
-    // Another writer took a unique value between the check and the insert: undo what did land.
-    await collection.model.deleteMany({ _id: { $in: docs.map((d) => d._id) } });
-    const index = isDuplicateKeyError(error) ? (error.writeErrors?.[0]?.index ?? error.index) : undefined;
-    rethrowWriteError(error, index);
+  // 2. Store each item.
+  // Without transactions, a batch the database failed part-way (an outage) is undone by id, as far as the
+  // database lets it: a client's retry then finds no half of it.
+  // If the database is gone by then, what landed stays (docs/operations.md); the original failure is answered.
+  const undo = (stored: StoredChange[]) => removeRecords(collection, stored.map((change) => change.after!._id)).catch(() => undefined);
+  const outcomes = await storeEach(args, sets.map((set, index) => ({ set, index })), ({ index }) => ({ index }), ({ set }, session) => storeCreate(args, set, session), undo);
+
+  // 3. Per item stored: publish, afterChange, the answer.
+  const data: ApiRecord[] = [];
+  const errors: BatchFailure[] = [];
+  for (const [index, outcome] of outcomes.entries()) {
+    if (outcome.change) data.push(await answerStored(args, outcome.change, prepared[index].data));
+    else if (outcome.failure) errors.push({ index, status: outcome.failure.status, code: outcome.failure.code, message: outcome.failure.message });
   }
-  const rows = docs.map((doc) => doc.toObject() as RawDoc);
-  publishWrite(args, collection, 'create', rows.map((row) => String(row._id)), undefined, rows);
-  const records: ApiRecord[] = [];
-  for (const [index, row] of rows.entries()) records.push(await answerWrite(args, 'create', { row, data: prepared[index].data }));
-  return records;
+  return { data, errors };
 }

@@ -1,11 +1,15 @@
-// Deleting a file, one sequence for DELETE /uploads/:filename and api.local.deleteUpload: access -> the file,
-// if the delete rule allows this caller that one -> remove its record and bytes -> notify, so an answer
-// that populated it is read again, as after any record's delete.
+// Deleting a file, one sequence for DELETE /uploads/:filename and api.local.deleteUpload, a user of the
+// write pipeline (write/pipeline.ts): access -> the file, if the delete rule allows this caller that one ->
+// store: remove its record and bytes, recorded at the seam -> publish, so an answer that populated it is
+// read again, as after any record's delete.
 import { NotFoundError } from '../errors';
 import { checkAccess } from './access';
 import { matchesConstraint } from './constraint-match';
 import type { FileCollection } from './file-storage';
-import { type OperationArgs, publishWrite } from './runtime';
+import type { RawDoc } from '../schema/to-record';
+import type { OperationArgs } from './runtime';
+import { storeOne } from './write/pipeline';
+import { publishChange } from './write/stored-change';
 
 export interface DeleteFileArgs extends Omit<OperationArgs, 'collection'> {
   collection: FileCollection;
@@ -23,8 +27,12 @@ export async function deleteFile(args: DeleteFileArgs): Promise<{ deleted: true 
   const row = await collection.storage.findByName(filename);
   if (!row || !(await matchesConstraint(args, row, constraint))) throw new NotFoundError(`No file "${filename}".`);
   // 3. Its record and every byte; someone else may have been first.
-  if (!(await collection.storage.remove(row._id))) throw new NotFoundError(`No file "${filename}".`);
+  const change = await storeOne(args, async () => {
+    if (!(await collection.storage.remove(row._id))) return null;
+    return { collection, type: 'delete', operation: 'delete', id: row._id.toHexString(), before: row as unknown as RawDoc, actor: args.user, idOnly: true };
+  });
+  if (!change) throw new NotFoundError(`No file "${filename}".`);
   // 4. Answers that populated it are stale now.
-  publishWrite(args, collection, 'delete', [row._id.toHexString()]);
+  publishChange(args, change);
   return { deleted: true };
 }

@@ -9,8 +9,9 @@ import type { Request } from 'express';
 import type { AuthUser } from '../config/types';
 import type { CollectionDescriptor, FieldDescriptor, SchemaRegistry } from '../schema/descriptors';
 import { createRecordSerializer } from '../schema/to-record';
-import { callHook, fieldRuleLabel, rememberForCaller } from './hooks';
+import { rememberForCaller } from './hook-context';
 import { type CallerMemo, type RequestState, callerMemo } from './request-state';
+import { callHook, fieldRuleLabel } from './hooks';
 import type { FieldReadRule, FieldView, Runtime, ViewedCollection } from './runtime';
 
 // The view types live with the runtime, which holds the views: declared here they would tie the two

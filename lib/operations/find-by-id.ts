@@ -12,7 +12,7 @@ import type { ApiRecord, RawDoc } from '../schema/to-record';
 import { type RuleAnswer, askRule } from './access';
 import { buildFilter, idCondition, liveRecordFilter } from './build-filter';
 import { finishRows } from './finish-rows';
-import { withAfterError } from './hooks';
+import { withAfterError } from './after-error';
 import { readThrough, resolveRead } from './read-access';
 import { checkRecordId, toRecordId } from './record-id';
 import { type CollectionRuntime, type ReadObserver, type OperationArgs, operationArgs } from './runtime';

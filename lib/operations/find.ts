@@ -7,7 +7,7 @@ import { countTotal } from './count-total';
 import { findCursor } from './find-cursor';
 import { findPage } from './find-page';
 import type { FindResult } from './find-result';
-import { withAfterError } from './hooks';
+import { withAfterError } from './after-error';
 import { readThrough, resolveRead } from './read-access';
 import { type ReadObserver, type OperationArgs, operationArgs } from './runtime';
 

@@ -1,24 +1,23 @@
-// Singleton globals: read (defaults before the first write) and upserting partial update. Their hooks
+// Singleton globals: read (defaults before the first write) and upserting partial update, a user of the
+// write pipeline (write/pipeline.ts). Their hooks
 // (beforeChange, afterChange, afterRead, and fields') and field access run as a collection's do.
 import type { Request } from 'express';
 import type { RequestState } from './request-state';
 import type { AuthUser } from '../config/types';
-import { NotFoundError } from '../errors';
+import { ConflictError, NotFoundError, PreconditionFailedError } from '../errors';
 import type { WhereNode } from '../query/types';
 import { assertValidInput } from '../schema/validate-input';
 import type { RawDoc } from '../schema/to-record';
 import { checkAccess } from './access';
-import { assertUnanswered } from './answered';
 import { bodyOf, prepareWrite } from './prepare-input';
 import { buildFilter } from './build-filter';
-import { hooksSeeOriginal, withAfterError } from './hooks';
+import { hooksSeeOriginal } from './hooks';
+import { withAfterError } from './after-error';
 import { presentFor } from './present-records';
-import { publishWrite, type CollectionRuntime, type OperationArgs, type Runtime } from './runtime';
-import { answerWrite } from './write-answer';
-import { isDuplicateKeyError, rethrowWriteError } from './write-errors';
+import type { CollectionRuntime, OperationArgs, Runtime } from './runtime';
+import { answerStored, storeOne, storeUpdate } from './write/pipeline';
+import { atRevisionOf } from './write/store';
 import { type IfMatch, assertTagMatches, conditionalMiss, tagsToMatch } from './precondition';
-import { PreconditionFailedError } from '../errors';
-import { atRevision } from '../schema/revision';
 
 export interface GlobalArgs {
   runtime: Runtime;
@@ -99,28 +98,18 @@ async function writeGlobal(args: GlobalArgs & { data: unknown }): Promise<Record
   const previousDoc = original ? withoutId(global.serializeAll(original)) : undefined;
   const { input, data } = await prepareWrite(operation, args.data, { mode: 'update', operation: 'update', originalDoc: previousDoc });
   assertValidInput(input.errors, 'The global is not valid.');
-  const change: Record<string, unknown> = { $set: input.set };
-  if (input.unset.length) change.$unset = Object.fromEntries(input.unset.map((name) => [name, 1]));
-  assertUnanswered(args);
-  let row: RawDoc | null;
   // With If-Match, only at the revision compared (none yet: only if nobody created the document meanwhile).
-  const writeFilter = tags ? { $and: [filter, atRevision(original?._rev)] } : filter;
+  // Under a constraint only a stored document that matches it is updated (never upserted past it).
+  const stored = tags ? (original ?? undefined) : undefined;
+  const where = tags && !original ? atRevisionOf(filter, {}) : filter;
+  let change;
   try {
-    row = await global.model
-      // Under a constraint only a stored document that matches it is updated (never upserted past it).
-      .findOneAndUpdate(writeFilter, change, {
-        upsert: !constraint,
-        returnDocument: 'after',
-        runValidators: true,
-        setDefaultsOnInsert: true,
-      })
-      .lean<RawDoc>();
+    change = await storeOne(operation, (session) => storeUpdate(operation, { input, operation: 'update', filter: where, stored, upsert: !constraint, session }));
   } catch (error) {
     // The upsert met a document created since the compare: its _id is taken.
-    if (tags && isDuplicateKeyError(error)) throw new PreconditionFailedError();
-    rethrowWriteError(error);
+    if (tags && error instanceof ConflictError) throw new PreconditionFailedError();
+    throw error;
   }
-  if (!row) return conditionalMiss(tags ? global.model.exists(filter) : Promise.resolve(false), notFound(global));
-  publishWrite(args, global, 'update', [global.descriptor.slug], [...Object.keys(input.set), ...input.unset], [row]);
-  return answerWrite(operation, 'update', { row, data, previousDoc }, withoutId);
+  if (!change) return conditionalMiss(tags ? global.model.exists(filter) : Promise.resolve(false), notFound(global));
+  return answerStored(operation, change, data, { shape: withoutId, previousDoc });
 }

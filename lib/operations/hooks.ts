@@ -1,12 +1,12 @@
-// Runs the host's hooks for the operations: one args object per call, the request's shared `context`,
-// the local API bound to the caller, and errors that say which hook failed. A ContentError a hook throws
-// is the answer as it is; anything else becomes a HookError naming the hook (a 500 whose log says where).
+// Runs the host's hooks for the operations: one args object per call, the request's shared `context`
+// (hook-context.ts), the local API bound to the caller, and errors that say which hook failed. A
+// ContentError a hook throws is the answer as it is; anything else becomes a HookError naming the hook (a
+// 500 whose log says where). Failures given to afterError: after-error.ts.
 import type { Request } from 'express';
 import type { FieldHookArgs, HookApi, HookContext, HookOperation } from '../config/hooks';
 import { ContentError, isErrorAnswer, misusedStatus } from '../errors';
 import { isRecord } from '../util/is-record';
-import { toLoggableError } from '../util/loggable-error';
-import { type CallerMemo, stateOf } from './request-state';
+import { stateOf } from './request-state';
 import type { CollectionRuntime, OperationArgs } from './runtime';
 
 /** A hook failed with an error that is not a ContentError, or produced something that cannot be stored. */
@@ -15,24 +15,6 @@ export class HookError extends Error {
     super(message, options);
     this.name = 'HookError';
   }
-}
-
-/** The context the operation's hooks share: its request state's (a local call's own, or its request's). */
-export function contextOf(args: Pick<OperationArgs, 'state' | 'req'>): HookContext {
-  return stateOf(args).context;
-}
-
-/**
- * `make()`'s value, made once per request state (a local API call counts as one: it has a state of its own)
- * and caller: a nested call as another user makes its own.
- */
-export function rememberForCaller<T>(memo: CallerMemo<T>, args: Pick<OperationArgs, 'state' | 'req' | 'user'>, make: () => T): T {
-  const { decided } = stateOf(args);
-  const known = decided.get(memo);
-  if (known && known.user === args.user) return known.value as T;
-  const value = make();
-  decided.set(memo, { user: args.user, value });
-  return value;
 }
 
 /** True when a write's body passes hooks before it is stored: beforeValidate, beforeChange, a field's beforeChange. */
@@ -194,58 +176,4 @@ function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   return `a ${typeof value}`;
-}
-
-/** The collections whose afterError hooks were told of an error already. */
-const reported = new WeakMap<object, Set<string>>();
-
-/**
- * Gives an operation's unexpected failure (not a ContentError with an error status) to the collection's
- * afterError hooks. A hook
- * that fails there is logged and the others still run: the original error is what the caller gets.
- */
-export async function reportError(args: OperationArgs, operation: HookOperation, error: unknown): Promise<void> {
-  const { collection } = args;
-  const hooks = collection.descriptor.hooks.afterError;
-  if (hooks.length === 0 || isErrorAnswer(error)) return;
-  // A failure inside a nested call (a hook's `api`) passes through the outer operation too: each
-  // collection's afterError hears of it once.
-  if (typeof error === 'object' && error !== null) {
-    const told = reported.get(error) ?? new Set<string>();
-    if (told.has(collection.descriptor.slug)) return;
-    reported.set(error, told.add(collection.descriptor.slug));
-  }
-  const base = hookBase(args, operation);
-  for (let index = 0; index < hooks.length; index++) {
-    try {
-      await hooks[index]({ ...base, error });
-    } catch (failure) {
-      args.runtime.config.logger.error(`content-router: the ${hookLabel(collection, 'hooks.afterError', index, hooks[index])} hook failed:`, toLoggableError(failure));
-    }
-  }
-}
-
-/**
- * Runs `work` as one operation of the collection: an unexpected failure (see reportError) also goes to the
- * afterError hooks before it is rethrown (and answered, and logged, where it is caught).
- */
-export async function withAfterError<T>(args: OperationArgs, operation: HookOperation, work: () => Promise<T>): Promise<T> {
-  if (args.collection.descriptor.hooks.afterError.length === 0) return work();
-  try {
-    return await work();
-  } catch (error) {
-    await reportError(args, operation, error);
-    throw error;
-  }
-}
-
-/**
- * A hook that failed after the write stood (afterChange, afterDelete): the write is not undone and the
- * caller still succeeds, so the failure is logged and given to afterError here.
- */
-export async function reportAfterWrite(args: OperationArgs, operation: HookOperation, error: unknown): Promise<void> {
-  // A ContentError cannot refuse a write that stands: here it is a failure of the hook that threw it, named.
-  const failure = error instanceof ContentError ? namedHookError(error, 'after-write') : error;
-  args.runtime.config.logger.error('content-router: a hook failed after the write was stored (the write stands):', toLoggableError(failure));
-  await reportError(args, operation, failure);
 }

@@ -3,7 +3,7 @@
 // hooks hear of it as of any other failure of its operations.
 import type { HookOperation } from '../config/hooks';
 import { type FieldView, callerView } from './field-view';
-import { reportError } from './hooks';
+import { reportError } from './after-error';
 import type { OperationArgs } from './runtime';
 
 /** callerView for one operation of `args.collection`; a failure goes to its afterError hooks, then on. */

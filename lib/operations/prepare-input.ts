@@ -3,8 +3,9 @@
 //   2. beforeValidate hooks (after a check of the field names the client sent, when there are any);
 //   3. validation: the client's mistakes, every one at once (400);
 //   4. relationships must name readable records; features rewrite the body (auth checks and hashes passwords);
-//   5. beforeChange hooks, the collection's then the fields'; what each hook produces is checked as
-//      steps 3-4 check a body, and a failure there is the host's bug: a 500 naming the hook.
+//   5. beforeChange hooks, the collection's then the fields'. What they changed, taken together, is then
+//      validated, cast, relation-checked and transformed ONCE, as steps 3-4 do for a body; a failure there
+//      is the host's bug: a 500 naming the hook that last set the failing field.
 // Errors of steps 1-4 are returned (the caller asserts them, and may index them: batch create); hooks throw.
 import { isDeepStrictEqual } from 'node:util';
 import type { BeforeChangeArgs, HookRecord } from '../config/hooks';
@@ -12,8 +13,9 @@ import type { ErrorDetail } from '../errors';
 import { type ValidatedInput, validateInput } from '../schema/validate-input';
 import { isRecord } from '../util/is-record';
 import { findMissingRelations } from './check-relations';
-import { HookError, callHook, fieldHookArgs, fieldRuleLabel, hookBase, hookLabel, rememberForCaller, runReplacing } from './hooks';
+import { rememberForCaller } from './hook-context';
 import { type CallerMemo, callerMemo } from './request-state';
+import { HookError, callHook, fieldHookArgs, fieldRuleLabel, hookBase, hookLabel, runReplacing } from './hooks';
 import { readOnlyFieldsOf, type WriteArgs } from './runtime';
 
 /** How a body is written: its validation mode, and what hooks are told. */
@@ -50,18 +52,14 @@ export async function prepareWrite(args: WriteArgs, body: unknown, intent: Write
     const named = validateInput(body, collection.descriptor, clientOptions).errors.filter((e) => NAME_ERRORS.has(e.code ?? ''));
     if (named.length) return { input: { set: {}, unset: [], errors: named }, data };
     const base = hookBase(args, intent.operation);
-    // Each hook's own values are checked as it returns them (a bad one is the hook's bug: a 500 naming it);
-    // the client's values, and what nobody filled in, are validated after them (the client's mistakes: a 400).
-    let before = snapshot(body);
-    const check = (next: Record<string, unknown>, label: string) => {
-      const changed = changedKeys(before, next).filter((key) => next[key] !== undefined);
-      const output = validateInput(Object.fromEntries(changed.map((key) => [key, next[key]])), collection.descriptor, { mode: 'update', allowHidden: true });
-      if (output.errors.length) throw invalidOutput(label, output.errors);
-      before = snapshot(next);
-    };
+    const { changedBy, check } = changeTracker(body);
     data = await runReplacing<BeforeChangeArgs>(collection, 'hooks.beforeValidate', hooks.beforeValidate, { ...base, operation: intent.operation, originalDoc: intent.originalDoc, id: intent.id }, 'data', { ...body }, check);
-    // What the client sent was checked above; what beforeValidate added is the application's own (hidden fields too).
+    // One validation of the body as the hooks left it (hidden fields too: what they added is the application's
+    // own). A bad value a hook set is the hook's bug (a 500 naming it); the client's values, and what nobody
+    // filled in, are the client's mistakes (a 400).
     input = validateInput(data, collection.descriptor, { mode: intent.mode, allowHidden: true });
+    const byHook = input.errors.filter((error) => error.field !== undefined && data[error.field] !== undefined && changedBy.has(error.field));
+    if (byHook.length) throw invalidOutput(changedBy.get(byHook[0].field!)!, byHook);
   }
   if (input.errors.length === 0 && intent.checkRelations !== false) input.errors.push(...(await findMissingRelations(args, [input.set])));
   // Features check what they own even beside other errors (a weak password is reported with a bad e-mail).
@@ -91,11 +89,8 @@ async function transform(args: WriteArgs, input: ValidatedInput, mode: 'create' 
 async function runBeforeChange(args: WriteArgs, intent: WriteIntent, input: ValidatedInput, body: Record<string, unknown>): Promise<Record<string, unknown>> {
   const { collection } = args;
   const base = { ...hookBase(args, intent.operation), operation: intent.operation, originalDoc: intent.originalDoc, id: intent.id };
-  let before = snapshot(body);
-  const check = async (next: Record<string, unknown>, label: string) => {
-    await applyHookOutput(args, intent.mode, input, before, next, label);
-    before = snapshot(next);
-  };
+  const initial = snapshot(body);
+  const { changedBy, check } = changeTracker(body);
   let data = await runReplacing<BeforeChangeArgs>(collection, 'hooks.beforeChange', collection.descriptor.hooks.beforeChange, base, 'data', body, check);
   for (const field of collection.fieldBeforeChange) {
     const list = field.config.hooks!.beforeChange!;
@@ -104,10 +99,25 @@ async function runBeforeChange(args: WriteArgs, intent: WriteIntent, input: Vali
       const value = await callHook(label, list[index], fieldHookArgs(base, field.name, data[field.name], { data, originalDoc: base.originalDoc }));
       if (value === undefined) continue;
       data = { ...data, [field.name]: value };
-      await check(data, label);
+      check(data, label);
     }
   }
+  if (changedBy.size) await applyHookOutput(args, intent.mode, input, initial, data, changedBy);
   return data;
+}
+
+/**
+ * Follows which hook last changed each key of the body (`check` runs after each hook): a value that cannot
+ * be stored is blamed on the hook that set it.
+ */
+function changeTracker(body: Record<string, unknown>): { changedBy: Map<string, string>; check: (next: Record<string, unknown>, label: string) => void } {
+  const changedBy = new Map<string, string>();
+  let before = snapshot(body);
+  const check = (next: Record<string, unknown>, label: string) => {
+    for (const key of changedKeys(before, next)) changedBy.set(key, label);
+    before = snapshot(next);
+  };
+  return { changedBy, check };
 }
 
 /** A deep copy to compare a hook's output against (in-place changes included); null when the body cannot be copied. */
@@ -120,12 +130,15 @@ function snapshot(body: Record<string, unknown>): Record<string, unknown> | null
 }
 
 /**
- * Checks what a hook changed (values set, cleared with null, or removed) as a body is checked, and merges it
- * into `input`. Anything that could not be stored is a HookError naming the hook: nothing is written.
+ * Checks what the hooks changed together (values set, cleared with null, or removed) as a body is checked,
+ * once, and merges it into `input`. Anything that could not be stored is a HookError naming the hook that
+ * last changed the field: nothing is written.
  */
-async function applyHookOutput(args: WriteArgs, mode: 'create' | 'update', input: ValidatedInput, before: Record<string, unknown> | null, after: Record<string, unknown>, label: string): Promise<void> {
+async function applyHookOutput(args: WriteArgs, mode: 'create' | 'update', input: ValidatedInput, before: Record<string, unknown> | null, after: Record<string, unknown>, changedBy: ReadonlyMap<string, string>): Promise<void> {
   const changed = changedKeys(before, after);
   if (changed.length === 0) return;
+  const blame = (errors: readonly ErrorDetail[]) => (errors.find((e) => e.field && changedBy.has(e.field))?.field ?? '') ;
+  const label = (errors: readonly ErrorDetail[]) => changedBy.get(blame(errors)) ?? [...changedBy.values()].at(-1)!;
   const given = Object.fromEntries(changed.filter((key) => after[key] !== undefined).map((key) => [key, after[key]]));
   // Partial, as an update body: a required field a hook leaves out of a create is checked below.
   const output = validateInput(given, args.collection.descriptor, { mode: 'update', allowHidden: true });
@@ -137,7 +150,7 @@ async function applyHookOutput(args: WriteArgs, mode: 'create' | 'update', input
     const field = Object.hasOwn(fields, key) ? fields[key] : undefined;
     if (field?.required && field.config.default === undefined) output.errors.push({ field: key, message: `${key} is required`, code: 'required' });
   }
-  if (output.errors.length) throw invalidOutput(label, output.errors);
+  if (output.errors.length) throw invalidOutput(label(output.errors), output.errors);
   for (const key of changed) {
     delete input.set[key];
     input.unset = input.unset.filter((name) => name !== key);

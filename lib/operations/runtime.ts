@@ -1,6 +1,7 @@
 // The router's live state that every operation reads: resolved config, schema registry, models,
-// serializers, the change bus, the outage log, and the hooks features add to. Built once by contentRouter(). The args
-// every operation takes live here too: they and the hooks' types refer to each other.
+// serializers, the change bus, the outage log, and the hooks features add to, with the types of what they
+// add. Built once by contentRouter(). The args every operation takes live here too: they and the hooks'
+// types refer to each other (one module, so no import circle). Publishing a write: write/stored-change.ts.
 import type { Connection, Model, Types } from 'mongoose';
 import type { Request } from 'express';
 import type { ResolvedConfig } from '../config/resolve-config';
@@ -11,6 +12,8 @@ import type { CollectionDescriptor, FieldDescriptor, SchemaRegistry } from '../s
 import type { ValidatedInput } from '../schema/validate-input';
 import { type RecordSerializer, createRecordSerializer } from '../schema/to-record';
 import type { ChangeBus, WriteStamps } from '../changes/change-bus';
+import type { ClientSession } from 'mongoose';
+import type { RawDoc } from '../schema/to-record';
 import type { OutageLog } from './outage-log';
 import { type RequestState, noteWrite } from './request-state';
 
@@ -223,7 +226,42 @@ export interface RuntimeHooks {
    * could read it before). Any yes makes an update read the record first and write at its revision.
    */
   readonly priorState: PriorStateProvider[];
+  /**
+   * Record every stored change in the session that stored it (versions, the audit log): see
+   * write/stored-change.ts. Any entry makes every write run in a transaction where the server has them.
+   */
+  readonly changeStored: ChangeRecorder[];
 }
+
+/** One stored change of one record (or global, or file), as the write read it back from the database. */
+export interface StoredChange {
+  readonly collection: Pick<CollectionRuntime, 'descriptor'>;
+  /** What happened to the record, as the change bus names it (a restore is an update). */
+  readonly type: 'create' | 'update' | 'delete';
+  /** The operation that made the change. */
+  readonly operation: 'create' | 'update' | 'delete' | 'restore';
+  /** The record's id as stored (lower-case hex; a global's slug). */
+  readonly id: string;
+  /**
+   * The record just before the change (raw: hidden fields included), when the write knows it: every write
+   * made at a revision it read (bulk writes, If-Match, constrained updates, hooks, a feature asking for
+   * the prior state), and every delete. Absent for a create, and for an unconditional single update.
+   */
+  readonly before?: RawDoc;
+  /** The record as stored, the database's answer to the write itself; absent for a permanent delete. */
+  readonly after?: RawDoc;
+  /** Updates: the fields set or cleared (a restore: deletedAt too). */
+  readonly fields?: readonly string[];
+  /** A soft delete's (or restore's) stamps, for subscribers that see only `before` (ChangeEvent.stamps). */
+  readonly stamps?: WriteStamps;
+  /** Who made it: the caller, or null (anonymous, or a server-side call without a user). */
+  readonly actor: AuthUser | null;
+  /** Publish the id alone, no rows (files: their subscribers know them by id). */
+  readonly idOnly?: boolean;
+}
+
+/** Records a stored change in the session that stored it (versions, audit); a failure rolls the write back. */
+export type ChangeRecorder = (change: StoredChange, session: ClientSession | undefined) => Promise<void>;
 
 /** Says whether the updates of a collection must carry the record as it was before them. */
 export type PriorStateProvider = (collection: CollectionDescriptor) => boolean;
@@ -258,7 +296,7 @@ export interface Runtime {
 
 /** Empty hook lists for a new runtime. */
 export function createRuntimeHooks(): RuntimeHooks {
-  return { authenticate: [], defaultAccess: [], readOnlyFields: [], transformInput: [], readThrough: [], countThrough: [], relationSources: [], priorState: [] };
+  return { authenticate: [], defaultAccess: [], readOnlyFields: [], transformInput: [], readThrough: [], countThrough: [], relationSources: [], priorState: [], changeStored: [] };
 }
 
 /** Pairs a descriptor with its model and precomputed serializer and projection. */
@@ -307,38 +345,4 @@ export function defaultAccessOf(runtime: Runtime, collection: CollectionDescript
     if (rule) return rule;
   }
   return undefined;
-}
-
-/**
- * Publishes a write this router made to a collection or global (origin `local`) on the change bus.
- * `docs` are the stored rows as the write left them (for a delete: as they were before it), raw,
- * hidden fields included: consumers such as realtime check each reader's access against them.
- * `stamps`: what a soft delete wrote (see ChangeEvent.stamps); a delete without them removed its records.
- * The request it was made for is noted as having written (RequestState.wrote, noteWrite).
- * `before`: an update's rows just before it, when the write read them (see ChangeEvent.before).
- */
-export function publishWrite(
-  by: Pick<OperationArgs, 'runtime' | 'state' | 'req'>,
-  target: Pick<CollectionRuntime, 'descriptor'>,
-  type: 'create' | 'update' | 'delete',
-  ids: string[],
-  fields?: string[],
-  docs?: Record<string, unknown>[],
-  stamps?: WriteStamps,
-  before?: Record<string, unknown>[],
-): void {
-  const { slug, isGlobal } = target.descriptor;
-  noteWrite(by);
-  by.runtime.changes.emitChange({
-    scope: isGlobal ? 'global' : 'collection',
-    slug,
-    type,
-    ids,
-    ...(fields ? { fields } : {}),
-    ...(docs ? { docs } : {}),
-    ...(stamps ? { stamps } : {}),
-    ...(before ? { before } : {}),
-    origin: 'local',
-    timestamp: by.runtime.config.clock.now(),
-  });
 }

@@ -1,12 +1,16 @@
-// Storing a file, one sequence for POST /upload and api.local.upload: access (before a byte of the upload
-// is read) -> read the upload, its file stored as it arrives, checked against the create rule before a
-// byte of it is written -> check the other fields -> write the file's record, alt in it -> notify.
+// Storing a file, one sequence for POST /upload and api.local.upload, a user of the write pipeline
+// (write/pipeline.ts): access (before a byte of the upload is read) -> read the upload, its file stored as
+// it arrives, checked against the create rule before a byte of it is written -> check the other fields ->
+// store: commit the file's record, alt in it, and record the change at the seam -> publish.
 import { ValidationError } from '../errors';
 import type { WhereNode } from '../query/types';
 import { checkAccess } from './access';
 import { assertWithinConstraints } from './constraint-match';
 import type { FileCollection, FileRow, IncomingFile, PendingFile, UploadedFile } from './file-storage';
-import { type OperationArgs, publishWrite } from './runtime';
+import type { RawDoc } from '../schema/to-record';
+import type { OperationArgs } from './runtime';
+import { storeOne } from './write/pipeline';
+import { type StoredChange, publishChange } from './write/stored-change';
 
 /** Longest `alt` text, in characters. */
 export const MAX_ALT_LENGTH = 1000;
@@ -99,20 +103,23 @@ export async function uploadFile(args: UploadFileArgs): Promise<UploadedFile> {
 
   // 2. The upload, its file stored as it arrives (no one sees it yet).
   const { pending, fields } = await readUpload(args, admit);
-  let row: FileRow;
+  let change: StoredChange;
   try {
     // 3. The other fields.
     const alt = checkFields(fields);
     // 4. A rule naming the size or the alt text, now that they are known.
     if (late) await assertWithinConstraints(args, [{ doc: alt === undefined ? pending.row : { ...pending.row, alt }, constraint }]);
-    // 5. The file's record, alt in it: from now on the file exists.
-    row = await pending.commit(alt);
+    // 5. The file's record, alt in it: from now on the file exists (the storage's own write: GridFS).
+    change = (await storeOne(args, async () => {
+      const row = await pending.commit(alt);
+      return { collection, type: 'create', operation: 'create', id: row._id.toHexString(), after: row as unknown as RawDoc, actor: args.user, idOnly: true };
+    }))!;
   } catch (error) {
     await pending.abort();
     throw error;
   }
 
   // 6. Everyone who derives answers from files (the response cache) is told.
-  publishWrite(args, collection, 'create', [row._id.toHexString()]);
-  return collection.storage.toRecord(row, args.req?.baseUrl ?? runtime.config.prefix);
+  publishChange(args, change);
+  return collection.storage.toRecord(change.after as unknown as FileRow, args.req?.baseUrl ?? runtime.config.prefix);
 }

@@ -9,8 +9,8 @@
 import type { AfterChangeArgs, HookRecord } from '../config/hooks';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
 import { callerView } from './field-view';
-import { hookBase, reportAfterWrite, runReplacing } from './hooks';
-import { representationTag } from './precondition';
+import { hookBase, runReplacing } from './hooks';
+import { reportAfterWrite } from './after-error';
 import { presentRecord } from './present-records';
 import type { OperationArgs } from './runtime';
 
@@ -33,9 +33,9 @@ function withoutWriteOnly({ collection }: OperationArgs, data: Record<string, un
 /** Answers that are not the record a GET returns (afterChange changed them, or only the id is left): no tag. */
 const untagged = new WeakSet<object>();
 
-/** The strong ETag of a write's answer (the record's current representation), or undefined when it is not one. */
-export function etagOfAnswer(answer: object): string | undefined {
-  return untagged.has(answer) ? undefined : representationTag(answer);
+/** True when a write's answer is the record's current representation: its ETag is a hash of it. */
+export function isRepresentation(answer: object): boolean {
+  return !untagged.has(answer);
 }
 
 type Shape<T> = (record: ApiRecord) => T;

@@ -1,7 +1,7 @@
 // The REST routes of one collection as route-table entries: parse the request, call the shared
 // operation, shape the answer. List, count, get, create (one or a batch), update, delete, and restore.
 import type { Request } from 'express';
-import { count, create, createMany, deleteMany, deleteRecord, find, findById, restoreRecord, update, updateMany } from '../operations/index';
+import { count, create, createBatch, deleteMany, deleteRecord, find, findById, restoreRecord, update, updateMany } from '../operations/index';
 import type { FieldView } from '../operations/field-view';
 import { operationView } from '../operations/operation-view';
 import type { CollectionRuntime, Runtime } from '../operations/runtime';
@@ -10,7 +10,8 @@ import { rejectQuery } from '../query/reject';
 import { createCachedReadHeaders } from './cache-headers';
 import { endJson, sendReadJson } from '../http/json-answer';
 import { toListEnvelope } from '../http/list-envelope';
-import { ETAG_HEADER, IF_NONE_MATCH_HEADER, NOT_MODIFIED, bulkIfMatchHeader, checkBulkIfMatch, ifMatchHeader, ifMatchOf, preconditionResponses, sendRead, sendWritten } from './preconditions';
+import { ETAG_HEADER, IF_NONE_MATCH_HEADER, NOT_MODIFIED, bulkIfMatchHeader, ifMatchHeader, preconditionResponses } from './precondition-docs';
+import { checkBulkIfMatch, ifMatchOf, sendRead, sendWritten } from './preconditions';
 import { QueryError } from '../errors';
 import type { QueryMemo } from './query-memo';
 import { parseQueryString, querySearch, readQuery } from '../http/read-query';
@@ -169,7 +170,9 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
       async handler(req, res) {
         const args = await base(req);
         if (isBatch(collection, req.body)) {
-          endJson(res.status(201), { data: await createMany({ ...args, items: req.body.data }) });
+          // Without transactions an item another writer raced is reported in `errors`; the others are created.
+          const { data, errors } = await createBatch({ ...args, items: req.body.data });
+          endJson(res.status(201), errors.length ? { data, errors } : { data });
           return;
         }
         const record = await create({ ...args, data: req.body });

@@ -3,7 +3,8 @@
 import type { RouteDef } from '../http/route-table';
 import { findGlobal, updateGlobal } from '../operations/index';
 import type { CollectionRuntime, Runtime } from '../operations/runtime';
-import { ETAG_HEADER, IF_NONE_MATCH_HEADER, NOT_MODIFIED, ifMatchHeader, ifMatchOf, preconditionResponses, sendRead, sendWritten } from './preconditions';
+import { ETAG_HEADER, IF_NONE_MATCH_HEADER, NOT_MODIFIED, ifMatchHeader, preconditionResponses } from './precondition-docs';
+import { ifMatchOf, sendRead, sendWritten } from './preconditions';
 import { requestUser } from '../http/request-user';
 
 const ERRORS = { 400: { description: 'Invalid body' }, 401: { description: 'Invalid credentials' }, 403: { description: 'Not allowed' } };

@@ -1,5 +1,6 @@
 // Multi-document transactions where the server has them: a replica set member or a mongos (a standalone
-// server has none). Asked once per connection; bulk writes use it to write all their records or none.
+// server has none). Asked once per connection; multi-record writes store all their records in one, and
+// every write does once a feature records changes at the seam (stored-change.ts).
 import type { ClientSession, Connection } from 'mongoose';
 
 const support = new WeakMap<Connection, Promise<boolean>>();

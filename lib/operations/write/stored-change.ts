@@ -1,0 +1,67 @@
+// THE SEAM: every change of a record the router stores passes through changeStored() exactly once, inside
+// the session (the transaction, where the server has them) that stored it, with the record before and
+// after, the actor and the fields changed. It is where a version of the record and an audit entry are to be
+// written next, in that same session: a feature adds a ChangeRecorder to `runtime.hooks.changeStored`,
+// and from then on every write that stores a change runs in a transaction where the server has them, so
+// the record and what the recorder writes commit or roll back together (store-one.ts, store-each.ts).
+// Publishing on the change bus (subscribers: caches, realtime, webhooks) happens later, after the commit,
+// and only for changes that were stored: publishChange().
+import type { ClientSession } from 'mongoose';
+import type { CollectionRuntime, OperationArgs, Runtime, StoredChange } from '../runtime';
+import { noteWrite } from '../request-state';
+
+export type { ChangeRecorder, StoredChange } from '../runtime';
+
+/** The operation a change is stored for: its runtime, and the request state it counts as written for. */
+export type WriteBy = Pick<OperationArgs, 'runtime' | 'state' | 'req'>;
+
+/**
+ * The one place where "a change was stored": called once per stored change, in the store's session, before
+ * it commits. Runs every recorder features added; notes the write for the request's trace (what an
+ * Idempotency-Key keeps depends on it).
+ */
+export async function changeStored(by: WriteBy, change: StoredChange, session: ClientSession | undefined): Promise<void> {
+  noteWrite(by);
+  for (const record of by.runtime.hooks.changeStored) await record(change, session);
+}
+
+/** True when a write must run in a transaction (where the server has them): something records its changes. */
+export function recordsChanges(runtime: Runtime): boolean {
+  return runtime.hooks.changeStored.length > 0;
+}
+
+/** Tells the change bus of a stored (and committed) change, with the rows subscribers check access on. */
+export function publishChange(by: WriteBy, change: StoredChange): void {
+  const { runtime } = by;
+  const { slug, isGlobal } = change.collection.descriptor;
+  const rows = change.idOnly ? undefined : change.type === 'delete' ? change.before : change.after;
+  runtime.changes.emitChange({
+    scope: isGlobal ? 'global' : 'collection',
+    slug,
+    type: change.type,
+    ids: [change.id],
+    ...(change.fields ? { fields: [...change.fields] } : {}),
+    ...(rows ? { docs: [rows] } : {}),
+    ...(change.stamps ? { stamps: change.stamps } : {}),
+    ...(change.type === 'update' && change.before && !change.idOnly ? { before: [change.before] } : {}),
+    origin: 'local',
+    timestamp: runtime.config.clock.now(),
+  });
+}
+
+/**
+ * Publishes a write made outside the pipeline (auth's token flows write user records themselves, for now):
+ * `docs` are the stored rows as the write left them (a delete: as they were before it), raw.
+ */
+export function publishWrite(
+  by: WriteBy,
+  target: Pick<CollectionRuntime, 'descriptor'>,
+  type: 'create' | 'update' | 'delete',
+  ids: string[],
+  fields?: string[],
+  docs?: Record<string, unknown>[],
+): void {
+  const { slug, isGlobal } = target.descriptor;
+  noteWrite(by);
+  by.runtime.changes.emitChange({ scope: isGlobal ? 'global' : 'collection', slug, type, ids, ...(fields ? { fields } : {}), ...(docs ? { docs } : {}), origin: 'local', timestamp: by.runtime.config.clock.now() });
+}
