@@ -82,7 +82,7 @@ async function serve() {
   // The same router app on a second server: patch-if-match's side with If-Match.
   const extra = wanted('patch-if-match') ? [['ifMatch', router.app]] : [];
   let before;
-  if (BEFORE && wanted('get-before')) {
+  if (BEFORE && (wanted('get-before') || wanted('list-before'))) {
     const express = require('express');
     const { benchConfig } = require('./router-app');
     const config = benchConfig(connection);
@@ -180,11 +180,26 @@ function fetchJson(port, pathName, headers) {
   });
 }
 
+/** One GET; resolves with its status, body text and ETag. */
+function fetchText(port, pathName, headers) {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, path: pathName, headers }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString(), etag: res.headers.etag }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 async function main() {
-  const child = fork(__filename, ['--serve'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  // BENCH_CPU_PROFILE=<dir>: the server process writes a V8 CPU profile there (both sides, warm-up included).
+  const execArgv = process.env.BENCH_CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROFILE)}`] : [];
+  const child = fork(__filename, ['--serve'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv });
   const next = () => new Promise((resolve, reject) => {
     const exited = (code) => reject(new Error(`the server process exited (${code})`));
     child.once('exit', exited);
@@ -277,21 +292,22 @@ async function main() {
     },
   });
   if (BEFORE) {
-    // The same get on the router and on the other build: the same records, the router's tagged strongly.
-    allCases.push({
-      name: 'get-before',
+    // The same get (and list) on the router and on the other build: the same answers, byte for byte.
+    const before = (name, paths) => ({
+      name,
       sides: ['router', 'before'],
-      auths: ['anonymous'],
       goal: null,
-      paths: { router: info.ids.map((id) => `/api/posts/${id}`), before: info.ids.map((id) => `/api/posts/${id}`) },
+      paths: { router: paths, before: paths },
       async verify(headers) {
-        const [now, then] = await Promise.all(this.sides.map((side) => fetchJson(info.ports[side], this.paths[side][0], headers)));
-        assert.equal(now.status, 200, `get-before (router): HTTP ${now.status}`);
-        assert.deepStrictEqual(now.body, then.body, 'get-before: the two builds answer differently');
+        const [now, then] = await Promise.all(this.sides.map((side) => fetchText(info.ports[side], this.paths[side][0], headers)));
+        assert.equal(now.status, 200, `${name} (router): HTTP ${now.status}`);
+        assert.equal(now.body, then.body, `${name}: the two builds answer differently`);
+        assert.equal(now.etag, then.etag, `${name}: the two builds tag the answer differently`);
       },
     });
-  } else if (WANTED.includes('get-before')) {
-    throw new Error('BENCH_CPU_CASES: get-before needs BENCH_CPU_BEFORE=<the directory of another build of the package>');
+    allCases.push(before('get-before', info.ids.map((id) => `/api/posts/${id}`)), before('list-before', [listPath]));
+  } else if (WANTED.some((name) => name.endsWith('-before'))) {
+    throw new Error('BENCH_CPU_CASES: get-before and list-before need BENCH_CPU_BEFORE=<the directory of another build of the package>');
   }
   const unknown = WANTED.filter((name) => !allCases.some((c) => c.name === name));
   if (unknown.length) throw new Error(`BENCH_CPU_CASES: unknown case(s) ${unknown.join(', ')}; known: ${allCases.map((c) => c.name).join(', ')}`);

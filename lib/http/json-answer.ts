@@ -4,7 +4,7 @@
 // ended, not sent, since res.send would tag it with a weak ETag of the body that a client could take for
 // the record's and send back in If-Match.
 import type { Request, Response } from 'express';
-import { representationTag } from '../operations/precondition';
+import { representationTag, textTag } from '../operations/precondition';
 
 /** Ends `res` with `body` as JSON (or as `type`), with its length and no ETag of Express's. */
 export function endJson(res: Response, body: unknown, type = 'application/json; charset=utf-8'): void {
@@ -13,10 +13,31 @@ export function endJson(res: Response, body: unknown, type = 'application/json; 
   res.end(text);
 }
 
-/** Sends a read's body with its strong ETag (one the route set is kept), through res.json: 304s and HEAD as Express does them. */
+/**
+ * True when the app sends JSON as JSON.stringify writes it: no `json replacer`, `json spaces` or `json
+ * escape` setting. Then the text hashed for the ETag is the body itself, and is written once.
+ */
+function plainJson(res: Response): boolean {
+  const { app } = res;
+  return app.get('json replacer') === undefined && app.get('json spaces') === undefined && !app.get('json escape');
+}
+
+/**
+ * Sends a read's body with its strong ETag (one the route set is kept), through res.send: 304s and HEAD
+ * as Express does them. The body is stringified once, for the tag and the answer alike; with the app's
+ * JSON settings in play, res.json writes it as they say.
+ */
 export function sendReadJson(res: Response, body: unknown): void {
-  if (!res.get('ETag')) res.set('ETag', representationTag(body));
-  res.json(body);
+  if (!plainJson(res)) {
+    if (!res.get('ETag')) res.set('ETag', representationTag(body));
+    res.json(body);
+    return;
+  }
+  const text = JSON.stringify(body);
+  if (!res.get('ETag')) res.set('ETag', textTag(text));
+  // What res.json does with the text it made.
+  if (!res.get('Content-Type')) res.set('Content-Type', 'application/json');
+  res.send(text);
 }
 
 /** Sends `body` as the answer to `req`: a read's tagged, anything else's untagged (see above). */

@@ -11,7 +11,12 @@ export type IfMatch = '*' | readonly string[];
 
 /** The strong ETag of a representation: a hash of its JSON, quoted as the header carries it. */
 export function representationTag(value: unknown): string {
-  return `"${createHash('sha1').update(JSON.stringify(value)).digest('base64url')}"`;
+  return textTag(JSON.stringify(value));
+}
+
+/** The strong ETag of a representation already written as JSON text. */
+export function textTag(json: string): string {
+  return `"${createHash('sha1').update(json).digest('base64url')}"`;
 }
 
 /** Longest If-Match value taken. */

@@ -10,7 +10,7 @@ import { rejectQuery } from '../query/reject';
 import { createCachedReadHeaders } from './cache-headers';
 import { endJson, sendReadJson } from '../http/json-answer';
 import { toListEnvelope } from '../http/list-envelope';
-import { ETAG_HEADER, IF_NONE_MATCH_HEADER, NOT_MODIFIED, bulkIfMatchHeader, checkBulkIfMatch, ifMatchHeader, ifMatchOf, preconditionResponses, sendRead, sendWritten } from './preconditions';
+import { ETAG_HEADER, IF_NONE_MATCH_HEADER, NOT_MODIFIED, bulkIfMatchHeader, checkBulkIfMatch, ifMatchHeader, ifMatchOf, preconditionResponses, sendWritten } from './preconditions';
 import { QueryError } from '../errors';
 import type { QueryMemo } from './query-memo';
 import { parseQueryString, querySearch, readQuery } from '../http/read-query';
@@ -148,7 +148,8 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
         const headers = cacheHeaders();
         const record = await findById({ runtime, collection, req, user, select: query.select, populate: query.populate, includeDeleted: query.includeDeleted, id: String(req.params.id), cacheable: headers?.observe });
         if (headers?.answerNotModified(req, res)) return;
-        sendRead(res, record);
+        // Tagged with the ETag of the record's JSON, which is the body: stringified once for both.
+        sendReadJson(res, record);
       },
     },
     {
