@@ -23,9 +23,9 @@ function plainJson(res: Response): boolean {
 }
 
 /**
- * Sends a read's body with its strong ETag (one the route set is kept), through res.send: 304s and HEAD
- * as Express does them. The body is stringified once, for the tag and the answer alike; with the app's
- * JSON settings in play, res.json writes it as they say.
+ * Sends a read's body with its strong ETag (one the route set is kept): 304s and HEAD as Express's res.send
+ * does them. The body is stringified once, for the tag and the answer alike; with the app's JSON settings in
+ * play, res.json writes it as they say.
  */
 export function sendReadJson(res: Response, body: unknown): void {
   if (!plainJson(res)) {
@@ -34,11 +34,34 @@ export function sendReadJson(res: Response, body: unknown): void {
     return;
   }
   const text = JSON.stringify(body);
-  if (!res.get('ETag')) res.set('ETag', textTag(text));
-  // What res.json does with the text it made.
-  if (!res.get('Content-Type')) res.set('Content-Type', 'application/json');
-  res.send(text);
+  if (res.getHeader('ETag') === undefined) res.setHeader('ETag', textTag(text));
+  if (res.getHeader('Content-Type') !== undefined || res.getHeader('Transfer-Encoding') !== undefined) {
+    // What res.json does with the text it made.
+    res.send(text);
+    return;
+  }
+  endReadText(res, text);
 }
+
+/**
+ * What res.send does with a JSON text on a read whose route set neither a type nor a transfer encoding, the
+ * text ended as a string: Node writes it with the headers in one piece, where res.send, past 1,000
+ * characters, copies it into a buffer first and writes the two apart.
+ */
+function endReadText(res: Response, text: string): void {
+  // Express's `req.fresh`, which conditional-get.ts makes its own evaluation for a request with a condition.
+  if (res.req.fresh) {
+    res.statusCode = 304;
+    res.end();
+    return;
+  }
+  res.setHeader('Content-Type', JSON_TYPE);
+  res.setHeader('Content-Length', String(Buffer.byteLength(text)));
+  if (res.req.method === 'HEAD') res.end();
+  else res.end(text, 'utf8');
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** Sends `body` as the answer to `req`: a read's tagged, anything else's untagged (see above). */
 export function sendJson(req: Request, res: Response, body: unknown): void {
