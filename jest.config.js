@@ -19,6 +19,7 @@ const UNIT = [
   'http/request-user.spec.ts',
   'http/deadlines.spec.ts',
   'operations/outage-log.spec.ts',
+  'operations/access-where-memo.spec.ts',
   'http/request-lifecycle.spec.ts',
   'auth/verified-tokens.spec.ts',
   'rate-limit/rate-limit-config.spec.ts',

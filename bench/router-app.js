@@ -8,8 +8,16 @@ const express = require('express');
 const { contentRouter } = require('content-router');
 
 const open = { read: () => true, create: () => true };
-/** The posts may also be updated by anyone: bench/cpu-per-request.js's patch-if-match case PATCHes them. */
+/**
+ * The posts may also be updated by anyone: bench/cpu-per-request.js's patch-if-match case PATCHes them.
+ * BENCH_READ_RULE=where: their read rule answers a where instead (posts of the two statuses every seeded post has,
+ * or the caller's own), which every seeded post meets: for measuring what a constraint costs a read.
+ */
 const openPosts = { ...open, update: () => true };
+if (process.env.BENCH_READ_RULE === 'where') {
+  const visible = { status: { in: ['draft', 'published'] } };
+  openPosts.read = ({ user }) => (user ? { or: [visible, { author: { eq: user.id } }] } : visible);
+}
 /** What the custom-endpoint cases answer, from the router and from a plain host route alike. */
 const PONG = { pong: true };
 
