@@ -49,6 +49,9 @@ function benchConfig(connection, { cache = false } = {}) {
         sortable: ['publishedAt', 'views', 'title'],
         access: openPosts,
         ...(cache ? { cache: { ttl: 600 } } : {}),
+        // BENCH_READ_HOOK=1: one trivial afterRead hook on the posts of every router app (list-before and
+        // get-before compare two builds' hooked reads).
+        ...(process.env.BENCH_READ_HOOK === '1' ? { hooks: { afterRead: [({ doc }) => doc] } } : {}),
         fields: {
           title: { type: 'text', required: true },
           body: { type: 'textarea' },
