@@ -19,6 +19,7 @@ const UNIT = [
   'http/request-user.spec.ts',
   'http/deadlines.spec.ts',
   'operations/outage-log.spec.ts',
+  'operations/access-where-memo.spec.ts',
   'http/request-lifecycle.spec.ts',
   'http/request-state.spec.ts',
   'auth/verified-tokens.spec.ts',

@@ -8,8 +8,16 @@ const express = require('express');
 const { contentRouter } = require('content-router');
 
 const open = { read: () => true, create: () => true };
-/** The posts may also be updated by anyone: bench/cpu-per-request.js's patch-if-match case PATCHes them. */
+/**
+ * The posts may also be updated by anyone: bench/cpu-per-request.js's patch-if-match case PATCHes them.
+ * BENCH_READ_RULE=where: their read rule answers a where instead (posts of the two statuses every seeded post has,
+ * or the caller's own), which every seeded post meets: for measuring what a constraint costs a read.
+ */
 const openPosts = { ...open, update: () => true };
+if (process.env.BENCH_READ_RULE === 'where') {
+  const visible = { status: { in: ['draft', 'published'] } };
+  openPosts.read = ({ user }) => (user ? { or: [visible, { author: { eq: user.id } }] } : visible);
+}
 /** What the custom-endpoint cases answer, from the router and from a plain host route alike. */
 const PONG = { pong: true };
 
@@ -41,6 +49,9 @@ function benchConfig(connection, { cache = false } = {}) {
         sortable: ['publishedAt', 'views', 'title'],
         access: openPosts,
         ...(cache ? { cache: { ttl: 600 } } : {}),
+        // BENCH_READ_HOOK=1: one trivial afterRead hook on the posts of every router app (list-before and
+        // get-before compare two builds' hooked reads).
+        ...(process.env.BENCH_READ_HOOK === '1' ? { hooks: { afterRead: [({ doc }) => doc] } } : {}),
         fields: {
           title: { type: 'text', required: true },
           body: { type: 'textarea' },

@@ -5,6 +5,8 @@ import type { AccessArgs, AccessFn, AuthUser, Scope } from '../config/types';
 import { ForbiddenError, QueryError, UnauthorizedError } from '../errors';
 import { parseWhere } from '../query';
 import type { WhereNode } from '../query/types';
+import type { CollectionDescriptor, SchemaRegistry } from '../schema/descriptors';
+import { deepFreeze } from '../util/deep-freeze';
 import { type CollectionRuntime, defaultAccessOf, type OperationArgs } from './runtime';
 
 export type AccessOperation = 'read' | 'create' | 'update' | 'delete';
@@ -108,12 +110,64 @@ function ruleOutcome(check: AccessCheck, scoped: boolean, user: AuthUser | null,
   // Any falsy answer (false, null, undefined, 0, '') denies: a rule that forgot to return never allows.
   if (!result) throw scoped ? accessDenied(user) : insufficientScope(scopeOf(op));
   try {
-    // Constraints come from server code, so they may name hidden fields (e.g. an owner id).
-    return parseWhere(result as Record<string, unknown>, collection.descriptor, runtime.registry, { trusted: true });
+    return constraintOf(collection.descriptor, runtime.registry, result);
   } catch (error) {
     // A bad constraint is the host's bug, not the client's: a logged 500 that shows the client none of it.
     if (!(error instanceof QueryError)) throw error;
     throw new Error(`content-router: the ${op} rule of "${collection.descriptor.slug}" returned an invalid where: ${error.message}`, { cause: error });
+  }
+}
+
+/** Most distinct rule results whose parsed where a collection keeps; the least recently used goes first. */
+const MAX_WHERES = 256;
+/** Longest result (as JSON) kept: a where naming many ids is rarely asked again. */
+const MAX_WHERE_CHARS = 4096;
+/** Per collection, the parsed where of each rule result seen, by the result's JSON. */
+const parsedWheres = new WeakMap<CollectionDescriptor, Map<string, WhereNode | undefined>>();
+
+/**
+ * The constraint of a rule's `where`, parsed once per distinct result: a rule usually answers one where per
+ * user or role, and parsing it is a measurable share of a read. A result is told apart by its JSON, so only
+ * results JSON writes faithfully are kept: strings, finite numbers, booleans, null, plain objects and arrays
+ * (an ObjectId or a Date is parsed every time). Shared, hence frozen. Constraints come from server code, so
+ * they may name hidden fields (e.g. an owner id).
+ */
+function constraintOf(descriptor: CollectionDescriptor, registry: SchemaRegistry, result: unknown): WhereNode | undefined {
+  const key = isPlainJson(result) ? JSON.stringify(result) : undefined;
+  if (key === undefined || key.length > MAX_WHERE_CHARS) return parseWhere(result, descriptor, registry, { trusted: true });
+  let known = parsedWheres.get(descriptor);
+  if (!known) parsedWheres.set(descriptor, (known = new Map()));
+  if (known.has(key)) {
+    const node = known.get(key);
+    // Re-inserted: a Map iterates in insertion order, so its first key is the least recently used.
+    known.delete(key);
+    known.set(key, node);
+    return node;
+  }
+  const node = deepFreeze(parseWhere(result, descriptor, registry, { trusted: true }));
+  known.set(key, node);
+  if (known.size > MAX_WHERES) known.delete(known.keys().next().value as string);
+  return node;
+}
+
+/** True for a value JSON.stringify writes so that no other value reads the same. */
+function isPlainJson(value: unknown): boolean {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return Number.isFinite(value);
+    case 'object': {
+      if (value === null) return true;
+      if (Array.isArray(value)) return value.every(isPlainJson);
+      const proto: unknown = Object.getPrototypeOf(value);
+      if (proto !== Object.prototype && proto !== null) return false;
+      for (const key in value) if (!isPlainJson((value as Record<string, unknown>)[key])) return false;
+      return true;
+    }
+    default:
+      return false;
   }
 }
 

@@ -110,7 +110,7 @@ export function fieldHookArgs(base: HookBase, field: string, value: unknown, ext
 /**
  * The shared part of an operation's hook args, made once per operation (or batch of records) and copied
  * into each hook's args. Plain data, `api` bound at once: a copy reads every property anyway, and V8 copies
- * an object with a getter about fifteen times slower (1 µs against 0.07; read hooks run once per record).
+ * an object with a getter many times slower (read hooks run once per record; docs/performance.md).
  */
 export function hookBase(args: OperationArgs, operation: HookOperation, collection = args.collection): HookBase {
   const state = stateOf(args);
@@ -140,8 +140,8 @@ export function runReplacing<A extends object>(
     let current = value;
     for (let index = start; index < hooks.length; index++) {
       const label = () => hookLabel(collection, listName, index, hooks[index]);
-      // Not `{ ...args, [key]: current }`: V8 copies a spread followed by another property six to eight
-      // times slower than Object.assign does (0.6 µs against 0.1), and read hooks run once per record.
+      // Not `{ ...args, [key]: current }`: V8 copies a spread followed by another property several times
+      // slower than Object.assign does, and read hooks run once per record (docs/performance.md).
       const hookArgs = Object.assign({}, args) as Record<string, unknown>;
       hookArgs[key] = current;
       const result = callHookNow(label, hooks[index], hookArgs as A);

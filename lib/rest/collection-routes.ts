@@ -11,7 +11,7 @@ import { createCachedReadHeaders } from './cache-headers';
 import { endJson, sendReadJson } from '../http/json-answer';
 import { toListEnvelope } from '../http/list-envelope';
 import { ETAG_HEADER, IF_NONE_MATCH_HEADER, NOT_MODIFIED, bulkIfMatchHeader, ifMatchHeader, preconditionResponses } from './precondition-docs';
-import { checkBulkIfMatch, ifMatchOf, sendRead, sendWritten } from './preconditions';
+import { checkBulkIfMatch, ifMatchOf, sendWritten } from './preconditions';
 import { QueryError } from '../errors';
 import type { QueryMemo } from './query-memo';
 import { parseQueryString, querySearch, readQuery } from '../http/read-query';
@@ -149,7 +149,8 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
         const headers = cacheHeaders();
         const record = await findById({ runtime, collection, req, user, select: query.select, populate: query.populate, includeDeleted: query.includeDeleted, id: String(req.params.id), cacheable: headers?.observe });
         if (headers?.answerNotModified(req, res)) return;
-        sendRead(res, record);
+        // Tagged with the ETag of the record's JSON, which is the body: stringified once for both.
+        sendReadJson(res, record);
       },
     },
     {

@@ -4,7 +4,8 @@ import type { RouteDef } from '../http/route-table';
 import { findGlobal, updateGlobal } from '../operations/index';
 import type { CollectionRuntime, Runtime } from '../operations/runtime';
 import { ETAG_HEADER, IF_NONE_MATCH_HEADER, NOT_MODIFIED, ifMatchHeader, preconditionResponses } from './precondition-docs';
-import { ifMatchOf, sendRead, sendWritten } from './preconditions';
+import { ifMatchOf, sendWritten } from './preconditions';
+import { sendReadJson } from '../http/json-answer';
 import { requestUser } from '../http/request-user';
 
 const ERRORS = { 400: { description: 'Invalid body' }, 401: { description: 'Invalid credentials' }, 403: { description: 'Not allowed' } };
@@ -47,7 +48,7 @@ export function globalRoutes(runtime: Runtime, global: CollectionRuntime): Route
       headers: [IF_NONE_MATCH_HEADER],
       responses: { 200: { description: 'The global', shape: { kind: 'global', slug }, headers: ETAG_HEADER }, ...NOT_MODIFIED, ...ERRORS, 404: { description: 'Not visible to the caller' } },
       async handler(req, res) {
-        sendRead(res, await findGlobal({ runtime, global, req, user: await requestUser(runtime, req) }));
+        sendReadJson(res, await findGlobal({ runtime, global, req, user: await requestUser(runtime, req) }));
       },
     },
     write('post'),

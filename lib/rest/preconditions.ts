@@ -3,10 +3,10 @@
 // answer carries. How the document describes them: precondition-docs.ts.
 import type { Request, Response } from 'express';
 import { InvalidHeaderError, PreconditionRequiredError } from '../errors';
-import { type IfMatch, jsonTag, parseIfMatch, representationTag } from '../operations/precondition';
+import { type IfMatch, jsonTag, parseIfMatch } from '../operations/precondition';
 import { isRepresentation } from '../operations/write-answer';
 import type { CollectionDescriptor } from '../schema/descriptors';
-import { endJsonText, sendReadJson } from '../http/json-answer';
+import { endJsonText } from '../http/json-answer';
 
 /** The If-Match of a write of one record (or global); a 428 without one where `descriptor` requires it. */
 export function ifMatchOf(req: Request, descriptor: Pick<CollectionDescriptor, 'requireIfMatch'>): IfMatch | undefined {
@@ -25,12 +25,6 @@ export function ifMatchOf(req: Request, descriptor: Pick<CollectionDescriptor, '
 export function checkBulkIfMatch(req: Request, descriptor: Pick<CollectionDescriptor, 'requireIfMatch'>): void {
   const ifMatch = ifMatchOf(req, descriptor);
   if (ifMatch !== undefined && ifMatch !== '*') throw new InvalidHeaderError('If-Match', 'a bulk write takes only * (each record has its own ETag).');
-}
-
-/** Sends a record read with GET, tagged. */
-export function sendRead(res: Response, record: object): void {
-  res.set('ETag', representationTag(record));
-  sendReadJson(res, record);
 }
 
 /**

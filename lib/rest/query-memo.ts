@@ -2,6 +2,7 @@
 // page shows to every visitor) skips qs and the whole parse. Bounded in entries and in characters kept;
 // the least recently used entry goes first. Only successful parses are kept: a bad query is parsed
 // (and refused) every time, so no client can fill the memo with its mistakes.
+import { deepFreeze } from '../util/deep-freeze';
 
 /** Query strings longer than this are parsed every time: long ones are rarely repeated. */
 const MAX_KEY_CHARS = 2048;
@@ -14,16 +15,6 @@ export interface QueryMemoLimits {
 }
 
 export const DEFAULT_QUERY_MEMO_LIMITS: QueryMemoLimits = { entries: 500, chars: 256 * 1024 };
-
-/** Freezes plain objects and arrays, leaving class instances (ObjectId, Date, RegExp) as they are. */
-function deepFreeze<T>(value: T): T {
-  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return value;
-  const proto: unknown = Object.getPrototypeOf(value);
-  if (!Array.isArray(value) && proto !== Object.prototype && proto !== null) return value;
-  Object.freeze(value);
-  for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
-  return value;
-}
 
 export interface QueryMemo {
   /**
