@@ -42,8 +42,9 @@ export async function register(args: RegisterArgs): Promise<RegisterResult> {
     readOnly: REGISTER_READ_ONLY,
   });
   const email = String(record.email);
-  const token = await issueVerificationToken(auth, record.id);
-  await auth.mailer.deliver(verifyEmailEmail(auth.options, email, token));
+  const token = await issueVerificationToken(auth, record.id, args.req);
+  // None when the record is verified already (a hook of the host's set it): nothing to verify.
+  if (token !== undefined) await auth.mailer.deliver(verifyEmailEmail(auth.options, email, token));
 
   const user = { id: record.id, email, name: typeof record.name === 'string' ? record.name : null };
   if (auth.options.requireVerification) {

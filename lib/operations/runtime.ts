@@ -5,7 +5,7 @@ import type { Connection, Model, Types } from 'mongoose';
 import type { Request } from 'express';
 import type { ResolvedConfig } from '../config/resolve-config';
 import type { FieldAccessFn, HookApi, HookContext } from '../config/hooks';
-import type { AccessFn, AuthUser } from '../config/types';
+import type { AccessFn, AuthUser, SystemActor } from '../config/types';
 import type { ListQuery, RecordQuery, WhereNode } from '../query/types';
 import type { CollectionDescriptor, FieldDescriptor, SchemaRegistry } from '../schema/descriptors';
 import type { ValidatedInput } from '../schema/validate-input';
@@ -75,6 +75,8 @@ export interface OperationArgs {
   context?: HookContext;
   /** Whether hooks' `api` skips access; default: `overrideAccess` (false for a flow that skips access for an anonymous caller: registration). */
   hookAccess?: boolean;
+  /** A write the router makes on its own behalf (auth's flows): told to hooks, input transformers and change listeners. */
+  actor?: SystemActor;
 }
 
 /**
@@ -82,7 +84,7 @@ export interface OperationArgs {
  * and hooks are handed, so they never see an operation's options as if they were their own.
  */
 export function operationArgs(args: OperationArgs): OperationArgs {
-  return { runtime: args.runtime, collection: args.collection, user: args.user, req: args.req, overrideAccess: args.overrideAccess, context: args.context, hookAccess: args.hookAccess };
+  return { runtime: args.runtime, collection: args.collection, user: args.user, req: args.req, overrideAccess: args.overrideAccess, context: args.context, hookAccess: args.hookAccess, actor: args.actor };
 }
 
 /** Writes also say whether hidden fields may be written and which fields the caller may not set. */
@@ -129,6 +131,8 @@ export type InputTransformer = (args: {
   user: AuthUser | null;
   req?: Request;
   overrideAccess?: boolean;
+  /** Set when the router writes on its own behalf (see OperationArgs.actor). */
+  actor?: SystemActor;
 }) => Promise<void>;
 
 /** How a read was served, told to callers that accept cached answers (the REST routes set headers from it). */
@@ -313,6 +317,7 @@ export function defaultAccessOf(runtime: Runtime, collection: CollectionDescript
  * `stamps`: what a soft delete wrote (see ChangeEvent.stamps); a delete without them removed its records.
  * The request it was made for, when one is traced, is noted as having written (write-trace.ts).
  * `before`: an update's rows just before it, when the write read them (see ChangeEvent.before).
+ * `actor`: set when the router made the write on its own behalf (see ChangeEvent.actor).
  */
 export function publishWrite(
   runtime: Runtime,
@@ -323,6 +328,7 @@ export function publishWrite(
   docs?: Record<string, unknown>[],
   stamps?: WriteStamps,
   before?: Record<string, unknown>[],
+  actor?: SystemActor,
 ): void {
   const { slug, isGlobal } = target.descriptor;
   noteWrite();
@@ -335,6 +341,7 @@ export function publishWrite(
     ...(docs ? { docs } : {}),
     ...(stamps ? { stamps } : {}),
     ...(before ? { before } : {}),
+    ...(actor ? { actor } : {}),
     origin: 'local',
     timestamp: new Date(),
   });

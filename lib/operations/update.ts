@@ -31,6 +31,12 @@ export interface UpdateArgs extends WriteArgs {
   data: unknown;
   /** Write only if the record as this caller reads it has one of these ETags (412 otherwise); `*`: any. */
   ifMatch?: IfMatch;
+  /**
+   * Server code's extra condition (it may name hidden fields): the record is written only while it also
+   * matches this, checked in the same database operation as the write, else it is not found (404). Auth's
+   * single-use tokens rely on it: of two requests spending one token, one finds it gone.
+   */
+  condition?: WhereNode;
 }
 
 /** Attempts before a record that keeps changing under a constrained update is a 409. */
@@ -105,7 +111,7 @@ export function update(args: UpdateArgs): Promise<ApiRecord> {
     const constraint = await checkAccess({ ...args, op: 'update', data: bodyOf(args.data) });
     // A record the caller may not read is not found, as its GET is not.
     const findable = await findableConstraint(args);
-    const filter = await buildFilter({ ...args, nodes: [idCondition(collection, [_id]), constraint, findable], deleted: false });
+    const filter = await buildFilter({ ...args, nodes: [idCondition(collection, [_id]), constraint, findable, args.condition], deleted: false });
     const tags = tagsToMatch(args.ifMatch);
     // Written at a revision read when something must know the record just before the change.
     const atRevision = constraint !== undefined || tags !== undefined || needsPriorState(runtime, collection.descriptor);
@@ -128,7 +134,7 @@ export function update(args: UpdateArgs): Promise<ApiRecord> {
     // Written at a revision read, the row as read is the record just before the change; else it is unknown.
     const { row, before } = atRevision ? await writeAtRevision(args, filter, change, input, { stored: stored!, constraint, strict: tags !== undefined }) : { row: await write(collection, filter, change), before: undefined };
     if (!row) throw notFound();
-    publishWrite(runtime, collection, 'update', [String(row._id)], fields, [row], undefined, before && [before]);
+    publishWrite(runtime, collection, 'update', [String(row._id)], fields, [row], undefined, before && [before], args.actor);
     return answerWrite(args, 'update', { row, data, previousDoc });
   });
 }
