@@ -9,7 +9,7 @@ import { verifyEmailEmail } from './auth-emails';
 import { createRandomToken, hashToken } from '../util/random-token';
 import { NO_MAIL, type PendingMail } from './mailer';
 import { isObjectIdString } from '../util/object-id';
-import { type UserWriteFlow, writeUser } from './user-writes';
+import { writeUser } from './user-writes';
 
 /** The one answer to a verification request by address, whether or not it has an unverified account. */
 export const VERIFICATION_REQUESTED = 'If an unverified account uses this e-mail address, we sent it a verification link.';
@@ -17,16 +17,16 @@ export const VERIFICATION_REQUESTED = 'If an unverified account uses this e-mail
 /** Only an account not verified yet gets a token. */
 const UNVERIFIED = { verified: { neq: true } };
 
-/** Stores a new verification token (hashed) on an unverified user; returns it in the clear, or undefined when none was stored. */
-async function storeVerificationToken(auth: AuthCollection, flow: UserWriteFlow, userId: string, req?: Request): Promise<string | undefined> {
+/** A new verification token in the clear, and the fields that store it on the user (its digest, its expiry). */
+export function newVerificationToken(auth: AuthCollection): { token: string; fields: { verificationToken: string; verificationExpiry: Date } } {
   const token = createRandomToken();
-  const data = { verificationToken: hashToken(token), verificationExpiry: new Date(Date.now() + auth.options.verificationExpiryMs) };
-  return (await writeUser({ auth, flow, id: userId, data, condition: UNVERIFIED, req })) ? token : undefined;
+  return { token, fields: { verificationToken: hashToken(token), verificationExpiry: new Date(Date.now() + auth.options.verificationExpiryMs) } };
 }
 
-/** Stores a new verification token (hashed) on a newly registered user and returns it in the clear. */
-export async function issueVerificationToken(auth: AuthCollection, userId: string, req?: Request): Promise<string | undefined> {
-  return storeVerificationToken(auth, 'issue-verification-token', userId, req);
+/** Stores a new verification token (hashed) on an unverified user; returns it in the clear, or undefined when none was stored. */
+async function storeVerificationToken(auth: AuthCollection, userId: string, req?: Request): Promise<string | undefined> {
+  const { token, fields } = newVerificationToken(auth);
+  return (await writeUser({ auth, flow: 'request-verification', id: userId, data: fields, condition: UNVERIFIED, req })) ? token : undefined;
 }
 
 /** Sends a verification mail to the user with this id. Returns false when the address is already verified. */
@@ -36,7 +36,7 @@ export async function sendVerification(args: { auth: AuthCollection; userId: str
   const row = await auth.collection.model.findOne(auth.active({ _id: args.userId }), { email: 1, verified: 1 }).lean<RawDoc>();
   if (!row) throw new NotFoundError('No user with this id.');
   if (row.verified === true) return false;
-  const token = await storeVerificationToken(auth, 'request-verification', args.userId, args.req);
+  const token = await storeVerificationToken(auth, args.userId, args.req);
   // Verified (or deleted) since it was read: nothing to send.
   if (token === undefined) return false;
   await auth.mailer.deliver(verifyEmailEmail(auth.options, String(row.email), token));
@@ -48,7 +48,7 @@ export async function requestVerification(args: { auth: AuthCollection; email: s
   const { auth, email } = args;
   const row = await auth.collection.model.findOne(auth.active({ email, verified: { $ne: true } }), { _id: 1 }).lean<RawDoc>();
   if (!row) return NO_MAIL;
-  const token = await storeVerificationToken(auth, 'request-verification', String(row._id), args.req);
+  const token = await storeVerificationToken(auth, String(row._id), args.req);
   return token === undefined ? NO_MAIL : () => auth.mailer.deliver(verifyEmailEmail(auth.options, email, token));
 }
 

@@ -13,11 +13,11 @@ import type { AuthCollection } from './auth-collection';
 
 /** The flows that write a user record; the actor's name is `auth.<flow>`. */
 export type UserWriteFlow =
+  | 'register'
   | 'change-password'
   | 'rehash-password'
   | 'request-password-reset'
   | 'reset-password'
-  | 'issue-verification-token'
   | 'request-verification'
   | 'verify-email';
 
