@@ -9,7 +9,7 @@ import { verifyEmailEmail } from './auth-emails';
 import { createRandomToken, hashToken } from '../util/random-token';
 import { NO_MAIL, type PendingMail } from './mailer';
 import { isObjectIdString } from '../util/object-id';
-import { writeUser } from './user-writes';
+import { writeUser, writeUserQuietly } from './user-writes';
 
 /** The one answer to a verification request by address, whether or not it has an unverified account. */
 export const VERIFICATION_REQUESTED = 'If an unverified account uses this e-mail address, we sent it a verification link.';
@@ -24,9 +24,10 @@ export function newVerificationToken(auth: AuthCollection): { token: string; fie
 }
 
 /** Stores a new verification token (hashed) on an unverified user; returns it in the clear, or undefined when none was stored. */
-async function storeVerificationToken(auth: AuthCollection, userId: string, req?: Request): Promise<string | undefined> {
+async function storeVerificationToken(auth: AuthCollection, userId: string, req?: Request, quietly = false): Promise<string | undefined> {
   const { token, fields } = newVerificationToken(auth);
-  return (await writeUser({ auth, flow: 'request-verification', id: userId, data: fields, condition: UNVERIFIED, req })) ? token : undefined;
+  const write = { auth, flow: 'request-verification' as const, id: userId, data: fields, condition: UNVERIFIED, req };
+  return (await (quietly ? writeUserQuietly(write) : writeUser(write))) ? token : undefined;
 }
 
 /** Sends a verification mail to the user with this id. Returns false when the address is already verified. */
@@ -48,7 +49,7 @@ export async function requestVerification(args: { auth: AuthCollection; email: s
   const { auth, email } = args;
   const row = await auth.collection.model.findOne(auth.active({ email, verified: { $ne: true } }), { _id: 1 }).lean<RawDoc>();
   if (!row) return NO_MAIL;
-  const token = await storeVerificationToken(auth, String(row._id), args.req);
+  const token = await storeVerificationToken(auth, String(row._id), args.req, true);
   return token === undefined ? NO_MAIL : () => auth.mailer.deliver(verifyEmailEmail(auth.options, email, token));
 }
 

@@ -8,7 +8,7 @@ import { resetPasswordEmail } from './auth-emails';
 import { checkPassword } from './password-policy';
 import { NO_MAIL, type PendingMail } from './mailer';
 import { createRandomToken, hashToken } from '../util/random-token';
-import { writeUser } from './user-writes';
+import { writeUser, writeUserQuietly } from './user-writes';
 
 /** The one answer to forgot-password, whether or not the address has an account. */
 export const RESET_REQUESTED = 'If an account uses this e-mail address, we sent it a link to reset the password.';
@@ -22,7 +22,7 @@ export async function requestPasswordReset(args: { auth: AuthCollection; email: 
   const expiry = new Date(Date.now() + auth.options.resetExpiryMs);
   const data = { resetToken: hashToken(token), resetExpiry: expiry };
   // Still the account of this address when written: one whose address changed meanwhile gets no token.
-  const written = await writeUser({ auth, flow: 'request-password-reset', id: String(row._id), data, condition: { email: { eq: email } }, req: args.req });
+  const written = await writeUserQuietly({ auth, flow: 'request-password-reset', id: String(row._id), data, condition: { email: { eq: email } }, req: args.req });
   return written ? () => auth.mailer.deliver(resetPasswordEmail(auth.options, email, token)) : NO_MAIL;
 }
 

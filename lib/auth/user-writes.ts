@@ -9,6 +9,7 @@ import type { SystemActor } from '../config/types';
 import { NotFoundError } from '../errors';
 import { update } from '../operations/update';
 import { parseWhere } from '../query';
+import { toLoggableError } from '../util/loggable-error';
 import type { AuthCollection } from './auth-collection';
 
 /** The flows that write a user record; the actor's name is `auth.<flow>`. */
@@ -76,5 +77,19 @@ export async function writeUser(write: UserWrite): Promise<boolean> {
   } catch (error) {
     if (error instanceof NotFoundError) return false;
     throw error;
+  }
+}
+
+/**
+ * writeUser for a request by e-mail address (forgot-password, send-verification by address), whose answer
+ * must be the same whether or not the address has an account: a write that fails (a hook refuses it, the
+ * database) is logged, not thrown, and counts as no account. The log names the flow, never the address.
+ */
+export async function writeUserQuietly(write: UserWrite): Promise<boolean> {
+  try {
+    return await writeUser(write);
+  } catch (error) {
+    write.auth.runtime.config.logger.error(`content-router: ${authActor(write.flow).name} could not store a token on a user of "${write.auth.slug}"; no mail was sent, and the answer did not say so:`, toLoggableError(error));
+    return false;
   }
 }

@@ -3,7 +3,7 @@
 // as a named system actor: the collection's beforeChange and afterChange hooks run for it, it moves the
 // record's ETag (a stale If-Match is a 412), and of two requests spending one token exactly one writes.
 import request from 'supertest';
-import type { AfterChangeArgs, BeforeChangeArgs, CollectionConfig } from '../../lib';
+import { type AfterChangeArgs, type BeforeChangeArgs, type CollectionConfig, ForbiddenError } from '../../lib';
 import { hashPassword } from '../../lib/auth/password-hash';
 import { hashToken } from '../../lib/util/random-token';
 import { type AuthTestApp, FAST_HASH, GOOD_PASSWORD, bearer, createAuthTestApp, tokenFromMail, uniqueEmail } from './auth-test-app';
@@ -33,9 +33,21 @@ const MEMBERS: CollectionConfig = {
   },
 };
 
+/** A host hook written before auth's flows ran hooks: it refuses every update without a user. */
+const GUARDED: CollectionConfig = {
+  slug: 'guarded',
+  auth: true,
+  fields: {},
+  hooks: {
+    beforeChange: [({ operation, user }) => {
+      if (operation === 'update' && !user) throw new ForbiddenError('Log in to change an account.');
+    }],
+  },
+};
+
 let t: AuthTestApp;
 beforeAll(async () => {
-  t = await createAuthTestApp({ collections: [MEMBERS] });
+  t = await createAuthTestApp({ collections: [MEMBERS, GUARDED] });
 });
 afterAll(() => t.close());
 afterEach(() => {
@@ -183,5 +195,26 @@ describe('single-use tokens stay single-use', () => {
     const res = await request(t.app).post('/api/members/reset-password').send({ token, password: NEW_PASSWORD });
     expect(res.status).toBe(400);
     expect((await t.connection.collection('members').findOne({ email: user.email }))?.resetToken).toBe(hashToken(token));
+  });
+});
+
+describe('a hook that refuses a flow\'s write', () => {
+  it('refuses the flow; a request by address still answers as for an unknown address, mails nothing and logs why', async () => {
+    const email = uniqueEmail('guarded');
+    const registered = await request(t.app).post('/api/guarded/register').send({ email, password: GOOD_PASSWORD });
+    expect(registered.status).toBe(201);
+    const mails = t.mails.length;
+    const logs = t.logs.length;
+    const known = await request(t.app).post('/api/guarded/forgot-password').send({ email });
+    const unknown = await request(t.app).post('/api/guarded/forgot-password').send({ email: uniqueEmail('nobody') });
+    expect([known.status, known.body]).toEqual([unknown.status, unknown.body]);
+    const verification = await request(t.app).post('/api/guarded/send-verification').send({ email });
+    expect(verification.status).toBe(200);
+    expect(t.mails.slice(mails)).toEqual([]);
+    expect(t.logs.slice(logs).join('\n')).toMatch(/auth\.request-password-reset[\s\S]*Log in to change an account[\s\S]*auth\.request-verification/);
+    expect(t.logs.slice(logs).join('\n')).not.toContain(email);
+    // A flow the caller waits on hears the refusal.
+    const change = await request(t.app).post('/api/guarded/change-password').set(...bearer(registered.body.accessToken)).send({ currentPassword: GOOD_PASSWORD, password: NEW_PASSWORD });
+    expect([change.status, change.body.detail]).toEqual([403, 'Log in to change an account.']);
   });
 });
