@@ -9,7 +9,7 @@ import { verifyEmailEmail } from './auth-emails';
 import { createRandomToken, hashToken } from '../util/random-token';
 import { NO_MAIL, type PendingMail } from './mailer';
 import { isObjectIdString } from '../util/object-id';
-import { writeUser, writeUserQuietly } from './user-writes';
+import { padForUnknownAddress, writeUser, writeUserQuietly } from './user-writes';
 
 /** The one answer to a verification request by address, whether or not it has an unverified account. */
 export const VERIFICATION_REQUESTED = 'If an unverified account uses this e-mail address, we sent it a verification link.';
@@ -48,7 +48,7 @@ export async function sendVerification(args: { auth: AuthCollection; userId: str
 export async function requestVerification(args: { auth: AuthCollection; email: string; req?: Request }): Promise<PendingMail> {
   const { auth, email } = args;
   const row = await auth.collection.model.findOne(auth.active({ email, verified: { $ne: true } }), { _id: 1 }).lean<RawDoc>();
-  if (!row) return NO_MAIL;
+  if (!row) return padForUnknownAddress(auth).then(() => NO_MAIL);
   const token = await storeVerificationToken(auth, String(row._id), args.req, true);
   return token === undefined ? NO_MAIL : () => auth.mailer.deliver(verifyEmailEmail(auth.options, email, token));
 }

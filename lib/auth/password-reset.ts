@@ -8,7 +8,7 @@ import { resetPasswordEmail } from './auth-emails';
 import { checkPassword } from './password-policy';
 import { NO_MAIL, type PendingMail } from './mailer';
 import { createRandomToken, hashToken } from '../util/random-token';
-import { writeUser, writeUserQuietly } from './user-writes';
+import { padForUnknownAddress, writeUser, writeUserQuietly } from './user-writes';
 
 /** The one answer to forgot-password, whether or not the address has an account. */
 export const RESET_REQUESTED = 'If an account uses this e-mail address, we sent it a link to reset the password.';
@@ -17,7 +17,7 @@ export const RESET_REQUESTED = 'If an account uses this e-mail address, we sent 
 export async function requestPasswordReset(args: { auth: AuthCollection; email: string; req?: Request }): Promise<PendingMail> {
   const { auth, email } = args;
   const row = await auth.collection.model.findOne(auth.active({ email }), { _id: 1 }).lean<RawDoc>();
-  if (!row) return NO_MAIL;
+  if (!row) return padForUnknownAddress(auth).then(() => NO_MAIL);
   const token = createRandomToken();
   const expiry = new Date(Date.now() + auth.options.resetExpiryMs);
   const data = { resetToken: hashToken(token), resetExpiry: expiry };
