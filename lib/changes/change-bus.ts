@@ -1,5 +1,6 @@
-// The router's one channel for "something changed": every write publishes here (operations, auth's token
-// flows, and the change feed for writes made elsewhere), and caches, realtime and auth subscribe here.
+// The router's one channel for "something changed": every write publishes here (the operations, auth's
+// flows among their callers, and the change feed for writes made elsewhere), and caches, realtime and auth
+// subscribe here.
 import type { Logger, SystemActor } from '../config/types';
 import type { RawDoc } from '../schema/to-record';
 
