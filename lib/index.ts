@@ -33,6 +33,7 @@ export type {
   Fields,
   GlobalConfig,
   Scope,
+  SystemActor,
   UploadOptions,
   WarningOptions,
   Where,

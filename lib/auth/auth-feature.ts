@@ -15,17 +15,20 @@ import { hashPassword } from './password-hash';
 import { checkPassword } from './password-policy';
 import { createUserResolver } from './resolve-user';
 import { parseAuthOptions } from './validate-auth-config';
+import { REHASH_ACTOR, isAuthFlow } from './user-writes';
 import { createVerifiedTokens } from './verified-tokens';
 import { nowMs } from '../util/clock';
 
 /**
  * A password set through the update operation (an admin's PATCH, the local API) ends the user's sessions,
- * as a reset does: whoever held the old password must not keep refreshing. Returns the unsubscribe.
+ * as a reset does: whoever held the old password must not keep refreshing. Auth's own flows are left out:
+ * change-password and reset end the sessions themselves before starting the new one (a revocation from
+ * here could land after it), and a login's hash upgrade keeps the same password. Returns the unsubscribe.
  */
 function endSessionsOnPasswordChange(collections: ReadonlyMap<string, AuthCollection>, runtime: Runtime): () => void {
   return runtime.changes.onChange((event) => {
     const auth = event.scope === 'collection' ? collections.get(event.slug) : undefined;
-    if (!auth || event.origin !== 'local' || event.type !== 'update' || !event.fields?.includes('password')) return;
+    if (!auth || event.origin !== 'local' || event.type !== 'update' || !event.fields?.includes('password') || isAuthFlow(event.actor)) return;
     for (const id of event.ids) {
       auth.refreshTokens.revokeAll(id).catch((error: unknown) => runtime.config.logger.error('content-router: could not end sessions after a password change:', error));
     }
@@ -74,10 +77,11 @@ export const authFeature: Feature<AuthFeatureOptions> = {
         defaultAccess: [authDefaultAccess],
         readOnlyFields: [authReadOnlyFields],
         transformInput: [
-          async ({ collection, input }) => {
+          async ({ collection, input, actor }) => {
             const auth = collection.isAuth ? collections.get(collection.slug) : undefined;
             if (!auth || !Object.hasOwn(input.set, 'password')) return;
-            input.errors.push(...checkPassword(input.set.password, auth.options.password));
+            // A login's hash upgrade stores the password the user already has: the policy is for choosing one.
+            if (actor?.name !== REHASH_ACTOR.name) input.errors.push(...checkPassword(input.set.password, auth.options.password));
             // Nothing is written when there are errors, so do not spend a hash on it.
             if (input.errors.length) return;
             input.set.password = await hashPassword(String(input.set.password), auth.options.hash);

@@ -92,7 +92,7 @@ export function authRoutes(auth: AuthCollection): RouteDef[] {
     }),
     route('post', 'login', 'login', 'Log in with e-mail and password', async (req, res) => {
       const { email, password } = readStrings(req.body, ['email', 'password']);
-      sendJson(req, res, await login({ auth, email, password }));
+      sendJson(req, res, await login({ auth, email, password, req }));
     }, {
       secret: true,
       config: { rateLimit: 'auth' },
@@ -117,20 +117,20 @@ export function authRoutes(auth: AuthCollection): RouteDef[] {
       const errors = new InputErrors();
       const email = errors.email(readBody(req.body, ['email']));
       errors.check();
-      const mail = await requestPasswordReset({ auth, email });
+      const mail = await requestPasswordReset({ auth, email, req });
       sendJson(req, res, { message: RESET_REQUESTED });
       // Only now: the answer for a known address must not wait on the host's mailer.
       void mail();
     }, { config: { rateLimit: 'auth' }, body: json(object({ email: str }, ['email'])), responses: { 200: { description: 'The same answer for every address', shape: MESSAGE }, 400: ERRORS[400] } }),
     route('post', 'reset-password', 'resetPassword', 'Set a new password with a reset token', async (req, res) => {
       const { token, password } = readStrings(req.body, ['token', 'password']);
-      await resetPassword({ auth, token, password });
+      await resetPassword({ auth, token, password, req });
       sendJson(req, res, { message: 'Your password has been reset. Log in with the new password.' });
     }, { config: { rateLimit: 'auth' }, body: json(object({ token: str, password: str }, ['token', 'password'])), responses: { 200: { description: 'Password set', shape: MESSAGE }, 400: ERRORS[400] } }),
     route('post', 'change-password', 'changePassword', 'Set a new password by giving the current one (ends every other session)', async (req, res) => {
       const me = await account(req, true);
       const { currentPassword, password } = readStrings(req.body, ['currentPassword', 'password']);
-      const session = await changePassword({ auth, userId: me.id, currentPassword, password });
+      const session = await changePassword({ auth, userId: me.id, currentPassword, password, req });
       sendJson(req, res, { message: 'Your password has been changed; every other session has ended.', ...session });
     }, {
       auth: 'required',
@@ -146,7 +146,7 @@ export function authRoutes(auth: AuthCollection): RouteDef[] {
         const errors = new InputErrors();
         const email = errors.email(body);
         errors.check();
-        const mail = await requestVerification({ auth, email });
+        const mail = await requestVerification({ auth, email, req });
         sendJson(req, res, { message: VERIFICATION_REQUESTED });
         void mail();
         return;
@@ -155,12 +155,12 @@ export function authRoutes(auth: AuthCollection): RouteDef[] {
       if (!caller) throw new UnauthorizedError('Log in, or give the e-mail address to verify.');
       requireScope(caller, 'update');
       const me = await currentAccount({ auth, user: caller });
-      const sent = await sendVerification({ auth, userId: me.id });
+      const sent = await sendVerification({ auth, userId: me.id, req });
       sendJson(req, res, { message: sent ? 'We sent you a verification link.' : 'Your e-mail address is already verified.' });
     }, { auth: 'optional', body: json(object({ email: str }), false), responses: { 200: { description: 'Sent (or nothing to send)', shape: MESSAGE }, ...ERRORS } }),
     route('post', 'verify-email', 'verifyEmail', 'Verify the e-mail address with a token', async (req, res) => {
       const { token } = readStrings(req.body, ['token']);
-      const verified = await verifyEmail({ auth, token });
+      const verified = await verifyEmail({ auth, token, req });
       sendJson(req, res, { message: 'Your e-mail address is verified.', user: verified });
     }, { body: json(object({ token: str }, ['token'])), responses: { 200: { description: 'Verified', shape: answer({ message: text, user }) }, 400: ERRORS[400] } }),
     route('get', 'me', 'me', 'Get the current user', async (req, res) => {

@@ -1,13 +1,14 @@
 // login: one scrypt verify whether or not the address exists, the same 401 for an unknown address and a
 // wrong password, a lock after repeated failures (429), and a new session on success.
-import { Types } from 'mongoose';
+import type { Request } from 'express';
 import { AccountLockedError, ForbiddenError, UnauthorizedError } from '../errors';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
 import type { AuthCollection } from './auth-collection';
 import { presentAccount } from './current-account';
 import { normalizeEmail } from '../util/normalize-email';
-import { hashPassword, needsRehash, verifyPassword } from './password-hash';
+import { needsRehash, verifyPassword } from './password-hash';
 import { type SessionTokens, startSession } from './session-tokens';
+import { writeUser } from './user-writes';
 
 /** The login answer: the user (no hidden field) and the session tokens; `token` repeats the access token. */
 export interface LoginResult extends SessionTokens {
@@ -16,14 +17,14 @@ export interface LoginResult extends SessionTokens {
 }
 
 /** Logs in; throws 401 (unknown address or wrong password, alike), 429 (locked) or 403 (unverified, when required). */
-export async function login(args: { auth: AuthCollection; email: string; password: string }): Promise<LoginResult> {
+export async function login(args: { auth: AuthCollection; email: string; password: string; req?: Request }): Promise<LoginResult> {
   const { auth } = args;
   const email = normalizeEmail(args.email);
   // Counted before the password is checked, so parallel guesses cannot all slip in under the limit.
   const attempt = await auth.failures.begin(email);
   if (attempt.lockedForMs > 0) throw new AccountLockedError(attempt.lockedForMs);
 
-  const row = await auth.collection.model.findOne(auth.active({ email })).lean<RawDoc>();
+  let row = await auth.collection.model.findOne(auth.active({ email })).lean<RawDoc>();
   // An unknown address still costs one scrypt verify, so timing does not tell whether it exists.
   const stored = row ? row.password : await auth.dummyHash();
   const matches = await verifyPassword(args.password, stored);
@@ -37,9 +38,13 @@ export async function login(args: { auth: AuthCollection; email: string; passwor
   }
   const userId = String(row._id);
   if (needsRehash(row.password, auth.options.hash)) {
-    // The cost was raised since this hash was made: upgrade it now that the password is at hand.
-    const password = await hashPassword(args.password, auth.options.hash);
-    await auth.collection.model.updateOne({ _id: new Types.ObjectId(userId) }, { $set: { password } }, { timestamps: false });
+    // The cost was changed since this hash was made: upgrade it now that the password is at hand (the update
+    // hashes it). Only while the stored hash is the one verified: a password reset meanwhile is not undone.
+    const condition = { password: { eq: String(row.password) } };
+    if (await writeUser({ auth, flow: 'rehash-password', id: userId, data: { password: args.password }, condition, req: args.req })) {
+      // The answer shows the record as now stored (its updatedAt moved).
+      row = (await auth.collection.model.findOne(auth.active({ _id: row._id })).lean<RawDoc>()) ?? row;
+    }
   }
   const session = await startSession(auth, userId);
   // The record as the user now logged in reads it (its field read rules and read hooks).

@@ -1,50 +1,43 @@
 // Forgot/reset password: a random single-use token stored hashed with an expiry (default 1 h).
 // Requests answer the same for every address; a reset revokes all the user's refresh tokens.
+import type { Request } from 'express';
 import { ValidationError } from '../errors';
 import type { RawDoc } from '../schema/to-record';
 import type { AuthCollection } from './auth-collection';
 import { resetPasswordEmail } from './auth-emails';
-import { hashPassword } from './password-hash';
 import { checkPassword } from './password-policy';
-import { publishWrite } from '../operations/write/stored-change';
 import { NO_MAIL, type PendingMail } from './mailer';
 import { createRandomToken, hashToken } from '../util/random-token';
 import { after } from '../util/clock';
+import { padForUnknownAddress, writeUser, writeUserQuietly } from './user-writes';
 
 /** The one answer to forgot-password, whether or not the address has an account. */
 export const RESET_REQUESTED = 'If an account uses this e-mail address, we sent it a link to reset the password.';
 
-/** Stores a reset token on the account with this address, if any; same work either way. Returns the mail to send. */
-export async function requestPasswordReset(args: { auth: AuthCollection; email: string }): Promise<PendingMail> {
+/** Stores a reset token on the account with this address, if any. Returns the mail to send. */
+export async function requestPasswordReset(args: { auth: AuthCollection; email: string; req?: Request }): Promise<PendingMail> {
   const { auth, email } = args;
+  const row = await auth.collection.model.findOne(auth.active({ email }), { _id: 1 }).lean<RawDoc>();
+  if (!row) return padForUnknownAddress(auth).then(() => NO_MAIL);
   const token = createRandomToken();
   const expiry = after(auth.runtime.config.clock, auth.options.resetExpiryMs);
-  // One write whether or not the address exists: an unknown address matches nothing.
-  const result = await auth.collection.model.updateOne(
-    auth.active({ email }),
-    { $set: { resetToken: hashToken(token), resetExpiry: expiry } },
-    // Token bookkeeping is not an edit of the record: updatedAt stays.
-    { timestamps: false },
-  );
-  return result.matchedCount > 0 ? () => auth.mailer.deliver(resetPasswordEmail(auth.options, email, token)) : NO_MAIL;
+  const data = { resetToken: hashToken(token), resetExpiry: expiry };
+  // Still the account of this address when written: one whose address changed meanwhile gets no token.
+  const written = await writeUserQuietly({ auth, flow: 'request-password-reset', id: String(row._id), data, condition: { email: { eq: email } }, req: args.req });
+  return written ? () => auth.mailer.deliver(resetPasswordEmail(auth.options, email, token)) : NO_MAIL;
 }
 
 /** Sets a new password with a reset token; 400 for a weak password or an unknown, used or expired token. */
-export async function resetPassword(args: { auth: AuthCollection; token: string; password: string }): Promise<void> {
+export async function resetPassword(args: { auth: AuthCollection; token: string; password: string; req?: Request }): Promise<void> {
   const { auth } = args;
   const broken = checkPassword(args.password, auth.options.password);
   if (broken.length) throw new ValidationError('The password does not meet the password policy.', broken);
-  const password = await hashPassword(args.password, auth.options.hash);
-  // Check and spend in one write, so a token cannot be used twice even by concurrent requests.
-  const row = await auth.collection.model
-    .findOneAndUpdate(
-      auth.active({ resetToken: hashToken(args.token), resetExpiry: { $gt: auth.runtime.config.clock.now() } }),
-      { $set: { password }, $unset: { resetToken: 1, resetExpiry: 1 } },
-      // The stored record, published with the change so its echo on the stream is known as ours.
-      { returnDocument: 'after', projection: auth.collection.projection },
-    )
-    .lean<RawDoc>();
-  if (!row) {
+  const digest = hashToken(args.token);
+  const spendable = { resetToken: { eq: digest }, resetExpiry: { gt: auth.runtime.config.clock.now() } };
+  const row = await auth.collection.model.findOne(auth.active({ resetToken: digest }), { _id: 1, email: 1 }).lean<RawDoc>();
+  // Checked and spent in the write itself, so a token cannot be used twice even by concurrent requests.
+  const data = { password: args.password, resetToken: null, resetExpiry: null };
+  if (!row || !(await writeUser({ auth, flow: 'reset-password', id: String(row._id), data, condition: spendable, req: args.req }))) {
     throw new ValidationError('The reset token is invalid, used or expired.', [
       { field: 'token', message: 'token is invalid, used or expired', code: 'invalid_token' },
     ]);
@@ -55,6 +48,4 @@ export async function resetPassword(args: { auth: AuthCollection; token: string;
     auth.failures.clear(String(row.email)),
     auth.options.revokeApiKeysOnReset ? auth.apiKeys.removeAll(userId) : undefined,
   ]);
-  // Without fields: the sessions are already ended above, and the password is hidden from every reader.
-  publishWrite({ runtime: auth.runtime }, auth.collection, 'update', [userId], undefined, [row]);
 }

@@ -1,6 +1,7 @@
-// The router's one channel for "something changed": every write publishes here (operations, auth's token
-// flows, and the change feed for writes made elsewhere), and caches, realtime and auth subscribe here.
-import type { Logger } from '../config/types';
+// The router's one channel for "something changed": every write publishes here (the operations, auth's
+// flows among their callers, and the change feed for writes made elsewhere), and caches, realtime and auth
+// subscribe here.
+import type { Logger, SystemActor } from '../config/types';
 import type { RawDoc } from '../schema/to-record';
 
 /** A change to records of a collection, or to a global. */
@@ -36,6 +37,11 @@ export interface ChangeEvent {
   resumeToken?: unknown;
   /** When the change happened (the stream's cluster time, or the publisher's clock). */
   timestamp?: Date;
+  /**
+   * Local writes the router made on its own behalf (auth's flows): which flow. Absent for a caller's write
+   * and for every stream event.
+   */
+  actor?: SystemActor;
 }
 
 /** See ChangeEvent.stamps. `deletedAt: null` is a restore. */

@@ -1,7 +1,7 @@
 // Public types of hooks and field access: where an application puts its own rules into every operation
 // (docs/hooks.md). Each hook list runs in order, each hook may be async, and each gets one args object.
 import type { Request } from 'express';
-import type { AuthUser } from './user';
+import type { AuthUser, SystemActor } from './user';
 
 /** The operation a hook runs in. */
 export type HookOperation = 'create' | 'update' | 'delete' | 'read' | 'restore';
@@ -34,6 +34,11 @@ export interface HookArgs {
   req?: Request;
   context: HookContext;
   api: HookApi;
+  /**
+   * Present when the router writes on its own behalf rather than for the caller (auth's flows: a password
+   * reset, a verification, a token mailed); `user` is then null and `actor.name` says which flow.
+   */
+  actor?: SystemActor;
 }
 
 /** `beforeValidate` and `beforeChange`: the body about to be validated or written. */

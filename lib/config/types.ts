@@ -6,7 +6,7 @@ import type { Request, Response, Router } from 'express';
 import type { CollectionHooks, FieldAccess, FieldHooks, GlobalHooks } from './hooks';
 import type { AuthUser, Scope } from './user';
 
-export type { AuthUser, Scope } from './user';
+export type { AuthUser, Scope, SystemActor } from './user';
 
 /** The canonical field types; `string` and `datetime` are accepted aliases of `text` and `date`. */
 export type FieldType =

@@ -14,3 +14,19 @@ export interface AuthUser {
   collection?: string;
   [key: string]: unknown;
 }
+
+/**
+ * A write the router makes on its own behalf, not on a client's: auth's flows storing a password, a token's
+ * digest or `verified` on a user record. It skips the collection's access rules and field write rules (the
+ * flow has proved what it needs: a token, the current password), and is named so hooks, change listeners
+ * and an audit log can tell whose write it was. `name` is `<feature>.<flow>`, e.g. `auth.reset-password`.
+ */
+export interface SystemActor {
+  readonly kind: 'system';
+  readonly name: string;
+}
+
+/** True for the router's own actor (a SystemActor), false for a caller's user. */
+export function isSystemActor(actor: unknown): actor is SystemActor {
+  return typeof actor === 'object' && actor !== null && (actor as { kind?: unknown }).kind === 'system';
+}

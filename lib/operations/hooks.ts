@@ -100,6 +100,7 @@ export interface HookBase {
   req?: Request;
   context: HookContext;
   readonly api: HookApi;
+  actor?: OperationArgs['actor'];
 }
 
 /** A field hook's args: the operation's shared part (without `api`, which field hooks do not get) and the field's own. */
@@ -117,7 +118,10 @@ export function hookBase(args: OperationArgs, operation: HookOperation, collecti
   const { runtime, user, req } = args;
   const overrideAccess = args.hookAccess ?? args.overrideAccess;
   const api = runtime.hookApi({ user, req, overrideAccess: overrideAccess === true, state });
-  return { operation, collection: collection.descriptor.slug, user, req, context: state.context, api };
+  const base: HookBase = { operation, collection: collection.descriptor.slug, user, req, context: state.context, api };
+  // Only on the router's own writes: a caller's hooks get no `actor` key at all.
+  if (args.actor) base.actor = args.actor;
+  return base;
 }
 
 /**

@@ -9,7 +9,6 @@ export { createBatch, createMany, type BatchFailure, type BatchResult, type Crea
 export { update, type UpdateArgs } from './update';
 export { deleteRecord, restoreRecord, type DeleteArgs } from './delete';
 export { updateMany, type UpdateManyArgs } from './update-many';
-export { systemUpdate, type SystemUpdateArgs } from './system-update';
 export { deleteMany, type DeleteManyArgs } from './delete-many';
 export type { BulkFailure, BulkResult } from './bulk-write';
 export { findGlobal, updateGlobal, type GlobalArgs } from './globals';
@@ -18,5 +17,4 @@ export { deleteFile, type DeleteFileArgs } from './delete-file';
 export type { FileCollection, FileRow, FileStorage, IncomingFile, PendingFile, UploadedFile } from './file-storage';
 export { checkAccess, scopeAllows, type AccessOperation } from './access';
 export { type Runtime, type CollectionRuntime, createCollectionRuntime, getCollection } from './runtime';
-export { publishWrite } from './write/stored-change';
 export { type ChangeEvent, type ChangeBus, createChangeBus } from '../changes/change-bus';

@@ -81,7 +81,7 @@ export async function checkBody(args: WriteArgs, body: unknown, mode: 'create' |
 /** Lets every feature rewrite the input (auth: password policy and hash). */
 async function transform(args: WriteArgs, input: ValidatedInput, mode: 'create' | 'update'): Promise<void> {
   const { runtime, collection } = args;
-  const caller = { user: args.user, req: args.req, overrideAccess: args.overrideAccess };
+  const caller = { user: args.user, req: args.req, overrideAccess: args.overrideAccess, actor: args.actor };
   for (const transformer of runtime.hooks.transformInput) await transformer({ collection: collection.descriptor, input, op: mode, ...caller });
 }
 

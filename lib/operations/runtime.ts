@@ -6,7 +6,7 @@ import type { Connection, Model, Types } from 'mongoose';
 import type { Request } from 'express';
 import type { ResolvedConfig } from '../config/resolve-config';
 import type { FieldAccessFn, HookApi } from '../config/hooks';
-import type { AccessFn, AuthUser } from '../config/types';
+import type { AccessFn, AuthUser, SystemActor } from '../config/types';
 import type { ListQuery, RecordQuery, WhereNode } from '../query/types';
 import type { CollectionDescriptor, FieldDescriptor, SchemaRegistry } from '../schema/descriptors';
 import type { ValidatedInput } from '../schema/validate-input';
@@ -78,6 +78,8 @@ export interface OperationArgs {
   state?: RequestState;
   /** Whether hooks' `api` skips access; default: `overrideAccess` (false for a flow that skips access for an anonymous caller: registration). */
   hookAccess?: boolean;
+  /** A write the router makes on its own behalf (auth's flows): told to hooks, input transformers and change listeners. */
+  actor?: SystemActor;
 }
 
 /**
@@ -85,7 +87,7 @@ export interface OperationArgs {
  * and hooks are handed, so they never see an operation's options as if they were their own.
  */
 export function operationArgs(args: OperationArgs): OperationArgs {
-  return { runtime: args.runtime, collection: args.collection, user: args.user, req: args.req, overrideAccess: args.overrideAccess, state: args.state, hookAccess: args.hookAccess };
+  return { runtime: args.runtime, collection: args.collection, user: args.user, req: args.req, overrideAccess: args.overrideAccess, state: args.state, hookAccess: args.hookAccess, actor: args.actor };
 }
 
 /** Writes also say whether hidden fields may be written and which fields the caller may not set. */
@@ -132,6 +134,8 @@ export type InputTransformer = (args: {
   user: AuthUser | null;
   req?: Request;
   overrideAccess?: boolean;
+  /** Set when the router writes on its own behalf (see OperationArgs.actor). */
+  actor?: SystemActor;
 }) => Promise<void>;
 
 /** How a read was served, told to callers that accept cached answers (the REST routes set headers from it). */
@@ -255,7 +259,8 @@ export interface StoredChange {
   /** A soft delete's (or restore's) stamps, for subscribers that see only `before` (ChangeEvent.stamps). */
   readonly stamps?: WriteStamps;
   /** Who made it: the caller, or null (anonymous, or a server-side call without a user). */
-  readonly actor: AuthUser | null;
+  /** Who made the change: the caller's user, or the router itself (SystemActor) for its own writes. */
+  readonly actor: AuthUser | SystemActor | null;
   /** Publish the id alone, no rows (files: their subscribers know them by id). */
   readonly idOnly?: boolean;
 }

@@ -30,6 +30,12 @@ export interface UpdateArgs extends WriteArgs {
   data: unknown;
   /** Write only if the record as this caller reads it has one of these ETags (412 otherwise); `*`: any. */
   ifMatch?: IfMatch;
+  /**
+   * Server code's extra condition (it may name hidden fields): the record is written only while it also
+   * matches this, checked in the same database operation as the write, else it is not found (404). Auth's
+   * single-use tokens rely on it: of two requests spending one token, one finds it gone.
+   */
+  condition?: WhereNode;
 }
 
 /** Attempts before a record that keeps changing under a constrained update is a 409. */
@@ -54,7 +60,7 @@ export function update(args: UpdateArgs): Promise<ApiRecord> {
     // 1. Access: a record the caller may not read is not found, as its GET is not.
     const constraint = await checkAccess({ ...args, op: 'update', data: bodyOf(args.data) });
     const findable = await findableConstraint(args);
-    const filter = await buildFilter({ ...args, nodes: [idCondition(collection, [toRecordId(args.id)]), constraint, findable], deleted: false });
+    const filter = await buildFilter({ ...args, nodes: [idCondition(collection, [toRecordId(args.id)]), constraint, findable, args.condition], deleted: false });
     const tags = tagsToMatch(args.ifMatch);
     // The record is read (and then written at its revision) when anything must know it just before the change.
     const readFirst = constraint !== undefined || tags !== undefined || needsPriorState(runtime, collection.descriptor) || hooksSeeOriginal(collection);

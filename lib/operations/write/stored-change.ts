@@ -7,8 +7,9 @@
 // Publishing on the change bus (subscribers: caches, realtime, webhooks) happens later, after the commit,
 // and only for changes that were stored: publishChange().
 import type { ClientSession } from 'mongoose';
-import type { CollectionRuntime, OperationArgs, Runtime, StoredChange } from '../runtime';
+import type { OperationArgs, Runtime, StoredChange } from '../runtime';
 import { noteWrite } from '../request-state';
+import { isSystemActor } from '../../config/user';
 
 export type { ChangeRecorder, StoredChange } from '../runtime';
 
@@ -44,24 +45,9 @@ export function publishChange(by: WriteBy, change: StoredChange): void {
     ...(rows ? { docs: [rows] } : {}),
     ...(change.stamps ? { stamps: change.stamps } : {}),
     ...(change.type === 'update' && change.before && !change.idOnly ? { before: [change.before] } : {}),
+    // The router's own writes say so (auth's flows): subscribers such as auth's session check tell them apart.
+    ...(isSystemActor(change.actor) ? { actor: change.actor } : {}),
     origin: 'local',
     timestamp: runtime.config.clock.now(),
   });
-}
-
-/**
- * Publishes a write made outside the pipeline (auth's token flows write user records themselves, for now):
- * `docs` are the stored rows as the write left them (a delete: as they were before it), raw.
- */
-export function publishWrite(
-  by: WriteBy,
-  target: Pick<CollectionRuntime, 'descriptor'>,
-  type: 'create' | 'update' | 'delete',
-  ids: string[],
-  fields?: string[],
-  docs?: Record<string, unknown>[],
-): void {
-  const { slug, isGlobal } = target.descriptor;
-  noteWrite(by);
-  by.runtime.changes.emitChange({ scope: isGlobal ? 'global' : 'collection', slug, type, ids, ...(fields ? { fields } : {}), ...(docs ? { docs } : {}), origin: 'local', timestamp: by.runtime.config.clock.now() });
 }
