@@ -129,6 +129,8 @@ export function createCollectionWatcher(
   options: WatcherOptions = {},
 ): CollectionWatcher {
   let closed = false;
+  /** close() sets `closed` while the loop awaits: a call, as control-flow narrowing cannot see that. */
+  const isClosed = (): boolean => closed;
   let stream: mongo.ChangeStream | undefined;
   let timer: NodeJS.Timeout | undefined;
   let wake: (() => void) | undefined;
@@ -176,7 +178,7 @@ export function createCollectionWatcher(
         // The first read runs the aggregate: only then is the stream open and no later write missed.
         let change = await stream.tryNext();
         opening = false;
-        if (closed) break;
+        if (isClosed()) break;
         kept = false;
         missable = true;
         attemptsWithToken = 0;
@@ -207,13 +209,13 @@ export function createCollectionWatcher(
           token = moved;
           const asked = Date.now();
           change = await stream.tryNext();
-          if (closed) break;
+          if (isClosed()) break;
           if (!change && Date.now() - asked < MAX_AWAIT_MS / 2) await pause(IDLE_POLL_MS);
-          if (closed) break;
+          if (isClosed()) break;
         }
       } catch (error) {
         opening = false;
-        if (closed) break;
+        if (isClosed()) break;
         if (isUnsupportedError(error)) {
           callbacks.onDown(error, true);
           markStarted();

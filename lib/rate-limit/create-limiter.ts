@@ -35,7 +35,7 @@ function sameStore(store: Store): Store {
     increment: (key) => store.increment(key),
     decrement: (key) => store.decrement(key),
     resetKey: (key) => store.resetKey(key),
-    ...(store.get ? { get: (key: string) => store.get!(key) } : {}),
+    ...(store.get ? { get: store.get.bind(store) } : {}),
   };
 }
 

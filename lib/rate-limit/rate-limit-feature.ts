@@ -55,7 +55,11 @@ export const rateLimitFeature: Feature = {
       );
     });
     lifecycle.onClose.push(async () => {
-      await Promise.all(stores.map((store) => store.shutdown?.()));
+      await Promise.all(
+        stores.map(async (store) => {
+          await store.shutdown?.();
+        }),
+      );
     });
     return undefined;
   },

@@ -130,7 +130,7 @@ export async function createReadMatcher(args: ReaderArgs): Promise<ReadMatcher> 
   if (!constraint) rule = args.collection.descriptor.softDelete ? OPEN_LIVE : OPEN;
   else {
     // The tree has no negation, so a condition replaced by "false" can only narrow what matches.
-    const resolved = await mapRelationNodes(constraint, async () => UNMET);
+    const resolved = await mapRelationNodes(constraint, () => Promise.resolve(UNMET));
     rule = args.rules.rule(args.collection, toMongoFilter(resolved));
   }
   return personalize ? { rule, personalize } : { rule };

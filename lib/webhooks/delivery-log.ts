@@ -96,7 +96,7 @@ export function parseDeliveryQuery(raw: Record<string, unknown>, options: QueryO
   const endpoint = readSingleParam(raw, 'endpoint', 'invalid_value');
   if (endpoint !== undefined && (typeof endpoint !== 'string' || endpoint === '')) rejectQuery('endpoint', "must be an endpoint's URL", 'invalid_value');
   return {
-    filter: { ...(status ? { status: status as DeliveryStatus } : {}), ...(endpoint ? { endpoint: endpoint as string } : {}) },
+    filter: { ...(status ? { status: status as DeliveryStatus } : {}), ...(endpoint ? { endpoint } : {}) },
     page: parsePage(raw),
     limit: parseLimit(raw, { pagination: LOG_PAGINATION }, options),
     envelope: chooseEnvelope(raw, options),

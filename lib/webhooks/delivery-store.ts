@@ -159,8 +159,8 @@ export function createDeliveryStore(connection: Connection, retentionMs: number)
       return rows().find({ _id: { $in: candidates.map((c) => c._id) }, owner, claim }).sort({ nextAttemptAt: 1 }).toArray();
     },
     async nextDue(endpoint) {
-      const [next] = await rows().find(unheld(endpoint, new Date()), { projection: { nextAttemptAt: 1 } }).sort({ nextAttemptAt: 1 }).limit(1).toArray();
-      return next?.nextAttemptAt;
+      const found = await rows().find(unheld(endpoint, new Date()), { projection: { nextAttemptAt: 1 } }).sort({ nextAttemptAt: 1 }).limit(1).toArray();
+      return found.at(0)?.nextAttemptAt;
     },
     async renew(ids, lease) {
       if (ids.length) await rows().updateMany({ _id: { $in: [...ids] }, owner }, { $set: { leaseUntil: lease } });
@@ -197,7 +197,7 @@ export function createDeliveryStore(connection: Connection, retentionMs: number)
           .toArray(),
         rows().countDocuments(query),
       ]);
-      return { rows: found as DeliveryRow[], total };
+      return { rows: found, total };
     },
     async requeue(id, lastTry) {
       const now = new Date();
@@ -218,11 +218,11 @@ export function createDeliveryStore(connection: Connection, retentionMs: number)
       await cursors().updateOne({ _id: collectionName }, { $set: { token, at } }, { upsert: true });
     },
     async createIndexes() {
-      await Promise.all([
-        rows().createIndex({ event: 1, endpoint: 1 }, { unique: true }),
-        rows().createIndex({ endpoint: 1, status: 1, nextAttemptAt: 1 }),
-        rows().createIndex({ createdAt: -1 }),
-        rows().createIndex({ expiresAt: 1 }, { expireAfterSeconds: 0 }),
+      await rows().createIndexes([
+        { key: { event: 1, endpoint: 1 }, unique: true },
+        { key: { endpoint: 1, status: 1, nextAttemptAt: 1 } },
+        { key: { createdAt: -1 } },
+        { key: { expiresAt: 1 }, expireAfterSeconds: 0 },
       ]);
     },
   };

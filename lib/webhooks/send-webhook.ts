@@ -36,7 +36,8 @@ async function readStart(response: Response): Promise<string> {
   let size = 0;
   try {
     while (size < RESPONSE_BYTES) {
-      const { done, value } = await reader.read();
+      // (The cast: Node's fetch types the body's chunks as any; they are bytes.)
+      const { done, value } = (await reader.read()) as { done: true; value?: undefined } | { done: false; value: Uint8Array };
       if (done) break;
       chunks.push(value);
       size += value.byteLength;

@@ -48,6 +48,8 @@ export function createWebhookSource(runtime: Runtime, options: ResolvedWebhooks,
   const { logger } = runtime.config;
   const watchers: CollectionWatcher[] = [];
   let closed = false;
+  /** close() sets `closed` while start() awaits: a call, as control-flow narrowing cannot see that. */
+  const isClosed = (): boolean => closed;
 
   /** Server code reading with access overridden: how wheres are tested, and bodies shaped without a view. */
   const readerOf = (collection: CollectionRuntime): OperationArgs => ({ runtime, collection, user: null, overrideAccess: true });
@@ -159,8 +161,7 @@ export function createWebhookSource(runtime: Runtime, options: ResolvedWebhooks,
     let next: { token: unknown; at: Date } | undefined;
     let lastKept = 0;
     let idleTimer: NodeJS.Timeout | undefined;
-    const write = (): Promise<void> => {
-      const position = next!;
+    const write = (position: { token: unknown; at: Date }): Promise<void> => {
       next = undefined;
       lastKept = Date.now();
       return store.keepPosition(collectionName, position.token, position.at).then(
@@ -172,7 +173,7 @@ export function createWebhookSource(runtime: Runtime, options: ResolvedWebhooks,
       clearTimeout(idleTimer);
       idleTimer = undefined;
       if (writing || !next) return writing ?? Promise.resolve();
-      writing = write().finally(() => {
+      writing = write(next).finally(() => {
         writing = undefined;
         void flush();
       });
@@ -226,6 +227,7 @@ export function createWebhookSource(runtime: Runtime, options: ResolvedWebhooks,
       else if (last) keeper.keep(last.resumeToken, last.timestamp ?? new Date());
     }
     return createCollectionWatcher(
+      // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- start() watches only once the connection has its db
       runtime.connection.db!,
       target,
       {
@@ -245,10 +247,11 @@ export function createWebhookSource(runtime: Runtime, options: ResolvedWebhooks,
   return {
     async start() {
       if (closed || !runtime.connection.db) return;
+      // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- the options name only collections that exist (checked at start-up)
       const collections = [...options.slugs].map((slug) => runtime.collections.get(slug)!);
       for (const collection of collections) {
         const watcher = await watch(collection);
-        if (closed) {
+        if (isClosed()) {
           await watcher.close();
           return;
         }
