@@ -95,6 +95,7 @@ export interface CollectionWatcher {
 }
 
 function errorCode(error: unknown): number | undefined {
+  // (The cast reads one field of a value of unknown type; the field is checked before use.)
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'number' ? code : undefined;
 }
@@ -109,6 +110,7 @@ export function isUnsupportedError(error: unknown): boolean {
 
 /** A failure of the connection rather than an answer of the server: it says nothing of the token. */
 function isOutage(error: unknown): boolean {
+  // (The cast reads one field of a value of unknown type; the field is checked before use.)
   const name = (error as { name?: unknown } | null)?.name;
   return typeof name === 'string' && /Network|ServerSelection|PoolCleared|NotConnected|Topology/.test(name);
 }

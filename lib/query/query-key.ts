@@ -24,6 +24,7 @@ function valueKey(value: unknown): string {
     default:
       break;
   }
+  // (The cast reads one field of a value of unknown type; the field is checked before use.)
   const hex = (value as { toHexString?: () => string }).toHexString;
   if (typeof hex === 'function') return `o:${hex.call(value)}`;
   // Plain objects (not produced by the parsers, but a local caller may pass one): keys sorted.

@@ -113,7 +113,8 @@ export function createRuleBook(max = MAX_RULES): RuleBook {
       if (rule) rules.delete(key);
       else rule = compile(collection, filter);
       rules.set(key, rule);
-      if (rules.size > max) rules.delete(rules.keys().next().value as string);
+      const oldest = rules.keys().next();
+      if (rules.size > max && !oldest.done) rules.delete(oldest.value);
       return rule;
     },
   };

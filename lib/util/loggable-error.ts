@@ -38,6 +38,7 @@ export function toLoggableError(error: unknown, causes = MAX_CAUSES): Error {
   const copy = new Error(message, options);
   copy.name = name;
   copy.stack = [`${name}: ${message}`, ...frames].join('\n');
+  // (The cast reads one field of a value of unknown type; the field is checked before use.)
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string' || typeof code === 'number') Object.assign(copy, { code: typeof code === 'string' ? escapeControlCharacters(code) : code });
   return copy;

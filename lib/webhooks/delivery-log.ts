@@ -159,6 +159,7 @@ export function createWebhooksApi(log: DeliveryLog, options: QueryOptions): Webh
   return {
     async list(query = {}) {
       const read = parseDeliveryQuery({ ...query }, options);
+      // (The cast: the 'data' envelope of deliveries is this shape; read() is typed for every envelope of records.)
       return (await log.read({ ...read, envelope: 'data' })) as unknown as WebhookDeliveryPage;
     },
     retry: (id) => log.retry(id),

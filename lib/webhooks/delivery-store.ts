@@ -114,6 +114,7 @@ interface CursorRow {
 
 /** Indexes of the rows a write failed on (a duplicate key: recorded by someone else); rethrows any other failure. */
 function duplicateIndexes(error: unknown): Set<number> {
+  // (The cast reads one field of a value of unknown type; the field is checked before use.)
   const writeErrors = (error as { writeErrors?: unknown }).writeErrors;
   const list = Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : [];
   if (list.length === 0 && isDuplicateKeyError(error)) return new Set([0]);

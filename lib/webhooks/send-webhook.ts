@@ -54,6 +54,7 @@ async function readStart(response: Response): Promise<string> {
 /** What failed, in words for the log: the network error's own code where there is one. */
 function describeFailure(error: unknown, timedOut: boolean, timeoutMs: number): string {
   if (timedOut) return `timeout: no complete answer within ${timeoutMs} ms`;
+  // (The cast reads one field of a value of unknown type; the field is checked before use.)
   const cause = (error as { cause?: { code?: unknown; message?: unknown } } | null)?.cause;
   const code = typeof cause?.code === 'string' ? cause.code : undefined;
   const message = typeof cause?.message === 'string' ? cause.message : error instanceof Error ? error.message : String(error);

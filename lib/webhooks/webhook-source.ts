@@ -39,6 +39,7 @@ export interface WebhookSource {
 
 /** The change's key, the same on every instance that sees it: its collection and the stream's resume token. */
 function eventKey(collectionName: string, token: unknown): string | undefined {
+  // (The cast reads one field of a value of unknown type; the field is checked before use.)
   const data = (token as { _data?: unknown } | null)?._data;
   if (typeof data === 'string') return `${collectionName}:${data}`;
   return token === undefined || token === null ? undefined : `${collectionName}:${JSON.stringify(token)}`;
