@@ -8,8 +8,9 @@ import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
 /**
- * Folders and files whose findings are not fixed yet (they were being rewritten when the linter came in).
- * `npm run lint` skips them, `npm run lint:all` does not; empty this list once `lint:all` passes.
+ * Folders and files whose findings are not fixed yet, or that were being rewritten when the linter came in
+ * (a few of those have no finding today). `npm run lint` skips them, `npm run lint:all` does not; empty this
+ * list once `lint:all` passes.
  */
 const NOT_YET_CLEAN = [
   'lib/auth/**',
@@ -21,9 +22,6 @@ const NOT_YET_CLEAN = [
   'lib/operations/**',
   'lib/rest/**',
   'lib/content-router.ts',
-  'lib/index.ts',
-  'lib/cli.ts',
-  'lib/types/**',
   'lib/openapi/docs-options.ts',
   'lib/query/cast-value.ts',
   'lib/query/parse-condition.ts',
