@@ -36,6 +36,7 @@ function createReadThrough(stores: ReadonlyMap<string, CacheStore>): ReadThrough
     // (the caller itself): such an answer is never shared. The read collection's own hooks are the host's
     // choice, made with `cache` beside them.
     if (related.some((slug) => read.args.runtime.collections.get(slug)?.readHooks)) return load();
+    // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- a record read always carries its id
     const tags = [read.kind === 'list' ? LIST_TAG : idTag(read.id!), ...related.map(relatedTag)];
     const served = await serveThrough(store, key, tags, load, (value) => etagOf(read, value));
     read.cacheable({ hit: served.hit, etag: served.etag });

@@ -103,8 +103,8 @@ export function createCacheStore(ttl: number, max: number): CacheStore {
       inFlight.delete(ticket);
       if (!entry || ticket.stale) return;
       if (order.has(key)) cache.del(key);
-      while (order.size >= max) {
-        const oldest = order.values().next().value as string;
+      for (const oldest of order) {
+        if (order.size < max) break;
         cache.del(oldest);
         order.delete(oldest);
       }

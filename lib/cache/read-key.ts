@@ -69,14 +69,13 @@ export async function readKey(read: ResolvedRead): Promise<ReadKey> {
     seen.add(related);
     pending.push(related);
   };
-  collectPopulated(read, slug, query.populate ?? {}, visit);
+  collectPopulated(read, slug, query.populate, visit);
   if ('sort' in query) collectRelations(query.where, visit);
   collectRelations(read.constraint, visit);
   collectRelations(read.deleted.node, visit);
 
   const access: string[] = [];
-  while (pending.length) {
-    const relatedSlug = pending.pop()!;
+  for (let relatedSlug = pending.pop(); relatedSlug !== undefined; relatedSlug = pending.pop()) {
     // A source's records (files) have a read rule of their own, evaluated like a collection's.
     const related = args.runtime.collections.get(relatedSlug) ?? sourceOf(read, relatedSlug);
     if (!related) continue;

@@ -40,6 +40,8 @@ export function createChangeFeed(runtime: Runtime, options: { openTimeoutMs?: nu
   const watchers: CollectionWatcher[] = [];
   let unsupportedLogged = false;
   let closed = false;
+  /** close() sets `closed` while start() awaits: a call, as control-flow narrowing cannot see that. */
+  const isClosed = (): boolean => closed;
   let timer: NodeJS.Timeout | undefined;
   let stopWaiting: (() => void) | undefined;
   /**
@@ -75,7 +77,10 @@ export function createChangeFeed(runtime: Runtime, options: { openTimeoutMs?: nu
   function failed(target: WatchTarget, error: unknown): void {
     missing.add(target);
     const what = `the change stream of "${target.collectionName}" failed (${describeError(error)})`;
-    if (warned) return logger.debug(`content-router: ${what}; retrying.`);
+    if (warned) {
+      logger.debug(`content-router: ${what}; retrying.`);
+      return;
+    }
     warned = true;
     logger.warn(
       `content-router: ${what}; retrying. Until the change streams are open again, only writes made through this router ` +
@@ -100,7 +105,10 @@ export function createChangeFeed(runtime: Runtime, options: { openTimeoutMs?: nu
                 opened(target);
               },
               onDown(error, unsupported) {
-                if (!unsupported) return failed(target, error);
+                if (!unsupported) {
+                  failed(target, error);
+                  return;
+                }
                 if (unsupportedLogged) return;
                 unsupportedLogged = true;
                 logger.warn(
@@ -126,7 +134,7 @@ export function createChangeFeed(runtime: Runtime, options: { openTimeoutMs?: nu
           ),
         );
       }
-      if ((await settleWithin(Promise.all(watchers.map((w) => w.started)))) || closed) return;
+      if ((await settleWithin(Promise.all(watchers.map((w) => w.started)))) || isClosed()) return;
       const late = targets.filter((target) => !open.has(target));
       for (const target of late) missing.add(target);
       if (warned) return;

@@ -95,6 +95,7 @@ export interface CollectionWatcher {
 }
 
 function errorCode(error: unknown): number | undefined {
+  // (The cast reads one field of a value of unknown type; the field is checked before use.)
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'number' ? code : undefined;
 }
@@ -109,6 +110,7 @@ export function isUnsupportedError(error: unknown): boolean {
 
 /** A failure of the connection rather than an answer of the server: it says nothing of the token. */
 function isOutage(error: unknown): boolean {
+  // (The cast reads one field of a value of unknown type; the field is checked before use.)
   const name = (error as { name?: unknown } | null)?.name;
   return typeof name === 'string' && /Network|ServerSelection|PoolCleared|NotConnected|Topology/.test(name);
 }
@@ -129,6 +131,8 @@ export function createCollectionWatcher(
   options: WatcherOptions = {},
 ): CollectionWatcher {
   let closed = false;
+  /** close() sets `closed` while the loop awaits: a call, as control-flow narrowing cannot see that. */
+  const isClosed = (): boolean => closed;
   let stream: mongo.ChangeStream | undefined;
   let timer: NodeJS.Timeout | undefined;
   let wake: (() => void) | undefined;
@@ -176,7 +180,7 @@ export function createCollectionWatcher(
         // The first read runs the aggregate: only then is the stream open and no later write missed.
         let change = await stream.tryNext();
         opening = false;
-        if (closed) break;
+        if (isClosed()) break;
         kept = false;
         missable = true;
         attemptsWithToken = 0;
@@ -208,13 +212,13 @@ export function createCollectionWatcher(
           // How long the server held the poll: a pace, measured on Node's monotonic clock.
           const asked = performance.now();
           change = await stream.tryNext();
-          if (closed) break;
+          if (isClosed()) break;
           if (!change && performance.now() - asked < MAX_AWAIT_MS / 2) await pause(IDLE_POLL_MS);
-          if (closed) break;
+          if (isClosed()) break;
         }
       } catch (error) {
         opening = false;
-        if (closed) break;
+        if (isClosed()) break;
         if (isUnsupportedError(error)) {
           callbacks.onDown(error, true);
           markStarted();

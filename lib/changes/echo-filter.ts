@@ -42,7 +42,9 @@ interface Shown {
 
 function stamp(value: unknown): Stamp {
   if (value === null || value === undefined) return null;
-  return value instanceof Date ? String(value.getTime()) : String(value);
+  if (value instanceof Date) return String(value.getTime());
+  // Any other stored value compares by its JSON form: both sides of a comparison come through here.
+  return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
 /**

@@ -32,8 +32,7 @@ export interface EndpointRequestContext {
 }
 
 declare global {
-  // Express's own extension point for request members (as passport adds req.user).
-  // eslint-disable-next-line @typescript-eslint/no-namespace
+  // eslint-disable-next-line @typescript-eslint/no-namespace -- Express's own extension point for request members (as passport adds req.user)
   namespace Express {
     interface Request {
       /** Set by content-router inside custom endpoint handlers (docs/endpoints.md). */

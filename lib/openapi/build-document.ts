@@ -49,7 +49,7 @@ const SECURITY_SCHEMES = {
 const AUTHENTICATED: SecurityRequirementObject[] = Object.keys(SECURITY_SCHEMES).map((name) => ({ [name]: [] }));
 
 /** Headers some problems carry (a 401's challenge is the router's own, see buildOpenApiDocument). */
-const PROBLEM_HEADERS: Record<number, Record<string, { description: string; schema: SchemaObject }>> = {
+const PROBLEM_HEADERS: Partial<Record<number, Record<string, { description: string; schema: SchemaObject }>>> = {
   405: { Allow: { description: 'The methods the path serves', schema: { type: 'string' } } },
   429: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } },
 };
@@ -112,16 +112,18 @@ export function buildOpenApiDocument(source: DocumentSource, serverUrl: string):
     )
     .addServer({ url: serverUrl || '/', description: 'Where the host mounted the API' });
   const addSchemas = (schemas: Record<string, JsonSchema>) => {
-    for (const [name, schema] of Object.entries(schemas)) builder.addSchema(name, schema as SchemaObject);
+    for (const [name, schema] of Object.entries(schemas)) builder.addSchema(name, schema);
   };
   addSchemas(SHARED_SCHEMAS);
 
   const namesOf = (slug: string): ComponentNames | undefined => names.collections.get(slug);
   for (const descriptor of registry.values()) {
+    // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- the names were allocated for every descriptor of the registry
     const own = names.collections.get(descriptor.slug)!;
     addSchemas(collectionSchemas(descriptor, own, registry, namesOf));
     addSchemas(listSchemas(descriptor.slug, own));
   }
+  // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- the names were allocated for every global
   for (const descriptor of globals) addSchemas(collectionSchemas(descriptor, names.globals.get(descriptor.slug)!, registry, namesOf));
   // Named only when used, as an unused component is a lint warning: by a visible upload field, or a route's answer.
   const addFileRecord = () => addSchemas({ [FILE_RECORD_NAME]: fileRecordSchema() });
@@ -144,6 +146,7 @@ export function buildOpenApiDocument(source: DocumentSource, serverUrl: string):
         return own ? ref(own.record) : fallback;
       case 'record-input':
         if (!own) return fallback;
+        // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- names exist only for the registry's collections
         if (shape.omit?.length) return inputSchema(registry.get(shape.slug)!, shape.mode, shape.omit);
         return ref(shape.mode === 'create' ? own.create : own.update);
       case 'list':
@@ -156,6 +159,7 @@ export function buildOpenApiDocument(source: DocumentSource, serverUrl: string):
         if (!own) return fallback;
         // Named only when a route uses one: a collection with a field called `data` has no batch form.
         if (shape.kind === 'batch') addSchemas({ [own.batch]: batchSchema(shape.slug, own.record) });
+        // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- names exist only for the registry's collections
         else addSchemas({ [own.createBatch]: batchSchema(shape.slug, own.create, registry.get(shape.slug)!.maxBatchSize) });
         return ref(shape.kind === 'batch' ? own.batch : own.createBatch);
       }
@@ -190,14 +194,16 @@ export function buildOpenApiDocument(source: DocumentSource, serverUrl: string):
     const responses: ResponsesObject = {};
     const declared = { ...route.responses };
     // The limiter runs before every route: its 429 joins whatever 429 the route answers itself.
-    if (source.rateLimit) declared[429] = { description: declared[429] ? `${declared[429].description}; or ${RATE_LIMITED}` : `The client is ${RATE_LIMITED}` };
+    if (source.rateLimit) declared[429] = { description: 429 in declared ? `${declared[429].description}; or ${RATE_LIMITED}` : `The client is ${RATE_LIMITED}` };
     for (const [code, response] of Object.entries(declared)) {
       const status = Number(code);
-      if (status >= 400) responses[code] = problem(response.description, status);
-      else if (response.contentType) responses[code] = { description: response.description, content: { [response.contentType]: { schema: { type: 'string' } } } };
-      else if (response.shape) responses[code] = { description: response.description, content: { 'application/json': { schema: shapeSchema(response.shape) } } };
-      else responses[code] = { description: response.description };
-      if (response.headers) responses[code].headers = { ...responses[code].headers, ...response.headers } as ResponseObject['headers'];
+      let answer: ResponseObject;
+      if (status >= 400) answer = problem(response.description, status);
+      else if (response.contentType) answer = { description: response.description, content: { [response.contentType]: { schema: { type: 'string' } } } };
+      else if (response.shape) answer = { description: response.description, content: { 'application/json': { schema: shapeSchema(response.shape) } } };
+      else answer = { description: response.description };
+      if (response.headers) answer.headers = { ...answer.headers, ...response.headers };
+      responses[code] = answer;
     }
     // Whatever a route declares, the router may also answer 500 or 503 (database unreachable) as problems.
     responses.default = problem('Unexpected error (also 503 when the database is unreachable)');
@@ -224,19 +230,19 @@ export function buildOpenApiDocument(source: DocumentSource, serverUrl: string):
       items.set(split.key, entry);
     }
     const pathParameters: ParameterObject[] = entry.params.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
+    const parameters: ParameterObject[] = [
+      ...pathParameters,
+      ...queryParameters(route.query, source.query, route.collection ? registry.get(route.collection) : listedCollection(route, registry), registry),
+      ...(route.headers ?? []).map(({ name, description, required, schema }): ParameterObject => ({ name, in: 'header', description, required: required ?? false, schema })),
+    ];
     const operation: OperationObject = {
       operationId: route.operationId,
       summary: route.summary,
       ...(route.description && { description: route.description }),
       tags: route.tags,
-      parameters: [
-        ...pathParameters,
-        ...queryParameters(route.query, source.query, route.collection ? registry.get(route.collection) : listedCollection(route, registry), registry),
-        ...(route.headers ?? []).map(({ name, description, required, schema }): ParameterObject => ({ name, in: 'header', description, required: required ?? false, schema: schema as SchemaObject })),
-      ],
+      ...(parameters.length > 0 && { parameters }),
       responses: responsesOf(route),
     };
-    if (!operation.parameters!.length) delete operation.parameters;
     const security = securityOf(route);
     if (security) operation.security = security;
     if (route.body) {

@@ -5,8 +5,11 @@
 import type { CollectionDescriptor } from '../schema/descriptors';
 import { pascalCase } from '../schema/type-names';
 
-/** The component names of one collection or global (a global uses only `record` and `update`). */
-export interface ComponentNames {
+/**
+ * The component names of one collection or global (a global uses only `record` and `update`). A type rather
+ * than an interface, so that Object.values sees its values are strings.
+ */
+export type ComponentNames = {
   record: string;
   create: string;
   update: string;
@@ -22,7 +25,7 @@ export interface ComponentNames {
   batch: string;
   /** `{ data: [inputs] }`: the body of a batch create. */
   createBatch: string;
-}
+};
 
 function namesOf(base: string): ComponentNames {
   return {

@@ -22,7 +22,8 @@ function createDocumentCache(build: (serverUrl: string) => string): (serverUrl: 
     let json = cache.get(serverUrl);
     if (json === undefined) {
       json = build(serverUrl);
-      if (cache.size >= MAX_CACHED_DOCUMENTS) cache.delete(cache.keys().next().value!);
+      const oldest = cache.keys().next();
+      if (cache.size >= MAX_CACHED_DOCUMENTS && !oldest.done) cache.delete(oldest.value);
       cache.set(serverUrl, json);
     }
     return json;

@@ -54,11 +54,12 @@ function conditionExamples(collection: CollectionDescriptor | undefined): { fiel
   const fields = exampleFields(collection).filter((f) => !f.isArray);
   const text = fields.find((f) => ['text', 'textarea', 'email'].includes(f.type));
   const select = fields.find((f) => f.type === 'select' && f.options?.length);
+  const option = select?.options?.[0];
   const flag = fields.find((f) => f.type === 'boolean');
   const number = fields.find((f) => f.type === 'number');
   const date = fields.find((f) => f.type === 'date');
   return [
-    text ? { field: text.name, op: 'like', value: 'foo' } : select ? { field: select.name, op: 'eq', value: select.options![0] } : flag ? { field: flag.name, op: 'eq', value: true } : undefined,
+    text ? { field: text.name, op: 'like', value: 'foo' } : select && option !== undefined ? { field: select.name, op: 'eq', value: option } : flag ? { field: flag.name, op: 'eq', value: true } : undefined,
     number ? { field: number.name, op: 'gt', value: 5 } : { field: date?.name ?? 'createdAt', op: 'gte', value: '2025-01-01' },
   ].filter((example) => example !== undefined);
 }

@@ -16,7 +16,8 @@ const ANNOTATIONS = ['default', 'writeOnly', 'readOnly', 'description'];
 /** The schema that also allows null: a type list (and null among an enum) when it can, else anyOf. */
 export function nullable(schema: JsonSchema): JsonSchema {
   if (typeof schema.type === 'string' && schema.const === undefined) {
-    return { ...schema, type: [schema.type, 'null'], ...(Array.isArray(schema.enum) && { enum: [...schema.enum, null] }) };
+    // (The cast: Array.isArray narrows an unknown to any[].)
+    return { ...schema, type: [schema.type, 'null'], ...(Array.isArray(schema.enum) && { enum: [...(schema.enum as unknown[]), null] }) };
   }
   const inner = Object.fromEntries(Object.entries(schema).filter(([key]) => !ANNOTATIONS.includes(key)));
   const outer = Object.fromEntries(Object.entries(schema).filter(([key]) => ANNOTATIONS.includes(key)));

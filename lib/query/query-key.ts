@@ -10,7 +10,7 @@ function valueKey(value: unknown): string {
   if (value === null) return 'null';
   if (value === undefined) return 'undef';
   if (value instanceof Date) return `d:${Number.isNaN(value.getTime()) ? 'NaN' : value.toISOString()}`;
-  if (value instanceof RegExp) return `r:${JSON.stringify(value.source)}/${[...value.flags].sort().join('')}`;
+  if (value instanceof RegExp) return `r:${JSON.stringify(value.source)}/${Array.from(value.flags).sort().join('')}`;
   if (Array.isArray(value)) return `[${value.map(valueKey).join(',')}]`;
   switch (typeof value) {
     case 'string':
@@ -24,6 +24,7 @@ function valueKey(value: unknown): string {
     default:
       break;
   }
+  // (The cast reads one field of a value of unknown type; the field is checked before use.)
   const hex = (value as { toHexString?: () => string }).toHexString;
   if (typeof hex === 'function') return `o:${hex.call(value)}`;
   // Plain objects (not produced by the parsers, but a local caller may pass one): keys sorted.
@@ -77,7 +78,7 @@ function selectKey(select: readonly string[] | undefined): string {
 }
 
 function isListQuery(query: ListQuery | RecordQuery): query is ListQuery {
-  return 'sort' in query && Array.isArray((query as ListQuery).sort);
+  return 'sort' in query && Array.isArray(query.sort);
 }
 
 /**
@@ -86,7 +87,7 @@ function isListQuery(query: ListQuery | RecordQuery): query is ListQuery {
  * includeDeleted, envelope), never on how the client spelt it.
  */
 export function queryKey(query: ListQuery | RecordQuery, id?: string): string {
-  const common = `sel=${selectKey(query.select)}|pop=${populateKey(query.populate ?? {})}|del=${query.includeDeleted === true}`;
+  const common = `sel=${selectKey(query.select)}|pop=${populateKey(query.populate)}|del=${String(query.includeDeleted)}`;
   if (!isListQuery(query)) return `record|id=${JSON.stringify(id ?? null)}|${common}`;
   const sort = query.sort.map((item) => `${item.direction < 0 ? '-' : '+'}${JSON.stringify(item.path)}`).join(',');
   const cursor =

@@ -17,7 +17,7 @@ function valuesOfIndexed(value: Record<string, unknown>): unknown[] | undefined 
 
 /** The elements of an array, or of an indexed object as qs builds past arrayLimit; undefined for anything else. */
 export function readArrayLike(value: unknown): unknown[] | undefined {
-  if (Array.isArray(value)) return value;
+  if (Array.isArray(value)) return value as unknown[]; // (isArray narrows an unknown to any[])
   return isPlainObject(value) ? valuesOfIndexed(value) : undefined;
 }
 

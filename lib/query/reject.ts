@@ -60,7 +60,8 @@ export function describeValue(value: unknown): string {
   else if (value instanceof Date) text = Number.isNaN(value.getTime()) ? 'Invalid Date' : value.toISOString();
   else {
     try {
-      text = JSON.stringify(value) ?? String(value);
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- JSON.stringify answers undefined for a function or a symbol, which its typings omit
+      text = JSON.stringify(value) ?? typeof value;
     } catch {
       // Circular or BigInt values (local API only): a type name is enough to say what was wrong.
       text = typeof value;

@@ -1,6 +1,7 @@
 // Case-insensitive text matching built from client text: every regex metacharacter escaped,
 // only the LIKE wildcards `%` and `_` given a meaning. No client text ever reaches Mongo as regex syntax.
 const METACHARACTERS = /[.*+?^${}()|[\]\\/]/g;
+// eslint-disable-next-line no-control-regex -- control characters are what it matches
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/g;
 
 /** `\xHH`, which JavaScript, PCRE (MongoDB) and Java regexes all read as that one character. */

@@ -20,6 +20,7 @@ export interface LimiterOptions {
 
 /** express-rate-limit's findings about the host's setup carry an `ERR_ERL_*` code. */
 function isSetupWarning(error: unknown): boolean {
+  // (The cast reads one field of a value of unknown type; the field is checked before use.)
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' && code.startsWith('ERR_ERL_');
 }
@@ -35,7 +36,7 @@ function sameStore(store: Store): Store {
     increment: (key) => store.increment(key),
     decrement: (key) => store.decrement(key),
     resetKey: (key) => store.resetKey(key),
-    ...(store.get ? { get: (key: string) => store.get!(key) } : {}),
+    ...(store.get ? { get: store.get.bind(store) } : {}),
   };
 }
 

@@ -20,7 +20,7 @@ const MAX_ATTEMPTS = 3;
 
 /** Expired rows are removed by a TTL index; every read compares resetAt itself, so the index is housekeeping. */
 export async function createRateLimitIndexes(connection: Connection): Promise<void> {
-  await connection.collection<HitRow>(RATE_LIMIT_COLLECTION).createIndex({ resetAt: 1 }, { expireAfterSeconds: 0 });
+  await connection.collection<HitRow>(RATE_LIMIT_COLLECTION).createIndexes([{ key: { resetAt: 1 }, expireAfterSeconds: 0 }]);
 }
 
 /**

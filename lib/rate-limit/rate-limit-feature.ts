@@ -54,7 +54,11 @@ export const rateLimitFeature: Feature<ResolvedRateLimit | undefined> = {
       );
     });
     lifecycle.onClose.push(async () => {
-      await Promise.all(stores.map((store) => store.shutdown?.()));
+      await Promise.all(
+        stores.map(async (store) => {
+          await store.shutdown?.();
+        }),
+      );
     });
     return undefined;
   },

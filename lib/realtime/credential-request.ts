@@ -33,7 +33,7 @@ export function credentialRequest(req: IncomingMessage): Request {
     throw new UnauthorizedError('Send one credential: ?token= or a header, not both.', 'invalid_token');
   }
   const headers = { ...req.headers, authorization: `Bearer ${token}` };
-  return new Proxy(req, { get: (target, key, receiver) => (key === 'headers' ? headers : Reflect.get(target, key, receiver)) }) as Request;
+  return new Proxy(req, { get: (target, key, receiver): unknown => (key === 'headers' ? headers : Reflect.get(target, key, receiver)) }) as Request;
 }
 
 /**

@@ -43,7 +43,10 @@ export function connectHub(runtime: Runtime, hub: EventHub<HubEntry>, clients: R
     const missing = change.type === 'delete' ? [] : change.ids.filter((id) => !rows.has(id));
     // The common case publishes at once; a change whose rows must be read waits, and so does every later
     // one, so clients always see a record's events in order.
-    if (waiting === 0 && missing.length === 0) return publish(change, collection, rows);
+    if (waiting === 0 && missing.length === 0) {
+      publish(change, collection, rows);
+      return;
+    }
     waiting++;
     queue = queue
       .then(async () => {

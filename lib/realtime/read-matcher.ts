@@ -114,7 +114,8 @@ export function createRuleBook(max = MAX_RULES): RuleBook {
       if (rule) rules.delete(key);
       else rule = compile(collection, filter);
       rules.set(key, rule);
-      if (rules.size > max) rules.delete(rules.keys().next().value as string);
+      const oldest = rules.keys().next();
+      if (rules.size > max && !oldest.done) rules.delete(oldest.value);
       return rule;
     },
   };
@@ -131,7 +132,7 @@ export async function createReadMatcher(args: ReaderArgs): Promise<ReadMatcher> 
   if (!constraint) rule = args.collection.descriptor.softDelete ? OPEN_LIVE : OPEN;
   else {
     // The tree has no negation, so a condition replaced by "false" can only narrow what matches.
-    const resolved = await mapRelationNodes(constraint, async () => UNMET);
+    const resolved = await mapRelationNodes(constraint, () => Promise.resolve(UNMET));
     rule = args.rules.rule(args.collection, toMongoFilter(resolved));
   }
   return personalize ? { rule, personalize } : { rule };

@@ -5,7 +5,6 @@
 // it; else, when the change named its fields and none of them is one the rule reads, it did not move;
 // else it is unknown, and a reader who cannot read the record now gets the `delete` (harmless to a client
 // that never had it), one who can the `create` (a client adds or replaces the record by id).
-import type { RawDoc } from '../schema/to-record';
 import type { ViewRule } from './read-matcher';
 import type { HubEntry } from './realtime-event';
 
@@ -16,7 +15,7 @@ export function viewOf(rule: ViewRule, entry: HubEntry): HubEntry | undefined {
   // Nothing an update changes moves a record in or out of this rule's view: a plain test.
   if (event.type !== 'update' || rule.reads.size === 0) return rule.test(row) ? entry : undefined;
   // Every reader under one rule gets the same answer: worked out once per entry and rule.
-  const views = (entry.views ??= new Map());
+  const views = (entry.views ??= new Map<object, HubEntry | null>());
   const known = views.get(rule);
   if (known !== undefined) return known ?? undefined;
   const now = rule.test(row);
@@ -41,13 +40,13 @@ function intersects(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
 /** The update as a create, for readers it brought the record to: the record as it is now, no changed fields. */
 function entered(entry: HubEntry): HubEntry {
   const { id, collection, docId, doc, timestamp } = entry.event;
-  entry.entered ??= { event: { id, type: 'create', reason: 'entered-view', collection, docId, doc, timestamp }, row: entry.row as RawDoc };
+  entry.entered ??= { event: { id, type: 'create', reason: 'entered-view', collection, docId, doc, timestamp }, row: entry.row };
   return entry.entered;
 }
 
 /** The update as a delete, for readers it took the record from: without the record, as every delete. */
 function left(entry: HubEntry): HubEntry {
   const { id, collection, docId, timestamp } = entry.event;
-  entry.left ??= { event: { id, type: 'delete', reason: 'left-view', collection, docId, timestamp }, row: entry.row as RawDoc };
+  entry.left ??= { event: { id, type: 'delete', reason: 'left-view', collection, docId, timestamp }, row: entry.row };
   return entry.left;
 }

@@ -105,12 +105,17 @@ class Client implements RealtimeClient, HubListener<HubEntry> {
     const matcher = this.subscription.collections.get(entry.event.collection);
     const seen = matcher && viewOf(matcher.rule, entry);
     if (!matcher || !seen) return;
-    if (!matcher.personalize && !this.pending) return this.transport.send(seen);
+    if (!matcher.personalize && !this.pending) {
+      this.transport.send(seen);
+      return;
+    }
     if (++this.waiting > this.ctx.options.maxBufferedEvents) {
       this.ctx.runtime.config.logger.warn(`content-router: a realtime client was dropped: more than ${this.ctx.options.maxBufferedEvents} events waited for its read hooks`);
-      return this.close();
+      this.close();
+      return;
     }
-    const copy = matcher.personalize ? () => matcher.personalize!(seen) : () => seen;
+    const { personalize } = matcher;
+    const copy = personalize ? () => personalize(seen) : () => seen;
     const next: Promise<void> = (this.pending ?? Promise.resolve())
       .then(copy)
       .then(
@@ -197,6 +202,7 @@ class Client implements RealtimeClient, HubListener<HubEntry> {
 
   private matcherFor(slug: string, who: AuthUser | null): Promise<ReadMatcher> {
     const { runtime } = this.ctx;
+    // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- subscriptions name only collections that exist (authorize checked)
     return createReadMatcher({ runtime, collection: runtime.collections.get(slug)!, user: who, req: this.req as Request, rules: this.ctx.rules });
   }
 
@@ -205,11 +211,17 @@ class Client implements RealtimeClient, HubListener<HubEntry> {
     try {
       now = await authenticateClient(this.ctx.runtime, this.req);
     } catch (error) {
-      if (isErrorAnswer(error)) return this.transport.end(error);
+      if (isErrorAnswer(error)) {
+        this.transport.end(error);
+        return;
+      }
       throw error;
     }
     // A credential that stopped naming the same user (revoked, expired, deleted) ends the subscription.
-    if (this.signedIn && (!now || now.id !== this.current?.id)) return this.transport.end(new UnauthorizedError('The credential is no longer valid.', 'invalid_token'));
+    if (this.signedIn && (!now || now.id !== this.current?.id)) {
+      this.transport.end(new UnauthorizedError('The credential is no longer valid.', 'invalid_token'));
+      return;
+    }
     this.current = now;
     // A closed subscription follows nothing (and takes nothing more), so a late answer changes nothing.
     const followed = this.subscription.collections;

@@ -160,7 +160,10 @@ export function createSseTransport(ctx: {
       client.close();
       throw error;
     }
-    if (req.destroyed) return client.close();
+    if (req.destroyed) {
+      client.close();
+      return;
+    }
     if (closed) {
       client.close();
       throw new ServiceUnavailableError('The server is shutting down.');

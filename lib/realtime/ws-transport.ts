@@ -123,17 +123,24 @@ class WsConnection implements ClientTransport {
   }
 
   private async handle(message: ReturnType<typeof parseMessage>): Promise<void> {
-    if ('error' in message) return this.reply({ type: 'error', code: message.code, message: message.error });
+    if ('error' in message) {
+      this.reply({ type: 'error', code: message.code, message: message.error });
+      return;
+    }
     if (message.type === 'unsubscribe') {
       this.client.unsubscribe(message.collections);
-      return this.reply({ type: 'unsubscribed', collections: message.collections });
+      this.reply({ type: 'unsubscribed', collections: message.collections });
+      return;
     }
     try {
       const grant = await this.client.authorize(message.collections);
       this.client.activate(grant);
       this.reply({ type: 'subscribed', collections: [...grant.keys()] });
     } catch (error) {
-      if (isErrorAnswer(error)) return this.reply({ type: 'error', code: codeOf(error), message: error.message });
+      if (isErrorAnswer(error)) {
+        this.reply({ type: 'error', code: codeOf(error), message: error.message });
+        return;
+      }
       this.endpoint.runtime.config.logger.error('content-router: a realtime subscription failed:', error);
       this.reply({ type: 'error', code: 'internal_error', message: 'The subscription could not be set up.' });
     }
@@ -180,6 +187,8 @@ export function createWsTransport(ctx: {
   const endpoint: Endpoint = { runtime, hub, options, rules, clients, connections };
   const trusted = trustedOrigins(runtime);
   let closed = false;
+  /** close() sets `closed` while an upgrade awaits: a call, as control-flow narrowing cannot see that. */
+  const isClosed = (): boolean => closed;
 
   // One timer for every socket: a socket that did not answer the last ping is dead.
   const pinger = setInterval(() => {
@@ -208,7 +217,10 @@ export function createWsTransport(ctx: {
 
   function accept(req: Request, socket: Duplex, head: Buffer, user: AuthUser | null): void {
     wss.handleUpgrade(req, socket, head, (ws) => {
-      if (closed) return ws.terminate();
+      if (closed) {
+        ws.terminate();
+        return;
+      }
       const connection = new WsConnection(endpoint, ws, req, user);
       connections.set(ws, connection);
       clients.add(connection.client);
@@ -237,10 +249,13 @@ export function createWsTransport(ctx: {
     }
     const user = await authenticateClient(runtime, req);
     const release = limit.acquire(req, user);
-    if (socket.destroyed) return release();
+    if (socket.destroyed) {
+      release();
+      return;
+    }
     // `on`, not `once`: the socket closes once, and release is idempotent (once wraps it in more objects).
     socket.on('close', release);
-    if (closed) return void socket.destroy();
+    if (isClosed()) return void socket.destroy();
     accept(req, socket, head, user);
   }
 

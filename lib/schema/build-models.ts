@@ -15,7 +15,7 @@ function modelName(kind: 'collection' | 'global', slug: string): string {
 
 function compile(connection: Connection, name: string, collection: CollectionDescriptor, mongoCollection: string, clock: Clock): Model<Record<string, unknown>> {
   // A second router on the same connection recompiles its own models instead of colliding.
-  if (connection.models[name]) connection.deleteModel(name);
+  if (connection.modelNames().includes(name)) connection.deleteModel(name);
   return connection.model<Record<string, unknown>>(name, buildSchema(collection, clock), mongoCollection);
 }
 

@@ -19,7 +19,7 @@ const SCALARS = {
 function toDefault(config: FieldConfig): unknown {
   const value = config.default;
   // Arrays and objects are copied per document so one record's edits never reach another's default.
-  if (Array.isArray(value)) return () => [...value];
+  if (Array.isArray(value)) return () => [...(value as unknown[])]; // (isArray narrows an unknown to any[])
   if (value !== null && typeof value === 'object') return () => structuredClone(value);
   return value;
 }

@@ -202,6 +202,7 @@ export function canSortOn(field: FieldDescriptor): boolean {
 
 /** The fields clients may sort on when the collection declares `sortable`, else undefined (any field canSortOn). */
 export function allowedSorts(collection: CollectionDescriptor): readonly string[] | undefined {
-  if (!collection.sortable) return undefined;
-  return [...collection.sortable, ...ALWAYS_SORTABLE.filter((name) => !collection.sortable!.includes(name))];
+  const { sortable } = collection;
+  if (!sortable) return undefined;
+  return [...sortable, ...ALWAYS_SORTABLE.filter((name) => !sortable.includes(name))];
 }

@@ -36,7 +36,8 @@ function offsetMinutes(offset: string | undefined): number | undefined {
 export function parseIsoDate(text: string): Date | undefined {
   const match = ISO_TEXT.exec(text);
   if (!match) return undefined;
-  const [, y, mo, d, h, mi, s, fraction, offset] = match;
+  // (The cast: a group that took no part is undefined, which the typings of exec() omit.)
+  const [, y, mo, d, h, mi, s, fraction, offset] = match as (string | undefined)[];
   const year = Number(y);
   const month = Number(mo);
   const day = d === undefined ? 1 : Number(d);

@@ -2,6 +2,7 @@
 // the schema, below both users: the generator (types-gen) and the endpoints' config check (a body's type
 // name must not clash with them) agree on one rule without one feature importing the other.
 import type { ContentConfig } from '../config/types';
+import { isRecord } from '../util/is-record';
 import { FILE_RECORD_NAME } from './file-record';
 
 /** Helper types the generated file may declare besides the per-collection ones. */
@@ -65,13 +66,14 @@ export function globalTypeName(slug: string): string {
 export function generatedTypeNames(config: Pick<ContentConfig, 'collections' | 'globals'>): Map<string, string> {
   const names = new Map<string, string>();
   for (const name of HELPER_TYPE_NAMES) names.set(name, 'a helper type');
-  for (const collection of Array.isArray(config.collections) ? config.collections : []) {
-    if (typeof collection?.slug !== 'string') continue;
+  // (The casts: the config is not validated yet, so an entry may be anything.)
+  for (const collection of (Array.isArray(config.collections) ? config.collections : []) as unknown[]) {
+    if (!isRecord(collection) || typeof collection.slug !== 'string') continue;
     const base = collectionTypeName(collection.slug);
     for (const name of [base, `${base}Create`, `${base}Update`]) names.set(name, `collection "${collection.slug}"`);
   }
-  for (const global of Array.isArray(config.globals) ? config.globals : []) {
-    if (typeof global?.slug !== 'string') continue;
+  for (const global of (Array.isArray(config.globals) ? config.globals : []) as unknown[]) {
+    if (!isRecord(global) || typeof global.slug !== 'string') continue;
     const base = globalTypeName(global.slug);
     for (const name of [base, `${base}Update`]) names.set(name, `global "${global.slug}"`);
   }

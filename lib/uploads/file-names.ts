@@ -12,7 +12,7 @@ const MAX_ORIGINAL_NAME_BYTES = 255;
 // where Node has ICU; code points otherwise.
 const graphemes = typeof Intl.Segmenter === 'function' ? new Intl.Segmenter(undefined, { granularity: 'grapheme' }) : undefined;
 // C0 and C1 controls, DEL, and the Unicode line/paragraph separators and bidi overrides that disguise names.
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- control characters are what it matches
 const UNSAFE_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 const EXTENSION = /^[a-z0-9]{1,10}$/;
 /** What a stored name looks like: 32 hex digits and an optional short extension. */

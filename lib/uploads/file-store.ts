@@ -43,6 +43,7 @@ export interface FileStore {
 export function createFileStore(connection: Connection, bucketName: string): FileStore {
   const db = async () => {
     await connection.asPromise();
+    // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- an open connection has its db
     return connection.db!;
   };
   const files = async () => (await db()).collection<StoredFileDoc>(`${bucketName}.files`);
@@ -71,8 +72,8 @@ export function createFileStore(connection: Connection, bucketName: string): Fil
       return deletedCount > 0;
     },
     async ensureIndexes() {
-      await (await files()).createIndex({ filename: 1 }, { unique: true });
-      await (await chunks()).createIndex({ files_id: 1, n: 1 }, { unique: true });
+      await (await files()).createIndexes([{ key: { filename: 1 }, unique: true }]);
+      await (await chunks()).createIndexes([{ key: { files_id: 1, n: 1 }, unique: true }]);
     },
   };
 }

@@ -105,6 +105,7 @@ function pendingFile(store: FileStore, upload: mongo.GridFSBucketWriteStream, do
         await abort();
         throw error;
       }
+      // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- a finished upload stream has written its files document
       return toFileRow({ ...upload.gridFSFile!, metadata: upload.options.metadata as FileMetadata });
     },
   };

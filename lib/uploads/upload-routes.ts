@@ -87,7 +87,7 @@ export function uploadRoutes(args: { runtime: Runtime; store: FileStore; files: 
       tags: ['uploads'],
       auth: 'optional',
       // Without a read rule a file is the same for every caller (a refused credential is a 401, never kept).
-      config: { variesByCaller: options.access?.read !== undefined },
+      config: { variesByCaller: options.access.read !== undefined },
       responses: {
         200: { description: 'The file' },
         206: { description: 'The requested byte range' },

@@ -7,7 +7,8 @@ export function databaseAddress(connection: Connection): string | undefined {
   let options: { hosts?: readonly unknown[]; srvHost?: string; dbName?: string } | undefined;
   try {
     // Read from the driver's parsed options, never from the URI text the host wrote.
-    options = connection.getClient()?.options;
+    // (The cast: mongoose types the client as always there; it is undefined until the connection is opened.)
+    options = (connection.getClient() as ReturnType<Connection['getClient']> | undefined)?.options;
   } catch {
     return undefined;
   }

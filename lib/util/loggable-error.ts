@@ -3,6 +3,7 @@
 
 // C0 and C1 controls, DEL, and the Unicode line and paragraph separators: everything a terminal or a
 // line-based log reader could act on.
+// eslint-disable-next-line no-control-regex -- control characters are what it matches
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
 
 /** How deep a `cause` chain is followed. */
@@ -16,7 +17,8 @@ export function escapeControlCharacters(text: string): string {
 function describeThrown(value: unknown): string {
   if (typeof value === 'string') return value;
   try {
-    return JSON.stringify(value) ?? String(value);
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- JSON.stringify answers undefined for a function or a symbol, which its typings omit
+    return JSON.stringify(value) ?? typeof value;
   } catch {
     return typeof value;
   }
@@ -36,6 +38,7 @@ export function toLoggableError(error: unknown, causes = MAX_CAUSES): Error {
   const copy = new Error(message, options);
   copy.name = name;
   copy.stack = [`${name}: ${message}`, ...frames].join('\n');
+  // (The cast reads one field of a value of unknown type; the field is checked before use.)
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string' || typeof code === 'number') Object.assign(copy, { code: typeof code === 'string' ? escapeControlCharacters(code) : code });
   return copy;

@@ -18,6 +18,7 @@ export function isObjectIdString(text: string): boolean {
  */
 export function isObjectId(value: unknown): value is Types.ObjectId {
   if (typeof value !== 'object' || value === null) return false;
+  // (The cast reads one field of a value of unknown type; the field is checked before use.)
   const { _bsontype: tag, toHexString } = value as { _bsontype?: unknown; toHexString?: unknown };
   return (tag === 'ObjectId' || tag === 'ObjectID') && typeof toHexString === 'function';
 }

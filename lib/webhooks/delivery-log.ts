@@ -96,7 +96,7 @@ export function parseDeliveryQuery(raw: Record<string, unknown>, options: QueryO
   const endpoint = readSingleParam(raw, 'endpoint', 'invalid_value');
   if (endpoint !== undefined && (typeof endpoint !== 'string' || endpoint === '')) rejectQuery('endpoint', "must be an endpoint's URL", 'invalid_value');
   return {
-    filter: { ...(status ? { status: status as DeliveryStatus } : {}), ...(endpoint ? { endpoint: endpoint as string } : {}) },
+    filter: { ...(status ? { status: status as DeliveryStatus } : {}), ...(endpoint ? { endpoint } : {}) },
     page: parsePage(raw),
     limit: parseLimit(raw, { pagination: LOG_PAGINATION }, options),
     envelope: chooseEnvelope(raw, options),
@@ -159,6 +159,7 @@ export function createWebhooksApi(log: DeliveryLog, options: QueryOptions): Webh
   return {
     async list(query = {}) {
       const read = parseDeliveryQuery({ ...query }, options);
+      // (The cast: the 'data' envelope of deliveries is this shape; read() is typed for every envelope of records.)
       return (await log.read({ ...read, envelope: 'data' })) as unknown as WebhookDeliveryPage;
     },
     retry: (id) => log.retry(id),

@@ -65,6 +65,8 @@ export function createDeliveryQueue(store: DeliveryStore, options: ResolvedWebho
   const queues = new Map<string, EndpointQueue>(options.endpoints.map((endpoint) => [endpoint.url, { endpoint, waiting: [], running: new Map(), backlog: false }]));
   const closing = new AbortController();
   let closed = false;
+  /** close() sets `closed` while a poll awaits: a call, as control-flow narrowing cannot see that. */
+  const isClosed = (): boolean => closed;
   let started = false;
   let polling: Promise<void> | undefined;
   /** Ended attempts not yet written, and the write under way. */
@@ -78,6 +80,7 @@ export function createDeliveryQueue(store: DeliveryStore, options: ResolvedWebho
   const renewTimer = setInterval(() => void renewLeases(), LEASE_MS / 3);
   renewTimer.unref();
 
+  // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- a queue is made for every configured endpoint
   const queueOf = (endpoint: ResolvedEndpoint) => queues.get(endpoint.url)!;
   const held = (queue: EndpointQueue) => queue.waiting.length + queue.running.size;
   const lease = () => after(clock, LEASE_MS);
@@ -92,8 +95,9 @@ export function createDeliveryQueue(store: DeliveryStore, options: ResolvedWebho
 
   /** Starts attempts while the endpoint has both rows waiting and a free slot. */
   function drain(queue: EndpointQueue): void {
-    while (!closed && queue.running.size < ENDPOINT_CONCURRENCY && queue.waiting.length) {
-      const row = queue.waiting.shift()!;
+    while (!closed && queue.running.size < ENDPOINT_CONCURRENCY) {
+      const row = queue.waiting.shift();
+      if (!row) break;
       const attempt = attemptOnce(queue.endpoint, row).finally(() => {
         queue.running.delete(row._id);
         drain(queue);
@@ -110,6 +114,7 @@ export function createDeliveryQueue(store: DeliveryStore, options: ResolvedWebho
   /** Attempts a row; its slot is free once the receiver answered, the attempt is written with others. */
   async function attemptOnce(endpoint: ResolvedEndpoint, row: DeliveryRow): Promise<void> {
     // Only pending rows are queued, and every pending row has a body (one without is recorded failed and never requeued).
+    // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- see above
     const { attempt, delivered } = await sendWebhook({ endpoint, id: row._id, payload: row.payload!, timeoutMs: options.timeoutMs, signal: closing.signal, at: clock.now() });
     // Aborted by close(): not the receiver's failure. The lease is given back and the row is sent later.
     if (closing.signal.aborted && !delivered) return;
@@ -154,7 +159,7 @@ export function createDeliveryQueue(store: DeliveryStore, options: ResolvedWebho
       const room = QUEUE_ROOM - held(queue);
       if (closed || room <= 0) continue;
       const rows = await store.claim(queue.endpoint.url, lease(), room);
-      if (closed) {
+      if (isClosed()) {
         await store.release(rows.map((row) => row._id));
         return soonest;
       }

@@ -115,6 +115,7 @@ interface CursorRow {
 
 /** Indexes of the rows a write failed on (a duplicate key: recorded by someone else); rethrows any other failure. */
 function duplicateIndexes(error: unknown): Set<number> {
+  // (The cast reads one field of a value of unknown type; the field is checked before use.)
   const writeErrors = (error as { writeErrors?: unknown }).writeErrors;
   const list = Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : [];
   if (list.length === 0 && isDuplicateKeyError(error)) return new Set([0]);
@@ -161,8 +162,8 @@ export function createDeliveryStore(connection: Connection, retentionMs: number,
       return rows().find({ _id: { $in: candidates.map((c) => c._id) }, owner, claim }).sort({ nextAttemptAt: 1 }).toArray();
     },
     async nextDue(endpoint) {
-      const [next] = await rows().find(unheld(endpoint, clock.now()), { projection: { nextAttemptAt: 1 } }).sort({ nextAttemptAt: 1 }).limit(1).toArray();
-      return next?.nextAttemptAt;
+      const found = await rows().find(unheld(endpoint, clock.now()), { projection: { nextAttemptAt: 1 } }).sort({ nextAttemptAt: 1 }).limit(1).toArray();
+      return found.at(0)?.nextAttemptAt;
     },
     async renew(ids, lease) {
       if (ids.length) await rows().updateMany({ _id: { $in: [...ids] }, owner }, { $set: { leaseUntil: lease } });
@@ -199,7 +200,7 @@ export function createDeliveryStore(connection: Connection, retentionMs: number,
           .toArray(),
         rows().countDocuments(query),
       ]);
-      return { rows: found as DeliveryRow[], total };
+      return { rows: found, total };
     },
     async requeue(id, lastTry) {
       const now = clock.now();
@@ -220,11 +221,11 @@ export function createDeliveryStore(connection: Connection, retentionMs: number,
       await cursors().updateOne({ _id: collectionName }, { $set: { token, at } }, { upsert: true });
     },
     async createIndexes() {
-      await Promise.all([
-        rows().createIndex({ event: 1, endpoint: 1 }, { unique: true }),
-        rows().createIndex({ endpoint: 1, status: 1, nextAttemptAt: 1 }),
-        rows().createIndex({ createdAt: -1 }),
-        rows().createIndex({ expiresAt: 1 }, { expireAfterSeconds: 0 }),
+      await rows().createIndexes([
+        { key: { event: 1, endpoint: 1 }, unique: true },
+        { key: { endpoint: 1, status: 1, nextAttemptAt: 1 } },
+        { key: { createdAt: -1 } },
+        { key: { expiresAt: 1 }, expireAfterSeconds: 0 },
       ]);
     },
   };

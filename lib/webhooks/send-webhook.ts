@@ -38,7 +38,8 @@ async function readStart(response: Response): Promise<string> {
   let size = 0;
   try {
     while (size < RESPONSE_BYTES) {
-      const { done, value } = await reader.read();
+      // (The cast: Node's fetch types the body's chunks as any; they are bytes.)
+      const { done, value } = (await reader.read()) as { done: true; value?: undefined } | { done: false; value: Uint8Array };
       if (done) break;
       chunks.push(value);
       size += value.byteLength;
@@ -55,6 +56,7 @@ async function readStart(response: Response): Promise<string> {
 /** What failed, in words for the log: the network error's own code where there is one. */
 function describeFailure(error: unknown, timedOut: boolean, timeoutMs: number): string {
   if (timedOut) return `timeout: no complete answer within ${timeoutMs} ms`;
+  // (The cast reads one field of a value of unknown type; the field is checked before use.)
   const cause = (error as { cause?: { code?: unknown; message?: unknown } } | null)?.cause;
   const code = typeof cause?.code === 'string' ? cause.code : undefined;
   const message = typeof cause?.message === 'string' ? cause.message : error instanceof Error ? error.message : String(error);

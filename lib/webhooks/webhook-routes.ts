@@ -114,7 +114,7 @@ export function webhookRoutes(runtime: Runtime, log: DeliveryLog): RouteDef[] {
       },
       async handler(req, res) {
         await requireAdmin(runtime, req);
-        sendReadJson(res, await log.read(parseDeliveryQuery(req.query as Record<string, unknown>, runtime.config.query)));
+        sendReadJson(res, await log.read(parseDeliveryQuery(req.query, runtime.config.query)));
       },
     },
     {

@@ -6,6 +6,7 @@ import mongoose, { type mongo } from 'mongoose';
 import { createChangeFeed } from '../../lib/change-feed/change-feed';
 import { type ChangeEvent, createChangeBus } from '../../lib/changes/change-bus';
 import type { Runtime } from '../../lib/operations/runtime';
+import { until } from '../helpers/eventually';
 import { type TcpProxy, parseMongoHost, startTcpProxy } from '../helpers/tcp-proxy';
 import { capabilities, closeTestConnection, describeIf, openTestConnection, testDbUri, uniqueDbName } from '../helpers/test-db';
 import type { Connection } from 'mongoose';
@@ -23,16 +24,6 @@ function feedRuntime(connection: Connection, logger = silent, globals: string[] 
     globals: new Map(globals.map((slug) => [slug, {}])),
     changes: createChangeBus(logger),
   } as unknown as Runtime;
-}
-
-async function until<T>(find: () => T | undefined, timeoutMs = 8000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = find();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error('no matching change event in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 describeIf(capabilities().changeStreams, 'the server has no change streams')('the change feed', () => {
@@ -190,7 +181,7 @@ describeIf(capabilities().changeStreams, 'the server has no change streams')('a 
       await proxy.stop();
       await until(() => logged.warn[0]);
       // Every stream retries several times meanwhile (200 ms, then doubling).
-      await new Promise((resolve) => setTimeout(resolve, 4000));
+      await until(() => logged.debug.filter((line) => line.includes('retrying')).length > 2, 20_000, 'three retries');
       await proxy.resume();
       await until(() => logged.info.find((line) => line.includes('change streams are open now')), 20_000);
 

@@ -5,7 +5,7 @@ import type { mongo } from 'mongoose';
 import { Types } from 'mongoose';
 import { type WatcherOptions, createCollectionWatcher, isUnsupportedError } from '../../lib/changes/collection-watcher';
 import type { NormalizedChange, WatchTarget } from '../../lib/changes/normalize-change';
-import { until as untilWithin } from '../helpers/until';
+import { quietFor, until as untilWithin } from '../helpers/eventually';
 
 /** The stubbed streams answer at once: five seconds is plenty. */
 const until = (check: () => boolean) => untilWithin(check, 5000);
@@ -206,7 +206,7 @@ describe('createCollectionWatcher', () => {
     await w.watcher.close();
     const calls = w.calls.length;
     expect(w.closed()).toBeGreaterThanOrEqual(1);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await quietFor(300); // no call after close()
     expect(w.calls).toHaveLength(calls);
   });
 });

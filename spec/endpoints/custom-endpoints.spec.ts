@@ -6,6 +6,7 @@ import request from 'supertest';
 import { ConfigError, NotFoundError, contentRouter, type EndpointFile, type EndpointHandlerArgs, type EndpointObject } from '../../lib';
 import { type TestApp, asUser, createTestApp } from '../helpers/create-test-app';
 import mongoose from 'mongoose';
+import { until } from '../helpers/eventually';
 import { closeTestConnection, openTestConnection, testDbUri, uniqueDbName } from '../helpers/test-db';
 
 const admin = asUser({ id: '000000000000000000000001', role: 'admin' });
@@ -406,8 +407,7 @@ describe('start-up checks', () => {
     // Taken at once: the close that started is asynchronous.
     const opened = mongoose.connections.find((c) => !before.has(c));
     expect(opened).toBeDefined();
-    for (let i = 0; i < 100 && opened!.readyState !== mongoose.ConnectionStates.disconnected; i++) await new Promise((r) => setTimeout(r, 50));
-    expect(opened!.readyState).toBe(mongoose.ConnectionStates.disconnected);
+    await until(() => opened!.readyState === mongoose.ConnectionStates.disconnected, 5000, 'the connection closed');
   });
 
   it('refuses a malformed object endpoint before touching the database', () => {

@@ -11,7 +11,7 @@ import { generateTypes } from '../../lib/types-gen/generate-types';
 import { lintWithRedocly } from '../openapi/openapi-validators';
 
 // Plain CommonJS, required the way start.js does.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the example app is plain CommonJS JavaScript, without typings
 const { createExampleApp } = require('../../example-app/app.js') as {
   createExampleApp(args: { connection: Connection }): Promise<{
     app: import('express').Express;
@@ -195,7 +195,7 @@ it("serves a document that passes the repo's Redocly lint (recommended-strict) w
 });
 
 it('has a config module the types command reads without a database', () => {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the example app is plain CommonJS JavaScript, without typings
   const types = generateTypes(require('../../example-app/content.config.js'));
   expect(types).toContain('export interface Post {');
   expect(types).toContain('export interface ContactForm {\n  name: string;\n  email?: string;\n  message: string;\n}');

@@ -5,7 +5,7 @@ import type { Connection } from 'mongoose';
 import request from 'supertest';
 import { closeTestConnection, openTestConnection } from '../helpers/test-db';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the example app is plain CommonJS JavaScript, without typings
 const { createExampleApp } = require('../../example-app/app.js') as {
   createExampleApp(args: { connection: Connection; seed?: boolean; hookExamples?: boolean }): Promise<{ app: Express; api: { close(): Promise<void> } }>;
 };

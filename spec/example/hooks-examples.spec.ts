@@ -14,7 +14,7 @@ import { asUser, createTestApp } from '../helpers/create-test-app';
 import { closeTestConnection, openTestConnection } from '../helpers/test-db';
 
 // Plain CommonJS, as start.js requires it.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the example app is plain CommonJS JavaScript, without typings
 const { exampleConfig, demoHostAuth, DEMO_USERS } = require('../../example-app/app.js') as {
   exampleConfig(db: { connection: Connection }): ContentConfig;
   demoHostAuth: RequestHandler;

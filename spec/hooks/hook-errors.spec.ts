@@ -13,7 +13,7 @@ const editor = asUser({ id: '0000000000000000000000e1', role: 'editor' });
 const everyone = { read: () => true, create: () => true, update: () => true, delete: () => true };
 const PROBLEM = /application\/problem\+json/;
 const GENERIC = 'An unexpected error occurred.';
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+import { quietFor } from '../helpers/eventually';
 
 /** What a test plugs into the items' hooks; each configured hook calls its plug, if any. */
 interface Plugs {
@@ -550,8 +550,8 @@ describe('a hook that never settles', () => {
   async function cutByDeadline(send: () => request.Test): Promise<request.Response> {
     const res = await send();
     release();
-    // Time for the rest of the operation to run (and, were it not stopped, to write).
-    await sleep(300);
+    // Nothing must follow: time for the rest of the operation to run (and, were it not stopped, to write).
+    await quietFor(300);
     expect(d.hostErrors).toEqual([]);
     return res;
   }

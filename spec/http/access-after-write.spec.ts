@@ -110,9 +110,9 @@ describe('access rules hold after the write', () => {
     async () => {
       const stream = db!.collection('notes').watch([], { fullDocument: 'updateLookup' });
       try {
-        // Opening the cursor first, so the stream starts before the writes.
+        // The first read runs the aggregate: once it answered (nothing yet), the stream sees every later write.
+        expect(await stream.tryNext()).toBeNull();
         const first = stream.next();
-        await new Promise((resolve) => setTimeout(resolve, 200));
         await request(t.app).post('/api/notes').set(...asUser(ANN)).send({ title: 'forbidden', owner: BOB.id }).expect(403);
         await request(t.app).post('/api/notes').set(...asUser(ANN)).send({ title: 'allowed', owner: ANN.id }).expect(201);
         const event = (await first) as { operationType: string; fullDocument?: { title?: string } };

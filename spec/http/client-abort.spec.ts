@@ -1,11 +1,12 @@
 // A client that closes the connection before its request has all arrived is the client's event on every
 // route, not only uploads: one debug line, never an error, and the host app keeps serving. A database
 // socket's own ECONNRESET, with the client still there, stays a logged 503.
+import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { type TestApp, createTestApp } from '../helpers/create-test-app';
-import { eventually } from '../uploads/upload-helpers';
+import { quietFor, until } from '../helpers/eventually';
 import { closeServer, listen } from '../realtime/realtime-clients';
 
 let t: TestApp;
@@ -49,14 +50,16 @@ async function hangUpMidBody(path: string, contentType: string): Promise<void> {
   const { port } = server.address() as AddressInfo;
   const req = http.request({ host: '127.0.0.1', port, path, method: 'POST', headers: { 'Content-Type': contentType, 'Content-Length': '100000' } });
   req.on('error', () => undefined);
+  // Hung up once the router has the request (its head parsed, part of the body sent).
+  const received = once(server, 'request');
   req.write('{"title":"');
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  await received;
   req.destroy();
 }
 
 it('logs a client that hangs up mid-body at debug level only, on a custom endpoint that reads the body', async () => {
   await hangUpMidBody('/api/slurp', 'application/octet-stream');
-  expect(await eventually(async () => logged.error.length + logged.debug.length > 0)).toBe(true);
+  await until(() => logged.error.length + logged.debug.length > 0, 15_000, 'a log line');
   expect(logged.error).toEqual([]);
   expect(logged.debug).toEqual(['content-router: POST /api/slurp: the client closed the connection before the request ended.']);
   await request(server).post('/api/slurp').send('abc').expect(200, { size: 3 });
@@ -64,7 +67,7 @@ it('logs a client that hangs up mid-body at debug level only, on a custom endpoi
 
 it('logs nothing as an error for a JSON body cut off by its client', async () => {
   await hangUpMidBody('/api/notes', 'application/json');
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  await quietFor(300); // no error or warning may come
   expect(logged.error).toEqual([]);
   expect(logged.warn).toEqual([]);
   await request(server).post('/api/notes').send({ title: 'still serving' }).expect(201);

@@ -14,6 +14,7 @@ import { type Lifecycle, createLifecycle } from '../../lib/http/lifecycle';
 import type { RouteDef } from '../../lib/http/route-table';
 import { asUser, createTestApp } from '../helpers/create-test-app';
 import { openTestConnection, testDbUri, uniqueDbName } from '../helpers/test-db';
+import { quietFor, until } from '../helpers/eventually';
 
 const silent = { error: () => undefined, warn: () => undefined, info: () => undefined, debug: () => undefined };
 const collections = [{ slug: 'things', access: { read: () => true, create: () => true }, fields: { title: { type: 'text' as const } } }];
@@ -313,7 +314,7 @@ describe('the request deadline (db.requestTimeoutMS)', () => {
       inFlight('/first');
       await new Promise((resolve) => setTimeout(resolve, 30));
       inFlight('/second');
-      await new Promise((resolve) => setTimeout(resolve, 400));
+      await until(() => destroyed.length + answered.length >= 2, 5000, 'both deadlines');
     } finally {
       gate.close();
     }
@@ -325,7 +326,7 @@ describe('the request deadline (db.requestTimeoutMS)', () => {
     const { app, warnings, debug, hostErrors } = appWithDeadline(100);
     const res = await request(app).get('/slow');
     expect(res.status).toBe(503);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await until(() => debug.length > 0, 5000, 'the late answer');
     expect(hostErrors).toEqual([]);
     expect(warnings).toEqual([expect.stringContaining('GET /slow: The database did not answer within 0.1 s')]);
     expect(debug).toEqual(['content-router: GET /slow finished after its deadline answer']);
@@ -338,7 +339,7 @@ describe('the request deadline (db.requestTimeoutMS)', () => {
     const upload = await request(app).get('/upload');
     expect(upload.status).toBe(200);
     expect(upload.body).toEqual({ late: '/upload' });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await quietFor(300); // past the deadline: no warning may come
     expect(warnings).toEqual([]);
   });
 

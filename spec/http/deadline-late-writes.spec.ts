@@ -5,9 +5,9 @@ import net from 'node:net';
 import type { AddressInfo, Server } from 'node:net';
 import request from 'supertest';
 import { createTestApp, type TestApp } from '../helpers/create-test-app';
+import { quietFor, until } from '../helpers/eventually';
 
 const everyone = { read: () => true, create: () => true, update: () => true, delete: () => true };
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Long enough for a create on a busy test server once the body is in; the body takes twice as long. */
 const SLOW_BODY_DEADLINE_MS = 1000;
 
@@ -32,9 +32,12 @@ describe('a client that sends its body slower than the deadline', () => {
     socket.on('data', (chunk) => (answer += chunk.toString()));
     // Headers and the first bytes of the body, then nothing until well past the deadline.
     socket.write(`POST /api/posts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`);
-    await sleep(2 * SLOW_BODY_DEADLINE_MS);
+    // (The client's slowness is the scenario: a set time, not a condition.)
+    await quietFor(2 * SLOW_BODY_DEADLINE_MS);
     socket.write(body.slice(5));
-    await sleep(2 * SLOW_BODY_DEADLINE_MS);
+    await until(() => answer.includes('\r\n\r\n'), 10_000, 'the answer');
+    // Nothing may be written after the answer.
+    await quietFor(SLOW_BODY_DEADLINE_MS);
     socket.destroy();
     const rows = await t.connection.db!.collection('posts').find().toArray();
     const status = Number(answer.split(' ')[1]);
@@ -49,6 +52,7 @@ describe('a client that sends its body slower than the deadline', () => {
 describe('a custom endpoint (function form) that answers from a callback after the deadline', () => {
   it('does not make the host\'s own res.json throw', async () => {
     const thrown: unknown[] = [];
+    let answeredLate = false;
     const t = await createTestApp(
       {
         collections: [{ slug: 'posts', fields: { title: { type: 'text' } }, access: everyone }],
@@ -63,6 +67,7 @@ describe('a custom endpoint (function form) that answers from a callback after t
                   // Uncaught, as in a real host, this would take the process down.
                   thrown.push(error);
                 }
+                answeredLate = true;
               }, 400);
             });
           },
@@ -72,7 +77,7 @@ describe('a custom endpoint (function form) that answers from a callback after t
     );
     try {
       await request(t.app).get('/api/report');
-      await sleep(600);
+      await until(() => answeredLate, 5000, "the endpoint's late answer");
       expect(thrown).toEqual([]);
     } finally {
       await t.close();

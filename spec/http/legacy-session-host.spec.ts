@@ -97,7 +97,7 @@ async function login(email: string, password: string): Promise<string> {
 }
 
 it('is really running on Express 4', () => {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the module the mock of express resolves to, asked at run time
   expect(require('express')).toBe(jest.requireActual('express4'));
 });
 

@@ -7,6 +7,7 @@ import mongoose, { type Connection } from 'mongoose';
 import request from 'supertest';
 import { FAST_HASH, SECRET, registerUser } from '../auth/auth-test-app';
 import { type TestApp, type TestConfig, createTestApp } from '../helpers/create-test-app';
+import { quietFor, until } from '../helpers/eventually';
 import { type TcpProxy, parseMongoHost, startTcpProxy } from '../helpers/tcp-proxy';
 import { testDbUri, uniqueDbName } from '../helpers/test-db';
 import { type SseClient, closeServer, listen, openSse } from '../realtime/realtime-clients';
@@ -16,7 +17,7 @@ jest.setTimeout(90_000);
 type Level = 'error' | 'warn' | 'info' | 'debug';
 type Logged = Record<Level, string[]>;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const OUTAGE_MS = 4000;
 
 /** A logger recording each call as one string (an Error with its stack), by level. */
 function recorder(): { logged: Logged; logger: Required<NonNullable<TestConfig['logger']>> } {
@@ -27,11 +28,6 @@ function recorder(): { logged: Logged; logger: Required<NonNullable<TestConfig['
 
 function clear(logged: Logged): void {
   for (const lines of Object.values(logged)) lines.length = 0;
-}
-
-async function waitFor(check: () => boolean | Promise<boolean>, ms: number): Promise<boolean> {
-  for (const until = Date.now() + ms; Date.now() < until; await sleep(100)) if (await check()) return true;
-  return check();
 }
 
 /** A connection through `proxy`, with driver bounds short enough to see an outage and its end in seconds. */
@@ -72,7 +68,7 @@ describe('a database that hangs (connection open, nothing answered)', () => {
     expect(answers.map((res) => `${res.status} ${res.body.code}`)).toEqual(Array(N).fill('503 database_timeout'));
     proxy.release();
     // Every held request finishes once the server answers: each a debug line, never a warning.
-    expect(await waitFor(() => logged.debug.length === N, 30_000)).toBe(true);
+    await until(() => logged.debug.length === N, 30_000, 'every held request finished');
     expect(logged.debug.every((line) => / finished after its deadline answer$/.test(line))).toBe(true);
     await request(t.app).get('/api/items').expect(200);
 
@@ -123,19 +119,19 @@ describe('a database that goes away under realtime clients and change streams', 
     const user = await registerUser(t);
     for (let i = 0; i < CLIENTS; i++) clients.push(await openSse(server, `/api/sse?collections=items&token=${user.accessToken}`));
     expect(clients.map((client) => client.status)).toEqual(Array(CLIENTS).fill(200));
-    // A moment for the change streams to be reading when the server goes.
-    await sleep(500);
+    // The change streams are reading: api.ready (awaited by createTestApp) settles once they are open.
     clear(logged);
 
     await proxy.stop();
-    // Long enough for every client to fail many checks (one per 100 ms) and every stream to retry several times.
-    await sleep(4000);
+    // The outage this spec is about: 4 s, long enough for every client to fail many checks (one per 100 ms) and
+    // every stream to retry several times. A scenario's length rather than a wait for something to happen.
+    await quietFor(OUTAGE_MS);
     await proxy.resume();
-    expect(await waitFor(async () => (await request(t.app).get('/api/items')).status === 200, 20_000)).toBe(true);
+    await until(async () => (await request(t.app).get('/api/items')).status === 200, 20_000, 'a 200 after the outage');
     // The streams failed too, unless the driver resumed them within the outage (spec/changes has their own test).
     const streamsFailed = logged.warn.some((line) => line.includes('change stream'));
-    if (streamsFailed) expect(await waitFor(() => logged.info.some((line) => line.includes('change streams are open now')), 20_000)).toBe(true);
-    await sleep(500);
+    if (streamsFailed) await until(() => logged.info.some((line) => line.includes('change streams are open now')), 20_000, 'the streams back');
+    await quietFor(500); // no line may follow the recovery
 
     const all = [...logged.error, ...logged.warn, ...logged.info];
     // The clients' checks failed all along; they are in one line (and a count), not one per client and check.
@@ -149,7 +145,7 @@ describe('a database that goes away under realtime clients and change streams', 
     expect(all.length).toBeLessThanOrEqual(8);
     for (const line of all) expect(line).not.toMatch(/\n\s+at /);
     // The clients are still connected, with their access.
-    for (const client of clients) expect(await Promise.race([client.ended.then(() => 'ended'), sleep(10).then(() => 'open')])).toBe('open');
+    for (const client of clients) expect(await Promise.race([client.ended.then(() => 'ended'), quietFor(10).then(() => 'open')])).toBe('open');
     expect(t.hostErrors).toEqual([]);
   });
 });

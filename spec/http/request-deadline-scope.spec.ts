@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import request from 'supertest';
 import { createTestApp } from '../helpers/create-test-app';
+import { until } from '../helpers/eventually';
 
 const collections = [{ slug: 'things', sortable: [], access: { read: () => true, create: () => true }, fields: { title: { type: 'text' as const } } }];
 
@@ -92,7 +93,7 @@ describe('the request deadline (db.requestTimeoutMS): what it covers', () => {
       const res = await request(t.app).get('/api/report');
       expect(res.status).toBe(503);
       expect(res.body.code).toBe('database_timeout');
-      await new Promise((resolve) => setTimeout(resolve, 600));
+      await until(() => debug.length > 0, 5000, 'the late answer');
       expect(t.hostErrors).toEqual([]);
       // The deadline's 503 is one warning line; the late answer a debug line.
       expect(warnings).toEqual([expect.stringContaining('GET /api/report: The database did not answer within 0.15 s')]);
@@ -103,9 +104,12 @@ describe('the request deadline (db.requestTimeoutMS): what it covers', () => {
   });
 
   it('holds an object endpoint taking a form to the deadline once its form is read (the parse phase), like one taking JSON', async () => {
+    const debug: string[] = [];
+    const logger = { error: () => undefined, info: () => undefined, warn: () => undefined, debug: (message: unknown) => void debug.push(String(message)) };
     const t = await createTestApp(
       {
         collections,
+        logger,
         endpoints: [
           {
             path: '/scan',
@@ -121,8 +125,9 @@ describe('the request deadline (db.requestTimeoutMS): what it covers', () => {
       const res = await request(t.app).post('/api/scan').attach('file', Buffer.from('hello'), 'hello.txt');
       expect(res.status).toBe(503);
       expect(res.body.code).toBe('database_timeout');
-      await new Promise((resolve) => setTimeout(resolve, 700));
+      await until(() => debug.length > 0, 5000, 'the late answer');
       expect(t.hostErrors).toEqual([]);
+      expect(debug).toEqual(['content-router: POST /api/scan finished after its deadline answer']);
     } finally {
       await t.close();
     }

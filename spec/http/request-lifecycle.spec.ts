@@ -11,7 +11,7 @@ import { createDispatcher } from '../../lib/http/dispatch';
 import { type Lifecycle, type RouteHook, createLifecycle } from '../../lib/http/lifecycle';
 import type { RouteDef } from '../../lib/http/route-table';
 import { createUpgradeListener } from '../../lib/http/upgrade-listener';
-import { until } from '../helpers/until';
+import { until } from '../helpers/eventually';
 
 function route(method: RouteDef['method'], path: string, extra: Partial<RouteDef> = {}): RouteDef {
   return {

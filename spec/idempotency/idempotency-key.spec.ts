@@ -10,7 +10,7 @@ import type { ContentConfig } from '../../lib';
 import { IDEMPOTENCY_COLLECTION } from '../../lib/idempotency/idempotency-store';
 import { type TestApp, type TestConfig, asUser, createTestApp } from '../helpers/create-test-app';
 import { createTestClock } from '../helpers/test-clock';
-import { until } from '../helpers/until';
+import { until } from '../helpers/eventually';
 import { countStored, pngBytes } from '../uploads/upload-helpers';
 
 const PROBLEM = /application\/problem\+json/;

@@ -11,7 +11,7 @@ import mongoose, { type Connection } from 'mongoose';
 import request from 'supertest';
 import { IDEMPOTENCY_COLLECTION } from '../../lib/idempotency/idempotency-store';
 import { type TestApp, asUser, createTestApp } from '../helpers/create-test-app';
-import { until } from '../helpers/until';
+import { until } from '../helpers/eventually';
 import { type TcpProxy, parseMongoHost, startTcpProxy } from '../helpers/tcp-proxy';
 import { testDbUri, uniqueDbName } from '../helpers/test-db';
 import { pngBytes } from '../uploads/upload-helpers';

@@ -6,6 +6,7 @@
 // where the host's keyBy is built on the address.
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { once } from 'node:events';
 import type http from 'node:http';
 import { ipKeyGenerator } from 'express-rate-limit';
 import request from 'supertest';
@@ -13,6 +14,7 @@ import type { RateLimitOptions } from '../../lib';
 import { NO_ADDRESS_KEY } from '../../lib/http/client-key';
 import { RATE_LIMIT_COLLECTION } from '../../lib/rate-limit/mongo-store';
 import { type TestApp, createTestApp } from '../helpers/create-test-app';
+import { until } from '../helpers/eventually';
 import { closeServer, listen } from '../realtime/realtime-clients';
 
 type Level = 'error' | 'warn' | 'info' | 'debug';
@@ -99,13 +101,16 @@ function sendAndReset({ server }: Served, n: number, head: string): Promise<void
 async function settle(served: Served): Promise<void> {
   let last = '';
   let since = Date.now();
-  for (const until = Date.now() + 20_000; Date.now() < until; ) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const hits = total(await counted(served));
-    const now = `${hits}/${Object.values(logged).flat().length}`;
-    if (now !== last) [last, since] = [now, Date.now()];
-    else if (hits > 0 && Date.now() - since >= 1000) return;
-  }
+  await until(
+    async () => {
+      const hits = total(await counted(served));
+      const now = `${hits}/${Object.values(logged).flat().length}`;
+      if (now !== last) [last, since] = [now, Date.now()];
+      return hits > 0 && Date.now() - since >= 1000;
+    },
+    20_000,
+    'the reset requests served',
+  );
 }
 
 /** Every hit the limits counted, by store key. */
@@ -161,11 +166,12 @@ it('logs a GET that fails because its client left as a client event (debug), not
   const socket = net.connect(port(plain.server), '127.0.0.1');
   socket.on('error', () => undefined);
   await new Promise((resolve) => socket.on('connect', resolve));
+  // Gone once the router has the request.
+  const received = once(plain.server, 'request');
   socket.write('GET /api/after-hangup HTTP/1.1\r\nHost: x\r\n\r\n');
-  await new Promise((resolve) => setTimeout(resolve, 200));
+  await received;
   socket.destroy();
-  const until = Date.now() + 3000;
-  while (logged.debug.length + logged.error.length === 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
+  await until(() => logged.debug.length + logged.error.length > 0, 3000, 'a log line');
   expectNoFailureLogged();
   expect(logged.debug).toEqual(['content-router: GET /api/after-hangup: the client closed the connection before the request ended.']);
 });

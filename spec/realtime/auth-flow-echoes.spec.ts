@@ -3,6 +3,7 @@
 // recognised and dropped like any other write of this router's.
 import request from 'supertest';
 import { bearer, registerAdmin, registerUser } from '../auth/auth-test-app';
+import { quietFor } from '../helpers/eventually';
 import { capabilities, describeIf } from '../helpers/test-db';
 import { type SseClient, openSse } from './realtime-clients';
 import { type RealtimeTestApp, createRealtimeTestApp } from './realtime-test-app';
@@ -44,7 +45,7 @@ describeIf(capabilities().changeStreams, 'the server has no change streams, so n
     const updatedAt = (stored!.updatedAt as Date).toISOString();
 
     await sse.next((e) => (JSON.parse(e.data) as { docId?: string }).docId === user.id && deliveriesOf(sse!, user.id, updatedAt).length > 0);
-    await new Promise((resolve) => setTimeout(resolve, ECHO_WAIT_MS));
+    await quietFor(ECHO_WAIT_MS); // no second delivery may come
     expect(deliveriesOf(sse, user.id, updatedAt)).toHaveLength(1);
   });
 });

@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { WebSocketServer } from 'ws';
+import { quietFor, until } from '../helpers/eventually';
 import { openWs } from './realtime-clients';
 import { type RealtimeTestApp, createRealtimeTestApp } from './realtime-test-app';
 
@@ -43,8 +44,9 @@ async function clientsIn(url: string, count: number, collection: string): Promis
 }
 
 async function heapAfterGc(): Promise<number> {
-  // Let pending callbacks settle, then collect twice (the first may leave weakly held objects behind).
-  await new Promise((resolve) => setTimeout(resolve, 200));
+  // Let pending callbacks settle (a measurement's quiet time, nothing to wait for), then collect twice (the
+  // first may leave weakly held objects behind).
+  await quietFor(200);
   gc();
   gc();
   return process.memoryUsage().heapUsed;
@@ -54,23 +56,15 @@ async function heapAfterGc(): Promise<number> {
 async function heapPerClient(url: string, collection: string, connected: () => number): Promise<number> {
   const warm = await clientsIn(url, 50, collection);
   warm.kill();
-  await waitFor(() => connected() === 0);
+  await until(() => connected() === 0, 20_000, 'the clients (dis)connected');
   const before = await heapAfterGc();
   const clients = await clientsIn(url, CLIENTS, collection);
   try {
-    await waitFor(() => connected() === CLIENTS);
+    await until(() => connected() === CLIENTS, 20_000, 'the clients (dis)connected');
     return ((await heapAfterGc()) - before) / CLIENTS;
   } finally {
     clients.kill();
-    await waitFor(() => connected() === 0);
-  }
-}
-
-async function waitFor(check: () => boolean, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await until(() => connected() === 0, 20_000, 'the clients (dis)connected');
   }
 }
 

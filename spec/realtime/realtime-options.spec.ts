@@ -37,7 +37,7 @@ describe('realtime options', () => {
   });
 
   it('is reported through contentRouter as a config problem', () => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded by the one test that needs the whole router
     const { contentRouter } = require('../../lib') as typeof import('../../lib');
     expect(() => contentRouter(config({ heartbeatMs: -1 }))).toThrow(/realtime\.heartbeatMs: must be an integer >= 1/);
   });

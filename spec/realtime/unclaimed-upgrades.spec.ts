@@ -3,12 +3,14 @@
 // its routes and the router's rate limit apply), a host listener added before or after attach gets them,
 // and no socket is ever left open. Also the recipe of docs/realtime.md for a host listener that destroys
 // the upgrades it does not know.
+import { once } from 'node:events';
 import http from 'node:http';
 import net from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { type ContentRouter, contentRouter } from '../../lib';
 import { createAuthTestApp } from '../auth/auth-test-app';
+import { quietFor, until } from '../helpers/eventually';
 import { describeIf } from '../helpers/test-db';
 import { type WsClient, closeServer, listen, openWs } from './realtime-clients';
 import { type RealtimeTestApp, REALTIME_COLLECTIONS, createRealtimeTestApp } from './realtime-test-app';
@@ -104,9 +106,7 @@ async function exchange(server: http.Server, head: string, body = ''): Promise<R
 /** Waits until the server holds no socket any more. */
 async function expectNoConnections(server: http.Server): Promise<void> {
   const count = () => new Promise<number>((resolve, reject) => server.getConnections((error, n) => (error ? reject(error) : resolve(n))));
-  const deadline = Date.now() + 3000;
-  while ((await count()) > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-  expect(await count()).toBe(0);
+  await until(async () => (await count()) === 0, 3000, 'no socket left');
 }
 
 const request = (method: string, path: string, headers: string) => `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${headers}`;
@@ -304,10 +304,12 @@ describe('an upgrade no route of the router takes, pipelined behind requests sti
   it('is not run when the client goes away before the answers it waits for', async () => {
     const t = await pipelineApp();
     const socket = await connect(t.server);
+    // Gone once the server has the first request, while the upgrade behind it waits for that answer.
+    const first = once(t.server, 'request');
     socket.write(`${request('GET', '/slow?ms=300', '')}\r\n${request('GET', '/counted', UPGRADE_FOO)}\r\n`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await first;
     socket.resetAndDestroy();
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    await quietFor(400); // past the slow answer: the upgrade must still not run
     expect(t.ran()).toBe(0);
     await expectNoConnections(t.server);
   });

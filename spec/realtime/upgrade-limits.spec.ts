@@ -7,6 +7,7 @@ import { WebSocketServer } from 'ws';
 import request from 'supertest';
 import { bearer, registerUser } from '../auth/auth-test-app';
 import { createTestApp } from '../helpers/create-test-app';
+import { quietFor } from '../helpers/eventually';
 import { openTestConnection } from '../helpers/test-db';
 import { type WsClient, closeServer, listen, openWs } from './realtime-clients';
 import { REALTIME_COLLECTIONS, type RealtimeTestApp, createRealtimeTestApp } from './realtime-test-app';
@@ -165,7 +166,7 @@ describe('the request deadline and WebSockets', () => {
     const t = await app(true, { requestTimeoutMS: 150 });
     const client = await upgrade(t);
     if ('status' in client) throw new Error(`upgrade refused: ${client.status}`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await quietFor(500); // past the 150 ms deadline: no 503 may end the socket
     client.send({ type: 'subscribe', collections: ['open'] });
     expect(await client.next((m) => m.type === 'subscribed')).toEqual({ type: 'subscribed', collections: ['open'] });
     expect(t.logs.filter((line) => /did not answer|deadline/.test(line))).toEqual([]);

@@ -3,6 +3,7 @@
 import { WebSocketServer } from 'ws';
 import request from 'supertest';
 import { asUser } from '../helpers/create-test-app';
+import { until } from '../helpers/eventually';
 import { PROBLEM, bearer, registerUser } from '../auth/auth-test-app';
 import { type WsClient, openWs } from './realtime-clients';
 import { type RealtimeTestApp, admin, createRealtimeTestApp } from './realtime-test-app';
@@ -129,7 +130,7 @@ describe('WebSocket /ws', () => {
     const client = await ws();
     let pings = 0;
     client.socket.on('ping', () => pings++);
-    while (pings < 3) await new Promise((resolve) => setTimeout(resolve, 50));
+    await until(() => pings >= 3, 10_000, 'three pings');
     expect(client.socket.readyState).toBe(client.socket.OPEN);
   });
 

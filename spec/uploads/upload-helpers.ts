@@ -43,16 +43,6 @@ export async function countStored(connection: Connection, bucket = 'uploads'): P
   return { files, chunks };
 }
 
-/** Polls `check` until it returns true or `ms` pass; returns its last answer (cleanup runs after the response). */
-export async function eventually(check: () => Promise<boolean>, ms = 15000): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    if (await check()) return true;
-    if (Date.now() > deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 export interface RawUpload {
   /** The request, to write the file's bytes to (then call finish) or destroy. */
   req: http.ClientRequest;

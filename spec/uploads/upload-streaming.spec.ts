@@ -4,7 +4,8 @@
 import type http from 'node:http';
 import request from 'supertest';
 import { type TestApp, createTestApp } from '../helpers/create-test-app';
-import { countStored, downloadHash, eventually, pngBytes, startRawUpload, writeRandom } from './upload-helpers';
+import { quietFor, until } from '../helpers/eventually';
+import { countStored, downloadHash, pngBytes, startRawUpload, writeRandom } from './upload-helpers';
 import { closeServer, listen } from '../realtime/realtime-clients';
 
 const USER = JSON.stringify({ id: '000000000000000000000001' });
@@ -58,15 +59,15 @@ it('removes every chunk of an upload whose client disconnects, logs it at debug 
   upload.response.catch(() => undefined);
   await writeRandom(upload.req, 4 * MB);
   // Chunks are being written: the upload is really under way when the client goes.
-  expect(await eventually(async () => (await countStored(t.connection, BUCKET)).chunks > 0)).toBe(true);
+  await until(async () => (await countStored(t.connection, BUCKET)).chunks > 0, 15_000, 'a stored chunk');
   upload.req.destroy();
 
-  expect(await eventually(async () => {
+  await until(async () => {
     const { files, chunks } = await countStored(t.connection, BUCKET);
     return files === 0 && chunks === 0;
-  })).toBe(true);
+  }, 15_000, 'the upload removed');
   // Still nothing a moment later: no chunk write in flight landed after the cleanup.
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  await quietFor(300);
   expect(await countStored(t.connection, BUCKET)).toEqual({ files: 0, chunks: 0 });
   // A client that goes is the client's event, not a server error.
   expect(logged.error).toEqual([]);

@@ -4,7 +4,8 @@ import request from 'supertest';
 import { hashToken } from '../../lib/util/random-token';
 import { type AuthTestApp, createAuthTestApp, registerUser, tokenFromMail } from '../auth/auth-test-app';
 import { capabilities, describeIf } from '../helpers/test-db';
-import { type Received, type Receiver, startReceiver, waitFor } from './receivers';
+import { until } from '../helpers/eventually';
+import { type Received, type Receiver, startReceiver } from './receivers';
 
 const HIDDEN = ['password', 'resetToken', 'resetExpiry', 'verificationToken', 'verificationExpiry'];
 
@@ -31,7 +32,7 @@ describeIf(capabilities().changeStreams, 'the server has no change streams (webh
     // The reset's own delivery: the one whose record no longer has the reset pending shows up last.
     const stored = await t.connection.collection('users').findOne({ email: user.email });
     const after = (stored!.updatedAt as Date).toISOString();
-    await waitFor(() => updatesOf(user.id).some((r) => (JSON.parse(r.body) as { data: { doc?: { updatedAt?: string } } }).data.doc?.updatedAt === after), 10_000, 'the reset delivery');
+    await until(() => updatesOf(user.id).some((r) => (JSON.parse(r.body) as { data: { doc?: { updatedAt?: string } } }).data.doc?.updatedAt === after), 10_000, 'the reset delivery');
     for (const { body } of updatesOf(user.id)) {
       const { data } = JSON.parse(body) as { data: { updatedFields?: string[] } };
       for (const name of HIDDEN) expect(body).not.toContain(name);

@@ -5,7 +5,8 @@
 import request from 'supertest';
 import { type TestApp, asUser, createTestApp } from '../helpers/create-test-app';
 import { capabilities, describeIf, itIf } from '../helpers/test-db';
-import { type Received, type Receiver, deadUrl, flaky, hang, ok, redirect, startReceiver, waitFor } from './receivers';
+import { type Received, type Receiver, deadUrl, flaky, hang, ok, redirect, startReceiver } from './receivers';
+import { until } from '../helpers/eventually';
 
 const admin = asUser({ id: 'a1', role: 'admin' });
 const writer = asUser({ id: 'w1' });
@@ -53,7 +54,7 @@ describeIf(capabilities().changeStreams, 'the server has no change streams (webh
   it('POSTs a create signed as Standard Webhooks says, verified by the standardwebhooks package', async () => {
     // The local API may write a hidden field; no delivery may carry it.
     const post = await app.api.local.create('posts', { title: 'hello', status: 'draft', secret: 'never sent' });
-    const [got] = await waitFor(() => (receivedFor(good, post.id).length ? receivedFor(good, post.id) : undefined));
+    const [got] = await until(() => (receivedFor(good, post.id).length ? receivedFor(good, post.id) : undefined));
     expect(got.verified).toEqual({ ok: true, payload: expect.any(Object) });
     expect(got.headers['content-type']).toBe('application/json');
     expect(got.headers['webhook-id']).toMatch(/^msg_[0-9a-f]{24}$/);
@@ -65,7 +66,7 @@ describeIf(capabilities().changeStreams, 'the server has no change streams (webh
     expect(got.body).not.toContain('never sent');
     expect(got.body).not.toContain('_rev');
     // Recorded as delivered, with its one attempt.
-    const [delivery] = await waitFor(async () => {
+    const [delivery] = await until(async () => {
       const found = (await deliveriesOf(post.id)).filter((d) => d.endpoint === good.url && d.status === 'delivered');
       return found.length ? found : undefined;
     });
@@ -86,14 +87,14 @@ describeIf(capabilities().changeStreams, 'the server has no change streams (webh
     const posts = app.connection.db!.collection('posts');
     const { ObjectId } = (await import('mongoose')).mongo;
     await posts.updateOne({ _id: new ObjectId(post.id) }, { $set: { status: 'published', secret: 's2' } });
-    const update = await waitFor(() => receivedFor(good, post.id).find((r) => typeOf(r) === 'posts.update'));
+    const update = await until(() => receivedFor(good, post.id).find((r) => typeOf(r) === 'posts.update'));
     const payload = JSON.parse(update.body);
     expect(payload.data).toMatchObject({ id: post.id, collection: 'posts', doc: { id: post.id, title: 'driver', status: 'published' } });
     expect(payload.data.doc).not.toHaveProperty('secret');
     // MongoDB describes the update (plain mongo-java-server does not): only visible fields are named.
     if (payload.data.updatedFields) expect(payload.data.updatedFields).toEqual(['status']);
     await posts.deleteOne({ _id: new ObjectId(post.id) });
-    const removal = await waitFor(() => receivedFor(good, post.id).find((r) => typeOf(r) === 'posts.delete'));
+    const removal = await until(() => receivedFor(good, post.id).find((r) => typeOf(r) === 'posts.delete'));
     expect(JSON.parse(removal.body)).toEqual({ type: 'posts.delete', timestamp: expect.any(String), data: { id: post.id, collection: 'posts' } });
   });
 
@@ -102,16 +103,16 @@ describeIf(capabilities().changeStreams, 'the server has no change streams (webh
     async () => {
       const post = await create({ title: 'patched', status: 'draft' });
       await request(app.app).patch(`/api/posts/${post.id}`).set(...writer).send({ status: 'live' }).expect(200);
-      const update = await waitFor(() => receivedFor(good, post.id).find((r) => typeOf(r) === 'posts.update'));
+      const update = await until(() => receivedFor(good, post.id).find((r) => typeOf(r) === 'posts.update'));
       expect(JSON.parse(update.body).data).toMatchObject({ doc: { status: 'live' }, updatedFields: expect.arrayContaining(['status', 'updatedAt']) });
       // A client may not write a hidden field (400); the local API may, and no delivery names it.
       await app.api.local.update('posts', post.id, { status: 'later', secret: 'x' });
-      const hiddenToo = await waitFor(() => receivedFor(good, post.id).find((r) => typeOf(r) === 'posts.update' && JSON.parse(r.body).data.doc.status === 'later'));
+      const hiddenToo = await until(() => receivedFor(good, post.id).find((r) => typeOf(r) === 'posts.update' && JSON.parse(r.body).data.doc.status === 'later'));
       expect(JSON.parse(hiddenToo.body).data.updatedFields).toEqual(expect.arrayContaining(['status', 'updatedAt']));
       expect(JSON.parse(hiddenToo.body).data.updatedFields).not.toContain('secret');
       expect(hiddenToo.body).not.toContain('"x"');
       await request(app.app).delete(`/api/posts/${post.id}`).set(...writer).expect(200);
-      const removal = await waitFor(() => receivedFor(good, post.id).find((r) => typeOf(r) === 'posts.delete'));
+      const removal = await until(() => receivedFor(good, post.id).find((r) => typeOf(r) === 'posts.delete'));
       expect(JSON.parse(removal.body).data).toEqual({ id: post.id, collection: 'posts' });
     },
   );
@@ -121,7 +122,7 @@ describeIf(capabilities().changeStreams, 'the server has no change streams (webh
     const b = await create({ title: 'bulk b', status: 'bulk' });
     await request(app.app).patch('/api/posts').set(...writer).query({ where: JSON.stringify({ status: { eq: 'bulk' } }) }).send({ status: 'done' }).expect(200);
     for (const post of [a, b]) {
-      await waitFor(() => receivedFor(good, post.id).find((r) => typeOf(r) === 'posts.update'));
+      await until(() => receivedFor(good, post.id).find((r) => typeOf(r) === 'posts.update'));
     }
     const updates = [a, b].flatMap((post) => receivedFor(good, post.id)).filter((r) => JSON.parse(r.body).type === 'posts.update');
     expect(updates).toHaveLength(2);
@@ -129,7 +130,7 @@ describeIf(capabilities().changeStreams, 'the server has no change streams (webh
 
   it('retries a flaky receiver with the same webhook-id until it answers 2xx, and logs every attempt', async () => {
     const post = await create({ title: 'flaky one' });
-    const delivery = await waitFor(async () => (await deliveriesOf(post.id)).find((d) => d.endpoint === flakyReceiver.url && d.status === 'delivered'));
+    const delivery = await until(async () => (await deliveriesOf(post.id)).find((d) => d.endpoint === flakyReceiver.url && d.status === 'delivered'));
     const requests = flakyReceiver.byId(delivery.id);
     expect(requests).toHaveLength(3);
     expect(requests.every((r) => r.verified.ok && r.body === requests[0].body)).toBe(true);
@@ -141,7 +142,7 @@ describeIf(capabilities().changeStreams, 'the server has no change streams (webh
 
   it('a dead receiver (connection refused) is retried, then the delivery is failed', async () => {
     const post = await create({ title: 'dead letter' });
-    const delivery = await waitFor(async () => (await deliveriesOf(post.id)).find((d) => d.endpoint === dead && d.status === 'failed'));
+    const delivery = await until(async () => (await deliveriesOf(post.id)).find((d) => d.endpoint === dead && d.status === 'failed'));
     expect(delivery.attempts).toHaveLength(3);
     for (const attempt of delivery.attempts) {
       expect(attempt).toEqual({ at: expect.any(String), error: expect.stringMatching(/^connection error \(ECONNREFUSED\)/), durationMs: expect.any(Number) });
@@ -152,7 +153,7 @@ describeIf(capabilities().changeStreams, 'the server has no change streams (webh
 
   it('a redirect is not followed: it is a failed attempt', async () => {
     const post = await create({ title: 'redirect me' });
-    const delivery = await waitFor(async () => (await deliveriesOf(post.id)).find((d) => d.endpoint === redirecting.url && d.status === 'failed'));
+    const delivery = await until(async () => (await deliveriesOf(post.id)).find((d) => d.endpoint === redirecting.url && d.status === 'failed'));
     expect(delivery.attempts.map((a) => [a.status, a.error])).toEqual(Array(3).fill([302, `redirect (302 to ${good.url}) not followed`]));
     // The redirect's target never saw it.
     expect(good.byId(delivery.id)).toHaveLength(0);
@@ -160,9 +161,9 @@ describeIf(capabilities().changeStreams, 'the server has no change streams (webh
 
   it('a hanging receiver does not delay another endpoint', async () => {
     const stuck = await Promise.all([1, 2, 3, 4, 5, 6].map((n) => create({ title: `hang ${n}` })));
-    await waitFor(() => hanging.received.length >= 4);
+    await until(() => hanging.received.length >= 4);
     const post = await create({ title: 'meanwhile' });
-    await waitFor(() => receivedFor(good, post.id).length === 1);
+    await until(() => receivedFor(good, post.id).length === 1);
     // Still hanging: none of the stuck deliveries has an attempt settled yet.
     const pending = (await Promise.all(stuck.map((p) => deliveriesOf(p.id)))).flat().filter((d) => d.endpoint === hanging.url);
     expect(pending.every((d) => d.status === 'pending' && d.attempts.length === 0)).toBe(true);

@@ -6,7 +6,8 @@ import request from 'supertest';
 import { type AuthTestApp, PROBLEM, bearer, createAuthTestApp, registerAdmin, registerUser } from '../auth/auth-test-app';
 import { capabilities, describeIf } from '../helpers/test-db';
 import { createResponseValidator, validateOpenApiDocument } from '../openapi/openapi-validators';
-import { type Answer, type Receiver, ok, startReceiver, waitFor } from './receivers';
+import { type Answer, type Receiver, ok, startReceiver } from './receivers';
+import { until } from '../helpers/eventually';
 
 describeIf(capabilities().changeStreams, 'the server has no change streams (webhooks read them)')('the webhook delivery log', () => {
   let t: AuthTestApp;
@@ -41,7 +42,7 @@ describeIf(capabilities().changeStreams, 'the server has no change streams (webh
       ids.push((await t.api.local.create('posts', { title })).id);
     }
     // Four deliveries: three delivered to good, one failed at picky (no retries configured).
-    await waitFor(async () => {
+    await until(async () => {
       const { data } = await t.api.webhooks!.list({ limit: 100 });
       return data.filter((d) => d.status !== 'pending').length === 4;
     });
@@ -147,9 +148,9 @@ describeIf(capabilities().changeStreams, 'the server has no change streams (webh
       expect(res.body).toMatchObject({ id: failed.id, status: 'pending', nextAttemptAt: expect.any(String) });
       const { body: document } = await request(t.app).get('/api/docs/openapi.json').expect(200);
       expect(createResponseValidator(document).errorsOf(`/webhooks/deliveries/${failed.id}/retry`, 'post', 202, 'application/json', res.body)).toEqual([]);
-      await waitFor(() => picky.byId(failed.id).length === 2);
+      await until(() => picky.byId(failed.id).length === 2);
       expect(picky.byId(failed.id).map((r) => r.verified.ok)).toEqual([true, true]);
-      const delivered = await waitFor(async () => (await t.api.webhooks!.list({ status: 'delivered', endpoint: picky.url })).data[0]);
+      const delivered = await until(async () => (await t.api.webhooks!.list({ status: 'delivered', endpoint: picky.url })).data[0]);
       expect(delivered.attempts.map((a) => a.status)).toEqual([503, 200]);
     });
 

@@ -3,7 +3,7 @@
 import type { DeliveryStore } from '../../lib/webhooks/delivery-store';
 import { POLL_MS, createDeliveryQueue, jittered } from '../../lib/webhooks/delivery-queue';
 import type { ResolvedWebhooks } from '../../lib/webhooks/webhook-options';
-import { until } from '../helpers/until';
+import { until } from '../helpers/eventually';
 import { systemClock } from '../../lib/util/clock';
 
 const silent = { error: () => undefined, warn: () => undefined, info: () => undefined, debug: () => undefined };

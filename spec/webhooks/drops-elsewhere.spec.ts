@@ -5,7 +5,8 @@
 import type { Connection } from 'mongoose';
 import { type TestApp, createTestApp } from '../helpers/create-test-app';
 import { capabilities, closeTestConnection, describeIf, openTestConnection, uniqueDbName } from '../helpers/test-db';
-import { type Receiver, startReceiver, waitFor } from './receivers';
+import { type Receiver, startReceiver } from './receivers';
+import { until } from '../helpers/eventually';
 
 
 describeIf(capabilities().changeStreams, 'the server has no change streams (webhooks read them)')('a drop of another collection', () => {
@@ -41,11 +42,11 @@ describeIf(capabilities().changeStreams, 'the server has no change streams (webh
   it('is no loss of changes: later changes are delivered, and a restart neither logs a loss nor replays the drop', async () => {
     const first = await start();
     const before = await first.api.local.create('posts', { title: 'before the drop' });
-    await waitFor(() => createsOf(before.id).length === 1);
+    await until(() => createsOf(before.id).length === 1);
     await connection.db!.collection('other').insertOne({ x: 1 });
     await connection.db!.collection('other').drop();
     const after = await first.api.local.create('posts', { title: 'after the drop' });
-    await waitFor(() => createsOf(after.id).length === 1);
+    await until(() => createsOf(after.id).length === 1);
     expect(logs.filter((line) => line.includes('lost changes'))).toEqual([]);
 
     // Nothing of the watched collection comes after this drop.
@@ -55,7 +56,7 @@ describeIf(capabilities().changeStreams, 'the server has no change streams (webh
 
     const second = await start();
     const later = await second.api.local.create('posts', { title: 'after the restart' });
-    await waitFor(() => createsOf(later.id).length === 1);
+    await until(() => createsOf(later.id).length === 1);
     await second.close();
     expect(logs.filter((line) => line.includes('lost changes'))).toEqual([]);
     expect([before, after].map((post) => createsOf(post.id).length)).toEqual([1, 1]);

@@ -6,7 +6,8 @@
 import request from 'supertest';
 import { type TestApp, asUser, createTestApp } from '../helpers/create-test-app';
 import { capabilities, describeIf } from '../helpers/test-db';
-import { type Receiver, startReceiver, waitFor } from './receivers';
+import { type Receiver, startReceiver } from './receivers';
+import { until } from '../helpers/eventually';
 
 const writer = asUser({ id: 'w1' });
 
@@ -57,7 +58,7 @@ describeIf(capabilities().changeStreams, 'the server has no change streams (webh
   });
 
   const bodyOf = (receiver: Receiver, id: string, type: string) =>
-    waitFor(() => receiver.received.map((r) => JSON.parse(r.body) as Body).find((b) => b.data.id === id && b.type === type));
+    until(() => receiver.received.map((r) => JSON.parse(r.body) as Body).find((b) => b.data.id === id && b.type === type));
 
   it('by default: every field but hidden ones, a field hidden by field access included', async () => {
     const ann = await t.api.local.create('staff', { name: 'Ann', team: 'ops', salary: 5000, pin: '1234' });

@@ -9,7 +9,8 @@ import request from 'supertest';
 import type { WebhooksOptions } from '../../lib';
 import { type TestApp, asUser, createTestApp } from '../helpers/create-test-app';
 import { capabilities, closeTestConnection, describeIf, openTestConnection, testDbUri, uniqueDbName } from '../helpers/test-db';
-import { type Answer, type Receiver, ok, startReceiver, waitFor } from './receivers';
+import { type Answer, type Receiver, ok, startReceiver } from './receivers';
+import { until } from '../helpers/eventually';
 
 const writer = asUser({ id: 'w1' });
 const DELIVERIES = 'content-router.webhook-deliveries';
@@ -90,7 +91,7 @@ describeIf(capabilities().changeStreams, 'the server has no change streams (webh
       const via = i % 2 ? a : b;
       ids.push((await request(via.app.app).post('/api/posts').set(...writer).send({ title: `post ${i}` }).expect(201)).body.id);
     }
-    await waitFor(() => ids.every((id) => createsOf(receiver).has(id)));
+    await until(() => ids.every((id) => createsOf(receiver).has(id)));
     // Both saw every change; one row each, and one request each at the receiver.
     expect(await a.connection.collection(DELIVERIES).countDocuments({ type: 'posts.create' })).toBe(10);
     expect([...createsOf(receiver).values()]).toEqual(Array(10).fill(1));
@@ -119,10 +120,10 @@ describeIf(capabilities().changeStreams, 'the server has no change streams (webh
       createdAt: now,
       expiresAt: new Date(now.getTime() + 3_600_000),
     });
-    const [got] = await waitFor(() => (receiver.byId('msg_crashed000000000000000000').length ? receiver.byId('msg_crashed000000000000000000') : undefined));
+    const [got] = await until(() => (receiver.byId('msg_crashed000000000000000000').length ? receiver.byId('msg_crashed000000000000000000') : undefined));
     expect(got.body).toBe(payload);
     expect(got.verified.ok).toBe(true);
-    await waitFor(async () => (await a.connection.collection(DELIVERIES).findOne({ _id: 'msg_crashed000000000000000000' as never }))?.status === 'delivered');
+    await until(async () => (await a.connection.collection(DELIVERIES).findOne({ _id: 'msg_crashed000000000000000000' as never }))?.status === 'delivered');
   });
 
   it('delivers a write made by another process', async () => {
@@ -138,7 +139,7 @@ describeIf(capabilities().changeStreams, 'the server has no change streams (webh
       })().catch((error) => { console.error(error); process.exit(1); });`;
     const { stdout } = await promisify(execFile)(process.execPath, ['-e', script, testDbUri(), dbName], { cwd: `${__dirname}/../..` });
     const id = stdout.trim();
-    const got = await waitFor(() => receiver.received.find((r) => JSON.parse(r.body).data.id === id));
+    const got = await until(() => receiver.received.find((r) => JSON.parse(r.body).data.id === id));
     expect(JSON.parse(got.body)).toMatchObject({ type: 'posts.create', data: { id, collection: 'posts', doc: { id, title: 'from afar' } } });
   });
 
@@ -146,7 +147,7 @@ describeIf(capabilities().changeStreams, 'the server has no change streams (webh
     const { receiver, dbName } = await setting();
     const first = await instance(dbName, receiver);
     const before = (await request(first.app.app).post('/api/posts').set(...writer).send({ title: 'before' }).expect(201)).body.id;
-    await waitFor(() => createsOf(receiver).has(before));
+    await until(() => createsOf(receiver).has(before));
     await first.close();
     // Written while no router runs.
     const meanwhile = await openTestConnection(dbName);
@@ -155,7 +156,7 @@ describeIf(capabilities().changeStreams, 'the server has no change streams (webh
     const second = await instance(dbName, receiver);
     const after = (await request(second.app.app).post('/api/posts').set(...writer).send({ title: 'after' }).expect(201)).body.id;
     const expected = [before, ...Object.values(insertedIds).map((id) => id.toHexString()), after];
-    await waitFor(() => expected.every((id) => createsOf(receiver).has(id)));
+    await until(() => expected.every((id) => createsOf(receiver).has(id)));
     expect([...createsOf(receiver).entries()].sort()).toEqual(expected.map((id) => [id, 1]).sort());
     expect(second.logs.filter((line) => line.includes('lost changes'))).toEqual([]);
   });
@@ -165,9 +166,9 @@ describeIf(capabilities().changeStreams, 'the server has no change streams (webh
     const { receiver, dbName } = await setting((req, res, count) => (hanging ? undefined : ok(req, res, count)));
     const first = await instance(dbName, receiver, { timeoutMs: 60_000 });
     const id = (await request(first.app.app).post('/api/posts').set(...writer).send({ title: 'interrupted' }).expect(201)).body.id;
-    const [attempt] = await waitFor(() => (receiver.received.length ? receiver.received : undefined));
+    const [attempt] = await until(() => (receiver.received.length ? receiver.received : undefined));
     await first.close();
-    const row = await waitFor(async () => {
+    const row = await until(async () => {
       const connection = await openTestConnection(dbName);
       try {
         return await connection.collection(DELIVERIES).findOne({ recordId: id });
@@ -180,7 +181,7 @@ describeIf(capabilities().changeStreams, 'the server has no change streams (webh
     expect(row).not.toHaveProperty('owner');
     hanging = false;
     await instance(dbName, receiver);
-    await waitFor(() => receiver.byId(attempt.id).length === 2);
+    await until(() => receiver.byId(attempt.id).length === 2);
     expect(receiver.byId(attempt.id).every((r) => r.body === attempt.body)).toBe(true);
   });
 
@@ -188,18 +189,18 @@ describeIf(capabilities().changeStreams, 'the server has no change streams (webh
     const { receiver, dbName } = await setting();
     const first = await instance(dbName, receiver);
     await request(first.app.app).post('/api/posts').set(...writer).send({ title: 'kept' }).expect(201);
-    await waitFor(() => receiver.received.length === 1);
+    await until(() => receiver.received.length === 1);
     await first.close();
     const connection = await openTestConnection(dbName);
     await connection.collection('content-router.webhook-cursors').updateOne({ _id: 'posts' as never }, { $set: { token: { _data: 'no-such-position' } } });
     await connection.close();
     const second = await instance(dbName, receiver);
-    const line = await waitFor(() => second.logs.find((l) => l.includes('webhooks lost changes of "posts"')));
+    const line = await until(() => second.logs.find((l) => l.includes('webhooks lost changes of "posts"')));
     expect(line).toMatch(/Changes made since \d{4}-\d\d-\d\dT[\d:.]+Z until now that were not yet recorded will not be delivered/);
     // The stream starts afresh from now once it reopens: writes from then on are delivered.
     const written: string[] = [];
     let last = 0;
-    await waitFor(async () => {
+    await until(async () => {
       if (Date.now() - last > 250) {
         last = Date.now();
         written.push((await request(second.app.app).post('/api/posts').set(...writer).send({ title: 'after the loss' }).expect(201)).body.id);

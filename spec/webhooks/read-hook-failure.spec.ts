@@ -5,7 +5,8 @@ import { mongo } from 'mongoose';
 import request from 'supertest';
 import { type TestApp, asUser, createTestApp } from '../helpers/create-test-app';
 import { capabilities, describeIf } from '../helpers/test-db';
-import { type Receiver, startReceiver, waitFor } from './receivers';
+import { type Receiver, startReceiver } from './receivers';
+import { until } from '../helpers/eventually';
 
 const admin = asUser({ id: 'a1', role: 'admin' });
 
@@ -38,7 +39,7 @@ describeIf(capabilities().changeStreams, 'the server has no change streams (webh
     const { insertedId } = await t.connection.db!.collection('posts').insertOne({ title: 'explodes', createdAt: new Date(), updatedAt: new Date() });
     const id = insertedId.toHexString();
     const later = await t.api.local.create('posts', { title: 'fine' });
-    await waitFor(() => bodies().some((b) => b.data.id === later.id));
+    await until(() => bodies().some((b) => b.data.id === later.id));
     expect(bodies().filter((b) => b.data.id === id)).toEqual([]);
 
     const { body } = await request(t.app).get('/api/webhooks/deliveries').query({ status: 'failed' }).set(...admin).expect(200);
@@ -64,7 +65,7 @@ describeIf(capabilities().changeStreams, 'the server has no change streams (webh
   it('a later change of the same record is delivered once the hook lets it through', async () => {
     const { insertedId } = await t.connection.db!.collection('posts').insertOne({ title: 'explodes', createdAt: new Date(), updatedAt: new Date() });
     await t.connection.db!.collection('posts').updateOne({ _id: insertedId }, { $set: { title: 'mended' } });
-    const update = await waitFor(() => bodies().find((b) => b.data.id === insertedId.toHexString() && b.type === 'posts.update'));
+    const update = await until(() => bodies().find((b) => b.data.id === insertedId.toHexString() && b.type === 'posts.update'));
     expect(update).toMatchObject({ data: { doc: { title: 'mended' } } });
     expect(mongo.ObjectId.isValid(update.data.id)).toBe(true);
   });

@@ -89,19 +89,3 @@ export async function deadUrl(): Promise<string> {
   return `http://127.0.0.1:${port}/hook`;
 }
 
-/** Polls until `check` returns something truthy (or passes), failing with its last error after `timeoutMs`. */
-export async function waitFor<T>(check: () => T | Promise<T>, timeoutMs = 10_000, what = 'condition'): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await check();
-      if (value) return value as NonNullable<T>;
-      last = undefined;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > deadline) throw last ?? new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}

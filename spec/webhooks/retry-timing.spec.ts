@@ -6,7 +6,8 @@ import type { ServerResponse } from 'node:http';
 import { POLL_MS } from '../../lib/webhooks/delivery-queue';
 import { type TestApp, createTestApp } from '../helpers/create-test-app';
 import { capabilities, describeIf } from '../helpers/test-db';
-import { type Answer, type Receiver, ok, startReceiver, waitFor } from './receivers';
+import { type Answer, type Receiver, ok, startReceiver } from './receivers';
+import { until } from '../helpers/eventually';
 
 const DELAY_MS = 200;
 const RECORDS = 5;
@@ -43,7 +44,7 @@ describeIf(capabilities().changeStreams, 'the server has no change streams (webh
   it('retries each failed attempt when its delay is up, well before the regular poll would have', async () => {
     const posts = await Promise.all(Array.from({ length: RECORDS }, (_, n) => t.api.local.create('posts', { title: `retry me ${n}` })));
     const ids = new Set(posts.map((p) => p.id));
-    const deliveries = await waitFor(async () => {
+    const deliveries = await until(async () => {
       const found = (await t.api.webhooks!.list({ limit: 100 })).data.filter((d) => ids.has(d.recordId) && d.status === 'delivered');
       return found.length === RECORDS ? found : undefined;
     }, 20_000);

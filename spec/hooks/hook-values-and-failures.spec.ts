@@ -1,4 +1,4 @@
-// Edges of the hooks: afterChange's `data` carries no write-only field (a password as sent),
+// What hooks are given and what their failures reach: afterChange's `data` carries no write-only field (a password as sent),
 // a failure inside a nested call reaches each collection's afterError once, and a field the client left
 // out with `fields=` stays out even when afterRead puts it back.
 import request from 'supertest';

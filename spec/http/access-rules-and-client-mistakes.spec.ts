@@ -1,5 +1,5 @@
-// Edge cases of access rules (includeDeleted, globals, related-collection and create rules, invalid
-// answers) and of client input that must be a 400, never a 500 or a runaway like-pattern regex.
+// Access rules at their limits (includeDeleted, globals, related-collection and create rules, invalid
+// answers), and client input that must be a 400, never a 500 or a runaway like-pattern regex.
 import request from 'supertest';
 import { type AccessArgs, UnauthorizedError } from '../../lib';
 import { toLikeRegExp } from '../../lib/query/text-match';

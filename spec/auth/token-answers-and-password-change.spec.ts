@@ -1,4 +1,4 @@
-// Smaller leaks closed: answers carrying tokens or keys are never stored by caches, mail goes out after
+// Answers carrying tokens or keys are never stored by caches, mail goes out after
 // the answer, a user changes their password with the current one (ending other sessions), and a reset
 // may revoke API keys.
 import express, { type NextFunction, type Request, type Response } from 'express';

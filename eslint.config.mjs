@@ -1,0 +1,56 @@
+// @ts-check
+// ESLint over lib/: ESLint's recommended rules and typescript-eslint's strict-type-checked set, with the type
+// information of tsconfig.json (the project service). `npm run lint` runs it with --max-warnings 0, and .ci/run
+// runs `npm run lint`. A rule is turned off or tuned here only with its reason; a single finding that is right
+// as it is carries `// eslint-disable-next-line <rule> -- <why>` at its line.
+import eslint from '@eslint/js';
+import { defineConfig } from 'eslint/config';
+import tseslint from 'typescript-eslint';
+
+/**
+ * Folders and files whose findings are not fixed yet, or that were being rewritten when the linter came in
+ * (a few of those have no finding today). `npm run lint` skips them, `npm run lint:all` does not; empty this
+ * list once `lint:all` passes.
+ */
+const NOT_YET_CLEAN = [
+  'lib/auth/**',
+  'lib/config/**',
+  'lib/endpoints/**',
+  'lib/http/**',
+  'lib/idempotency/**',
+  'lib/local/**',
+  'lib/operations/**',
+  'lib/rest/**',
+  'lib/content-router.ts',
+  'lib/openapi/docs-options.ts',
+  'lib/query/cast-value.ts',
+  'lib/query/parse-condition.ts',
+  'lib/query/parse-filter.ts',
+  'lib/schema/validate-input.ts',
+  'lib/schema/to-record.ts',
+  'lib/uploads/upload-options.ts',
+  'lib/webhooks/webhook-options.ts',
+];
+
+export default defineConfig(
+  { ignores: process.env.LINT_ALL ? [] : NOT_YET_CLEAN },
+  {
+    files: ['lib/**/*.ts'],
+    extends: [eslint.configs.recommended, tseslint.configs.strictTypeChecked],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      // Off: it overflows the stack on Mongoose's recursive document types (typescript-eslint 8.74, in
+      // lib/schema/build-schema.ts), which stops the whole run.
+      '@typescript-eslint/no-unsafe-class-instance-assignment': 'off',
+      // Numbers read as themselves in a message ("at most 100 fields"); objects, undefined and the rest stay
+      // errors, which is what the rule is for.
+      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
+      // `(req, res) => res.end()` and `.catch((e) => log(e))` are callbacks, not values: braces would only
+      // add lines. A void returned from a block (`return send()`) is still an error.
+      '@typescript-eslint/no-confusing-void-expression': ['error', { ignoreArrowShorthand: true }],
+    },
+  },
+);
