@@ -50,7 +50,7 @@ export const authFeature: Feature<AuthFeatureOptions> = {
     const { jwt } = options;
     if (collections.size === 0 || !jwt) return { expose: { auth: createLocalAuth(collections) } };
 
-    const users = createUserResolver(collections, options.userCacheTtl, runtime.changes);
+    const users = createUserResolver(collections, options.userCacheTtl, runtime.changes, runtime.config.clock);
     const endSessions = endSessionsOnPasswordChange(collections, runtime);
     const userOfClaims = (claims: AccessClaims) => users.loadUser(claims.col, claims.sub);
     const { clock } = runtime.config;

@@ -6,6 +6,7 @@ import { isObjectIdString } from '../util/object-id';
 import type { AuthCollection } from './auth-collection';
 import { accountUser } from './current-account';
 import { createUserCache } from './user-cache';
+import type { Clock } from '../util/clock';
 
 export interface UserResolver {
   /** The active user `id` of auth collection `slug`, or null when there is none. */
@@ -16,8 +17,8 @@ export interface UserResolver {
 }
 
 /** Creates the resolver; users are cached for `ttlSeconds` and dropped on every change to them. */
-export function createUserResolver(collections: ReadonlyMap<string, AuthCollection>, ttlSeconds: number, changes: ChangeBus): UserResolver {
-  const users = createUserCache(ttlSeconds, changes);
+export function createUserResolver(collections: ReadonlyMap<string, AuthCollection>, ttlSeconds: number, changes: ChangeBus, clock: Clock): UserResolver {
+  const users = createUserCache(ttlSeconds, changes, clock);
 
   async function loadUser(slug: string, id: string, scopes?: AuthUser['scopes']): Promise<AuthUser | null> {
     const auth = collections.get(slug);

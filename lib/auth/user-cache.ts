@@ -1,9 +1,12 @@
 // A short-lived cache of the users behind access tokens and API keys, so an authenticated request
 // usually costs no database read. Writes through this router drop the entry at once; writes made
-// elsewhere (another instance, the mongo shell) show after at most `ttlSeconds`.
+// elsewhere (another instance, the mongo shell) show after at most `ttlSeconds` of the router's clock.
+// node-cache holds the entries and bounds their number (and drops them after the TTL in real time too);
+// whether an entry is still fresh is decided by the router's clock, which node-cache cannot be given.
 import NodeCache from 'node-cache';
 import type { AuthUser } from '../config/types';
 import type { ChangeBus } from '../changes/change-bus';
+import { type Clock, nowMs } from '../util/clock';
 
 export interface UserCache {
   /** A copy of the cached user (without scopes), or undefined on a miss. */
@@ -17,8 +20,14 @@ const MAX_USERS = 10_000;
 
 const key = (slug: string, id: string) => `${slug}:${id}`;
 
+/** A cached user and the time (the router's clock, in ms) it stops being used. */
+interface CachedUser {
+  user: AuthUser;
+  expiresAt: number;
+}
+
 /** Creates the cache; `ttlSeconds` 0 gives a cache that never holds anything. */
-export function createUserCache(ttlSeconds: number, changes: ChangeBus): UserCache {
+export function createUserCache(ttlSeconds: number, changes: ChangeBus, clock: Clock): UserCache {
   if (ttlSeconds <= 0) return { get: () => undefined, set: () => undefined, close: () => undefined };
   // checkperiod 0: no interval timer (expired entries go on read), so nothing can keep the host alive.
   const cache = new NodeCache({ stdTTL: ttlSeconds, checkperiod: 0, useClones: false, maxKeys: MAX_USERS });
@@ -28,13 +37,18 @@ export function createUserCache(ttlSeconds: number, changes: ChangeBus): UserCac
   });
   return {
     get(slug, id) {
-      const user = cache.get<AuthUser>(key(slug, id));
+      const entry = cache.get<CachedUser>(key(slug, id));
+      if (!entry) return undefined;
+      if (nowMs(clock) >= entry.expiresAt) {
+        cache.del(key(slug, id));
+        return undefined;
+      }
       // A copy, so an access rule that mutates its user cannot change the next request's.
-      return user && { ...user };
+      return { ...entry.user };
     },
     set(slug, id, user) {
       try {
-        cache.set(key(slug, id), user);
+        cache.set<CachedUser>(key(slug, id), { user, expiresAt: nowMs(clock) + ttlSeconds * 1000 });
       } catch {
         // ECACHEFULL: the bound is reached; this user is read from the database next time.
       }
