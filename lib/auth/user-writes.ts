@@ -7,7 +7,7 @@
 import type { Request } from 'express';
 import { Types } from 'mongoose';
 import type { SystemActor } from '../config/types';
-import { NotFoundError } from '../errors';
+import { NotFoundError, WriteConflictError } from '../errors';
 import { update } from '../operations/update';
 import { parseWhere } from '../query';
 import { toLoggableError } from '../util/loggable-error';
@@ -57,6 +57,22 @@ export function isAuthFlow(actor: SystemActor | undefined): boolean {
  * Anything else a write can fail with (a hook's refusal, the database) is thrown as the update throws it.
  */
 export async function writeUser(write: UserWrite): Promise<boolean> {
+  // Another writer changing the record between the read and the write (the update reads it first for its
+  // hooks) is a conflict, not a verdict: the flow asks again, and the condition decides on the record as it
+  // is now (a token another request spent is then a miss, as it would have been had that request come first).
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await writeUserOnce(write);
+    } catch (error) {
+      if (!(error instanceof WriteConflictError) || attempt >= WRITE_ATTEMPTS) throw error;
+    }
+  }
+}
+
+/** How often a flow's write is tried against records other writers keep changing. */
+const WRITE_ATTEMPTS = 3;
+
+async function writeUserOnce(write: UserWrite): Promise<boolean> {
   const { auth } = write;
   const { runtime, collection } = auth;
   try {
