@@ -20,7 +20,7 @@ import { findMissingRelations } from './check-relations';
 import type { WriteArgs } from './runtime';
 import { answerStored, storeCreate } from './write/pipeline';
 import { recordToInsert, removeRecords } from './write/store';
-import type { StoredChange } from './write/stored-change';
+import { type StoredChange, changeStored, publishChange } from './write/stored-change';
 import { type ItemFailure, refuseFailedItems, storeEach } from './write/store-each';
 import { uniqueValueFailures } from './write/unique-values';
 
@@ -96,7 +96,19 @@ async function createAll(args: CreateManyArgs): Promise<BatchResult> {
   // Without transactions, a batch the database failed part-way (an outage) is undone by id, as far as the
   // database lets it: a client's retry then finds no half of it.
   // If the database is gone by then, what landed stays (docs/operations.md); the original failure is answered.
-  const undo = (stored: StoredChange[]) => removeRecords(collection, stored.map((change) => change.after!._id)).catch(() => undefined);
+  // What was stored was told (the seam, the bus) as it was stored: its removal is told as deletes.
+  const undo = async (stored: StoredChange[]) => {
+    try {
+      await removeRecords(collection, stored.map((change) => change.after!._id));
+    } catch {
+      return;
+    }
+    for (const change of stored) {
+      const removed: StoredChange = { collection: change.collection, type: 'delete', operation: 'delete', id: change.id, before: change.after, actor: change.actor };
+      await changeStored(args, removed, undefined).catch(() => undefined);
+      publishChange(args, removed);
+    }
+  };
   const outcomes = await storeEach(args, sets.map((set, index) => ({ set, index })), ({ index }) => ({ index }), ({ set }, session) => storeCreate(args, set, session), undo);
 
   // 3. Per item stored: publish, afterChange, the answer.

@@ -258,8 +258,10 @@ export interface StoredChange {
   readonly fields?: readonly string[];
   /** A soft delete's (or restore's) stamps, for subscribers that see only `before` (ChangeEvent.stamps). */
   readonly stamps?: WriteStamps;
-  /** Who made it: the caller, or null (anonymous, or a server-side call without a user). */
-  /** Who made the change: the caller's user, or the router itself (SystemActor) for its own writes. */
+  /**
+   * Who made the change: the caller's user, the router itself (SystemActor) for its own writes, or null
+   * (anonymous, or a server-side call without a user).
+   */
   readonly actor: AuthUser | SystemActor | null;
   /** Publish the id alone, no rows (files: their subscribers know them by id). */
   readonly idOnly?: boolean;

@@ -14,7 +14,7 @@ import { ConflictError, ContentError, type ErrorDetail, ItemsFailedError, WriteC
 import { assertUnanswered } from '../answered';
 import type { OperationArgs } from '../runtime';
 import { inTransaction, supportsTransactions } from './transaction';
-import { type StoredChange, changeStored } from './stored-change';
+import { type StoredChange, changeStored, publishChange } from './stored-change';
 
 /** How many records are stored at once without a transaction: enough to hide the round trips, few enough to share the pool. */
 const CONCURRENT_STORES = 8;
@@ -44,7 +44,7 @@ export async function storeEach<T>(
   assertUnanswered(args);
   const { runtime } = args;
   if (!(await supportsTransactions(runtime.connection))) return storeApart(args, items, store, interrupted);
-  return inTransaction(runtime.connection, async (session) => {
+  const outcomes = await inTransaction(runtime.connection, async (session) => {
     // The driver may run this again from the start on a transient error: nothing is kept from an attempt.
     const outcomes: StoreOutcome[] = [];
     const failed: ErrorDetail[] = [];
@@ -63,6 +63,9 @@ export async function storeEach<T>(
     if (failed.length) throw new ItemsFailedError(409, failed[0].code === 'unique' ? 'unique_conflict' : 'write_conflict', 'Some records could not be stored; nothing was written.', failed);
     return outcomes;
   });
+  // Committed: on the bus at once, before any after-hook runs (see publishChange).
+  for (const { change } of outcomes) if (change) publishChange(args, change);
+  return outcomes;
 }
 
 /**
@@ -86,6 +89,8 @@ async function storeApart<T>(
         const change = await store(items[index]);
         outcomes[index] = { change };
         await changeStored(args, change, undefined);
+        // Each record stands alone: on the bus as soon as it is stored (see publishChange).
+        publishChange(args, change);
       } catch (error) {
         if (isErrorAnswer(error) && !outcomes[index]) outcomes[index] = { failure: error };
         else fatal ??= { error };

@@ -31,8 +31,17 @@ export function recordsChanges(runtime: Runtime): boolean {
   return runtime.hooks.changeStored.length > 0;
 }
 
-/** Tells the change bus of a stored (and committed) change, with the rows subscribers check access on. */
+/** The changes already on the bus: a multi-record write publishes each as soon as it is committed. */
+const published = new WeakSet<StoredChange>();
+
+/**
+ * Tells the change bus of a stored (and committed) change, with the rows subscribers check access on; once
+ * per change, however many steps ask. Publishing as soon as the change is committed matters: consumers drop
+ * the change stream's echo of a local write only if the local event came first.
+ */
 export function publishChange(by: WriteBy, change: StoredChange): void {
+  if (published.has(change)) return;
+  published.add(change);
   const { runtime } = by;
   const { slug, isGlobal } = change.collection.descriptor;
   const rows = change.idOnly ? undefined : change.type === 'delete' ? change.before : change.after;
