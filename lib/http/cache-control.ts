@@ -29,19 +29,27 @@ export const CREDENTIAL_HEADERS = ['Authorization', 'X-API-Key', 'Cookie'];
 export const SHARED_READ = 'public, no-cache';
 export const PERSONAL = 'private, no-cache';
 
+/** The Vary of a read that varies by caller, as `res.vary` writes it on an answer without one. */
+const VARY_BY_CALLER = CREDENTIAL_HEADERS.join(', ');
+
 /** An onRequest hook setting the defaults above on every route's answers (not on WebSocket upgrades). */
 export function cacheControlDefaults(runtime: Runtime): RouteHook {
   return (route) => {
     if (route.upgrade) return undefined;
     if (route.method === 'get') {
+      const varies = route.config?.variesByCaller !== false;
       return (req, res, next) => {
-        if (!res.get('Cache-Control')) res.set('Cache-Control', presentsCaller(runtime, req) ? PERSONAL : SHARED_READ);
-        if (route.config?.variesByCaller !== false) res.vary(CREDENTIAL_HEADERS.join(', '));
+        if (!res.getHeader('Cache-Control')) res.setHeader('Cache-Control', presentsCaller(runtime, req) ? PERSONAL : SHARED_READ);
+        // Set as is on an answer without a Vary (the common case); merged into one the host set.
+        if (varies) {
+          if (res.hasHeader('Vary')) res.vary(VARY_BY_CALLER);
+          else res.setHeader('Vary', VARY_BY_CALLER);
+        }
         next();
       };
     }
     return (_req, res, next) => {
-      if (!res.get('Cache-Control')) res.set('Cache-Control', PERSONAL);
+      if (!res.getHeader('Cache-Control')) res.setHeader('Cache-Control', PERSONAL);
       next();
     };
   };

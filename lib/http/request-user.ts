@@ -13,6 +13,11 @@ declare module '../operations/request-state' {
      * decide for itself.
      */
     callers?: Map<Runtime, Promise<AuthUser>>;
+    /**
+     * The authenticator the request presents a credential to (null: none), for the router that asked last:
+     * decided from the headers once, though Cache-Control's hook, the handler and the credential check all ask.
+     */
+    presented?: { readonly runtime: Runtime; readonly to: Authenticator | null };
   }
 }
 
@@ -33,8 +38,18 @@ export function presentsCaller(runtime: Runtime, req: Request): boolean {
   return presentedTo(runtime, req) !== undefined || runtime.config.fromRequest(req) !== null;
 }
 
-/** The first authenticator the request presents a credential to, if any. */
+/** The first authenticator the request presents a credential to, if any; decided once per request and router. */
 function presentedTo(runtime: Runtime, req: Request): Authenticator | undefined {
+  const state = requestState(req);
+  const known = state.presented;
+  if (known?.runtime === runtime) return known.to ?? undefined;
+  const to = firstPresented(runtime, req);
+  state.presented = { runtime, to: to ?? null };
+  return to;
+}
+
+/** The first authenticator the request presents a credential to, asked afresh. */
+function firstPresented(runtime: Runtime, req: Request): Authenticator | undefined {
   return runtime.hooks.authenticate.find((authenticator) => authenticator.presented(req));
 }
 
@@ -45,7 +60,7 @@ export function requestUser(runtime: Runtime, req: Request): Promise<AuthUser | 
   // Remembered: a credential is checked once per request, however many steps ask. An anonymous caller is
   // not: it is known from the headers at once.
   const state = requestState(req);
-  const callers = (state.callers ??= new Map());
+  const callers = (state.callers ??= new Map<Runtime, Promise<AuthUser>>());
   let known = callers.get(runtime);
   if (!known) {
     known = authenticator.authenticate(req);
@@ -59,6 +74,6 @@ export function requestUser(runtime: Runtime, req: Request): Promise<AuthUser | 
  * whose credentials are checked again and again (realtime clients).
  */
 export function authenticateFresh(runtime: Runtime, req: Request): Promise<AuthUser | null> {
-  const authenticator = presentedTo(runtime, req);
+  const authenticator = firstPresented(runtime, req);
   return authenticator ? authenticator.authenticate(req) : Promise.resolve(runtime.config.fromRequest(req));
 }

@@ -98,7 +98,7 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
       responses: { 200: { description: 'A page of records', shape: { kind: 'list', slug } }, ...NOT_MODIFIED, ...READ_ERRORS },
       async handler(req, res) {
         const user = viewed ? await requestUser(runtime, req) : undefined;
-        const query = viewed ? listQueryIn(await operationView({ runtime, collection, user: user!, req }, 'read'), querySearch(req)) : readListQuery(querySearch(req));
+        const query = user !== undefined ? listQueryIn(await operationView({ runtime, collection, user, req }, 'read'), querySearch(req)) : readListQuery(querySearch(req));
         // Without field rules the query is read first: a malformed one costs no credential check.
         const caller = user !== undefined ? user : await requestUser(runtime, req);
         const headers = cacheHeaders();
@@ -123,7 +123,7 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
       async handler(req, res) {
         // As the list: in the caller's view with field rules, else read before the credential is checked.
         const user = viewed ? await requestUser(runtime, req) : undefined;
-        const query = viewed ? countQueryIn(await operationView({ runtime, collection, user: user!, req }, 'read'), querySearch(req)) : readCountQuery(querySearch(req));
+        const query = user !== undefined ? countQueryIn(await operationView({ runtime, collection, user, req }, 'read'), querySearch(req)) : readCountQuery(querySearch(req));
         const caller = user !== undefined ? user : await requestUser(runtime, req);
         sendReadJson(res, await count({ runtime, collection, req, user: caller, query, cached: true }));
       },

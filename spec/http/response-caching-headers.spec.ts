@@ -3,6 +3,7 @@
 // vary on the credential headers; writes are `private, no-cache` and errors `no-store`. Every validator is
 // the router's own: reads carry a strong ETag whatever the host's `etag` setting, and no answer carries the
 // weak ETag Express computes of a body.
+import express from 'express';
 import request from 'supertest';
 import { GOOD_PASSWORD, type AuthTestApp, createAuthTestApp } from '../auth/auth-test-app';
 import { asUser } from '../helpers/create-test-app';
@@ -50,6 +51,19 @@ describe('reads', () => {
       expect((await request(t.app).get(path).set(...ed)).headers['cache-control']).toBe(PRIVATE);
       expect((await request(t.app).get(path).set('Authorization', `Bearer ${token}`)).headers['cache-control']).toBe(PRIVATE);
     }
+  });
+
+  it('vary on exactly the credential headers, added after a Vary the host set', async () => {
+    const res = await request(t.app).get('/api/notes').expect(200);
+    expect(res.headers.vary).toBe('Authorization, X-API-Key, Cookie');
+    const host = express();
+    host.use((_req, hostRes, next) => {
+      hostRes.vary('Origin, Cookie');
+      next();
+    });
+    host.use('/api', t.api);
+    expect((await request(host).get('/api/notes').expect(200)).headers.vary).toBe('Origin, Cookie, Authorization, X-API-Key');
+    expect((await request(host).get(`/api/notes/${noteId}`).expect(200)).headers.vary).toBe('Origin, Cookie, Authorization, X-API-Key');
   });
 
   it('answered 304 keep their Cache-Control and Vary', async () => {
