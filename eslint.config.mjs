@@ -22,14 +22,6 @@ const NOT_YET_CLEAN = [
   'lib/operations/**',
   'lib/rest/**',
   'lib/content-router.ts',
-  'lib/openapi/docs-options.ts',
-  'lib/query/cast-value.ts',
-  'lib/query/parse-condition.ts',
-  'lib/query/parse-filter.ts',
-  'lib/schema/validate-input.ts',
-  'lib/schema/to-record.ts',
-  'lib/uploads/upload-options.ts',
-  'lib/webhooks/webhook-options.ts',
 ];
 
 export default defineConfig(
