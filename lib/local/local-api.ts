@@ -193,7 +193,7 @@ export function bindLocalApi(local: LocalApi, caller: HookCaller): LocalApi {
 
 declare module '../config/hooks' {
   // A hook's `api` is the local API (declared here, where the local API is).
-  // eslint-disable-next-line @typescript-eslint/no-empty-interface
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- only an interface merges into config's HookApi; it adds LocalApi's members and nothing else
   interface HookApi extends LocalApi {}
 }
 
