@@ -13,14 +13,9 @@ import tseslint from 'typescript-eslint';
  * list once `lint:all` passes.
  */
 const NOT_YET_CLEAN = [
-  'lib/auth/**',
-  'lib/endpoints/**',
   'lib/http/**',
-  'lib/idempotency/**',
-  'lib/local/**',
   'lib/operations/**',
   'lib/rest/**',
-  'lib/content-router.ts',
 ];
 
 export default defineConfig(
@@ -42,6 +37,10 @@ export default defineConfig(
       // `(req, res) => res.end()` and `.catch((e) => log(e))` are callbacks, not values: braces would only
       // add lines. A void returned from a block (`return send()`) is still an error.
       '@typescript-eslint/no-confusing-void-expression': ['error', { ignoreArrowShorthand: true }],
+      // An error caught or handed to a callback is typed unknown; it is passed on as it came, as `throw` may.
+      // `const { user: _user, ...query } = options` is how a key is left out of a copy.
+      '@typescript-eslint/no-unused-vars': ['error', { ignoreRestSiblings: true }],
+      '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingUnknown: true }],
     },
   },
 );

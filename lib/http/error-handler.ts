@@ -71,7 +71,7 @@ export type RouterErrorHandler = ErrorRequestHandler & {
    * Answers `res` with `error` before its route has finished (a deadline). What the route does after that is
    * dropped: its late writes or failure are one debug line, never passed on.
    */
-  answerEarly(error: Error, req: Request, res: Response): void;
+  answerEarly: (error: Error, req: Request, res: Response) => void;
 };
 
 /**
