@@ -45,7 +45,7 @@ export function requestUser(runtime: Runtime, req: Request): Promise<AuthUser | 
   // Remembered: a credential is checked once per request, however many steps ask. An anonymous caller is
   // not: it is known from the headers at once.
   const state = requestState(req);
-  const callers = (state.callers ??= new Map());
+  const callers = (state.callers ??= new Map<Runtime, Promise<AuthUser>>());
   let known = callers.get(runtime);
   if (!known) {
     known = authenticator.authenticate(req);
