@@ -98,8 +98,15 @@ function openConnection(config: ResolvedConfig): { connection: Connection; owned
   const { db } = config;
   if (db.connection) return { connection: db.connection, owned: false };
   // Never mongoose.connect(): the global default connection belongs to the host.
-  const connection = mongoose.createConnection(db.uri!, ownConnectionOptions(db.uri!, db.options));
+  const connection = mongoose.createConnection(db.uri, ownConnectionOptions(db.uri, db.options));
   return { connection, owned: true };
+}
+
+/** The model built for a descriptor: the maps are built from the same descriptors, one model per slug. */
+function modelOf<M>(models: ReadonlyMap<string, M>, slug: string): M {
+  const model = models.get(slug);
+  if (model === undefined) throw new Error(`content-router: no model was built for "${slug}"`);
+  return model;
 }
 
 /** Descriptors, models and hooks-to-be: everything the features are created on. */
@@ -114,8 +121,8 @@ function createRuntime(config: ResolvedConfig, connection: Connection, hookApi: 
     config,
     connection,
     registry,
-    collections: new Map([...registry.values()].map((d) => [d.slug, createCollectionRuntime(d, collectionModels.get(d.slug)!)])),
-    globals: new Map(globalDescriptors.map((d) => [d.slug, createCollectionRuntime(d, globalModels.get(d.slug)!)])),
+    collections: new Map([...registry.values()].map((d) => [d.slug, createCollectionRuntime(d, modelOf(collectionModels, d.slug))])),
+    globals: new Map(globalDescriptors.map((d) => [d.slug, createCollectionRuntime(d, modelOf(globalModels, d.slug))])),
     changes: createChangeBus(config.logger),
     outage: createOutageLog(config.logger),
     hooks: createRuntimeHooks(),
@@ -145,6 +152,7 @@ export function contentRouter(config: ContentConfig): ContentRouter {
   const { connection, owned } = openConnection(resolved);
   // Hooks' `api` is the local API, built on the runtime once the features have added their members to it;
   // no hook runs before (hooks run in operations, operations on requests or api.local calls).
+  // eslint-disable-next-line prefer-const -- assigned once the features are built (below); a hook that ran earlier gets the error here, not a TDZ ReferenceError
   let local: LocalApi | undefined;
   const runtime = createRuntime(resolved, connection, (caller) => {
     if (!local) throw new Error('content-router: a hook ran before the router was built');
@@ -211,6 +219,7 @@ export function contentRouter(config: ContentConfig): ContentRouter {
   ready.catch((error: unknown) => resolved.logger.error(startupFailure(error, connection)));
 
   let closed = false;
+  // Object.assign over a list of sources is typed any; the features' members are declared on LocalApi.
   local = Object.assign(createLocalApi(runtime), ...instances.map((i) => i.local ?? {})) as LocalApi;
   Object.assign(router, ...instances.map((i) => i.expose ?? {}), {
     local,

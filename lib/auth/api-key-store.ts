@@ -74,7 +74,7 @@ export function createApiKeyStore(connection: Connection, collectionName: string
   schema.index({ keyHash: 1 }, { unique: true });
   schema.index({ userId: 1, createdAt: -1 });
   const name = `content-router:auth:${collectionName}`;
-  if (connection.models[name]) connection.deleteModel(name);
+  if (Object.hasOwn(connection.models, name)) connection.deleteModel(name);
   const model = connection.model<ApiKeyRow>(name, schema, collectionName);
 
   return {
@@ -84,7 +84,7 @@ export function createApiKeyStore(connection: Connection, collectionName: string
     async create({ userId, name: label, scopes, expiresAt }) {
       const key = createRandomToken(API_KEY_PREFIX);
       const doc = await model.create({ keyHash: hashToken(key), userId: new Types.ObjectId(userId), name: label, scopes, expiresAt });
-      return { record: toRecord(doc.toObject() as ApiKeyRow), key };
+      return { record: toRecord(doc.toObject()), key };
     },
     async list(userId) {
       const rows = await model.find({ userId: new Types.ObjectId(userId) }).sort({ createdAt: -1, _id: -1 }).lean<ApiKeyRow[]>();

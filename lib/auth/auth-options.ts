@@ -66,7 +66,8 @@ function ms(value: string | number): number {
 /** The router-wide access-token options (secret, issuer, audience); expiry is per collection. */
 export function resolveJwtOptions(config: ContentConfig): Readonly<AccessTokenOptions> {
   const top = config.auth ?? {};
-  return Object.freeze({ secret: toSigningKey(top.jwtSecret!), issuer: top.issuer, audience: top.audience });
+  if (top.jwtSecret === undefined) throw new Error('content-router: auth.jwtSecret is missing after validation');
+  return Object.freeze({ secret: toSigningKey(top.jwtSecret), issuer: top.issuer, audience: top.audience });
 }
 
 /** The complete auth options of an auth collection. Assumes the checks of parseAuthOptions found no problem. */

@@ -167,7 +167,7 @@ export function authRoutes(auth: AuthCollection): RouteDef[] {
       const caller = await requestUser(auth.runtime, req);
       const row = await accountRow({ auth, user: caller });
       requireScope(caller, 'read');
-      // accountRow has refused a missing caller (401).
+      // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- accountRow has refused a missing caller (401)
       sendJson(req, res, await presentAccount(auth, row, caller!, req));
     }, { auth: 'required', responses: { 200: { description: 'The current user', shape: user }, 401: ERRORS[401] } }),
     route('post', 'api-keys', 'createApiKey', 'Create an API key (the key is shown only here)', async (req, res) => {

@@ -37,7 +37,7 @@ function bearerCredential(header: string): Credential | undefined {
   const match = BEARER.exec(value);
   if (!match) return { kind: 'malformed' };
   // An API key when it starts with `ck_`, else a JWT; an empty one is still presented, and fails.
-  const token = match[1] ?? '';
+  const [, token = ''] = match;
   return { kind: token.startsWith(API_KEY_PREFIX) ? 'api-key' : 'jwt', token };
 }
 
@@ -93,10 +93,15 @@ interface Outcome {
 /** Runs one strategy on a stand-in request that carries only this credential. */
 function runStrategy(instance: passport.Authenticator, strategy: string, token: string): Promise<Outcome> {
   return new Promise((resolve, reject) => {
+    // Passport's errors are passed on as they came.
+    const fail = (error: unknown) => {
+      reject(error);
+    };
+    // passport types what authenticate() returns as any; with a callback it is this middleware.
     const middleware = instance.authenticate(strategy, { session: false }, (error: unknown, user: AuthUser | false, info: unknown) =>
-      error ? reject(error) : resolve({ user, info }),
-    );
-    middleware(standIn(token), {}, (error?: unknown) => (error ? reject(error) : resolve({ user: false })));
+      error ? fail(error) : resolve({ user, info }),
+    ) as (req: ReturnType<typeof standIn>, res: object, next: (error?: unknown) => void) => void;
+    middleware(standIn(token), {}, (error?: unknown) => (error ? fail(error) : resolve({ user: false })));
   });
 }
 
@@ -112,7 +117,7 @@ export interface AuthenticateOptions {
   /** Access tokens verified before: a token found there skips passport and goes straight to its user. */
   verifiedTokens: VerifiedTokens;
   /** The user of verified claims, or null (the strategy's own lookup). */
-  userOfClaims(claims: AccessClaims): Promise<AuthUser | null>;
+  userOfClaims: (claims: AccessClaims) => Promise<AuthUser | null>;
 }
 
 /** Creates the authenticator hook: it owns requests with an API key or a Bearer-scheme header (or a conflicting pair). */
@@ -124,7 +129,8 @@ export function createAuthenticate(options: AuthenticateOptions): Authenticator 
       if (hasConflictingCredentials(req)) {
         throw new UnauthorizedError('Send one credential: one X-API-Key or one Authorization: Bearer header.', 'invalid_token');
       }
-      const credential = readCredential(req)!;
+      const credential = readCredential(req);
+      if (credential === undefined) throw new Error('content-router: authenticate ran on a request that presented no credential');
       if (credential.kind === 'malformed') throw refusal(credential, undefined);
       // A token never contains whitespace; passport-jwt would read `Bearer <jwt> anything` as the bare JWT.
       if (/\s/.test(credential.token)) throw refusal(credential, undefined);

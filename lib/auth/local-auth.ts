@@ -95,9 +95,7 @@ export function createLocalAuth(collections: ReadonlyMap<string, AuthCollection>
   };
   const first = collections.keys().next();
   if (!first.done) return forCollection(first.value);
-  const none = async () => {
-    throw new Error('content-router: api.auth needs a collection with auth: true');
-  };
+  const none = () => Promise.reject(new Error('content-router: api.auth needs a collection with auth: true'));
   return {
     register: none,
     login: none,

@@ -55,7 +55,7 @@ export function createLoginFailureStore(
   // Housekeeping only: every read compares the dates itself.
   schema.index({ expiresAt: 1 }, { expireAfterSeconds: 0 });
   const name = `content-router:auth:${collectionName}`;
-  if (connection.models[name]) connection.deleteModel(name);
+  if (Object.hasOwn(connection.models, name)) connection.deleteModel(name);
   const model = connection.model<FailureRow>(name, schema, collectionName);
   const enabled = options.maxAttempts > 0;
 
@@ -86,7 +86,6 @@ export function createLoginFailureStore(
         if (!isDuplicateKeyError(error)) throw error;
         row = await increment(key, expiresAt);
       }
-      if (!row) return { lockedForMs: 0, count: 0 };
       if (row.lockedUntil) return { lockedForMs: Math.max(1, row.lockedUntil.getTime() - now), count: row.count };
       if (row.count > options.maxAttempts) {
         // maxAttempts guesses are already under way (or failed): this one is not checked, and locks.

@@ -38,4 +38,4 @@ export function createMailer(send: ((mail: EmailMessage) => Promise<void> | void
 export type PendingMail = () => Promise<void>;
 
 /** The pending mail of an operation that has nothing to send. */
-export const NO_MAIL: PendingMail = async () => undefined;
+export const NO_MAIL: PendingMail = () => Promise.resolve();

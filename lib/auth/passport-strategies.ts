@@ -65,16 +65,27 @@ export function createAuthPassport(options: StrategyOptions): passport.Authentic
         jwtFromRequest: extractToken,
         passReqToCallback: true,
         // The header too, not just the payload: its `crit` decides whether the token may be used at all.
+        // eslint-disable-next-line @typescript-eslint/no-deprecated -- @types/passport-jwt marks it so, but passport-jwt documents it as the way to pass jsonwebtoken's own options
         jsonWebTokenOptions: { complete: true },
         ...jwtVerifyOptions(options.jwt),
       },
       (req: StandIn, verified: { header: unknown; payload: unknown }, done: JwtDone) => {
         // Refused before onVerified, so such a token is never remembered as verified either.
-        if (hasCriticalHeader(verified.header)) return done(null, false);
+        if (hasCriticalHeader(verified.header)) {
+          done(null, false);
+          return;
+        }
         const read = readAccessClaims(verified.payload, options.clock.now());
         // The refusal jsonwebtoken would give, so the 401 says token_expired (authenticate.ts).
-        if (read === 'expired') return done(null, false, new TokenExpiredError('jwt expired', new Date((verified.payload as { exp: number }).exp * 1000)));
-        if (read === 'invalid') return done(null, false);
+        if (read === 'expired') {
+          // readAccessClaims answers 'expired' only for a payload with a numeric exp.
+          done(null, false, new TokenExpiredError('jwt expired', new Date((verified.payload as { exp: number }).exp * 1000)));
+          return;
+        }
+        if (read === 'invalid') {
+          done(null, false);
+          return;
+        }
         options.onVerified?.(req.token, read.claims, read.exp);
         settle(options.userOfClaims(read.claims), done);
       },

@@ -27,6 +27,7 @@ export function checkPassword(password: unknown, policy: ResolvedPasswordPolicy)
   if (typeof password !== 'string') return [rule('invalid_type', 'must be a string')];
   const errors: ErrorDetail[] = [];
   // Counted in code points, so an emoji is one character as the user sees it.
+  // eslint-disable-next-line @typescript-eslint/no-misused-spread -- the spread is what counts code points
   const length = [...password].length;
   if (length < policy.minLength) errors.push(rule('too_short', `must be at least ${policy.minLength} characters`));
   if (length > MAX_PASSWORD_LENGTH) errors.push(rule('too_long', `must be at most ${MAX_PASSWORD_LENGTH} characters`));

@@ -55,7 +55,7 @@ export function createRefreshTokenStore(connection: Connection, collectionName: 
   // Housekeeping only: expiry is always checked in the queries (some servers never run TTL monitors).
   schema.index({ expiresAt: 1 }, { expireAfterSeconds: 0 });
   const name = `content-router:auth:${collectionName}`;
-  if (connection.models[name]) connection.deleteModel(name);
+  if (Object.hasOwn(connection.models, name)) connection.deleteModel(name);
   const model = connection.model<RefreshTokenRow>(name, schema, collectionName);
 
   async function issue(userId: string, ttlMs: number, family = new Types.ObjectId().toHexString()) {

@@ -103,7 +103,8 @@ function authProblems(config: ContentConfig): string[] {
   const problems: string[] = [];
   const auth = config.auth;
   if (auth !== undefined && !isRecord(auth)) return ['auth: must be an object'];
-  const collections = Array.isArray(config.collections) ? config.collections : [];
+  // Read as given: the host's entries are checked here, before their types can be trusted.
+  const collections: readonly unknown[] = Array.isArray(config.collections) ? config.collections : [];
   const authCollections = collections.filter((c) => isRecord(c) && c.auth !== undefined && c.auth !== false);
 
   if (auth) {

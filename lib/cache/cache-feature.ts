@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { Feature } from '../http/feature';
 import { representationTag } from '../operations/precondition';
-import type { ReadThrough, ResolvedRead, Runtime } from '../operations/runtime';
+import type { ReadThrough, ResolvedRead } from '../operations/runtime';
 import { type ResolvedCacheOptions, parseCacheOptions } from './cache-options';
 import { type CacheStore, createCacheStore, serveThrough } from './cache-store';
 import { createCountThrough } from './count-cache';

@@ -50,10 +50,11 @@ export function hostSecurity(config: Pick<ContentConfig, 'docs'>): Array<Record<
 export function authChallenge(config: Pick<ContentConfig, 'collections' | 'docs'>): string | undefined {
   const challenges = new Set<string>();
   if ((config.collections ?? []).some((collection) => collection.auth)) challenges.add(OWN_CHALLENGE);
-  const schemes = hostSecuritySchemes(config);
+  const schemes: Partial<Record<string, SecurityScheme>> = hostSecuritySchemes(config);
   for (const requirement of hostSecurity(config)) {
-    const [first] = Object.keys(requirement);
-    if (first !== undefined && schemes[first]) challenges.add(schemeChallenge(first, schemes[first]));
+    const first = Object.keys(requirement).at(0);
+    const scheme = first === undefined ? undefined : schemes[first];
+    if (first !== undefined && scheme) challenges.add(schemeChallenge(first, scheme));
   }
   return challenges.size ? [...challenges].join(', ') : undefined;
 }

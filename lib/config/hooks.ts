@@ -17,7 +17,7 @@ export type HookContext = Record<string, unknown>;
  * hook runs for and sharing its `context`. Pass `{ overrideAccess: true }` to a call to skip access.
  * Its methods are declared by the local API (see `LocalApi`).
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-interface
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging in lib/local/local-api.ts: config/ sits below local/ and may not import its types
 export interface HookApi {}
 
 /** A stored record as hooks see it: `id`, every field (hidden ones included before reads apply access), timestamps. */

@@ -31,7 +31,9 @@ export function plainUser(user: object): Plain {
 /** The id of a user object, as a string; undefined without one. */
 function idOf(user: Plain): string | undefined {
   const id = user.id ?? user._id;
-  return id === undefined || id === null ? undefined : String(id);
+  if (id === undefined || id === null) return undefined;
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a host's ids are strings, numbers or ObjectIds, each of which prints as the id
+  return String(id);
 }
 
 /** The default `auth.fromRequest`: the host's `req.user`, plain, with a string `id`, its secret keys dropped. */
@@ -42,12 +44,12 @@ export function defaultHostUser(user: unknown): AuthUser | null {
   if (id === undefined) return null;
   const kept: Plain = {};
   for (const [key, value] of Object.entries(plain)) if (!isSecretKey(key)) kept[key] = value;
-  return { ...kept, id } as AuthUser;
+  return { ...kept, id };
 }
 
 /** What a host's own `auth.fromRequest` returned, plain and with a string `id` (its choice of fields kept). */
 export function mappedHostUser(user: AuthUser | null | undefined): AuthUser | null {
   if (!user) return null;
   const plain = plainUser(user);
-  return { ...plain, id: String(idOf(plain) ?? user.id) } as AuthUser;
+  return { ...plain, id: idOf(plain) ?? user.id };
 }

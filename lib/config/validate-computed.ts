@@ -33,11 +33,11 @@ export function checkComputed(path: string, computed: unknown, owner: ComputedOw
       problems.push(`${at}: must be an object with a type`);
       continue;
     }
-    if (!COMPUTED_TYPES.includes(entry.type as string)) {
-      problems.push(`${at}.type: must be one of ${COMPUTED_TYPES.join(', ')} (got ${JSON.stringify(entry.type)})`);
+    const type = entry.type;
+    if (!(typeof type === 'string' && COMPUTED_TYPES.includes(type))) {
+      problems.push(`${at}.type: must be one of ${COMPUTED_TYPES.join(', ')} (got ${JSON.stringify(type)})`);
       continue;
     }
-    const type = entry.type as string;
     for (const key of Object.keys(entry)) {
       if (!BASE_KEYS.includes(key) && !(TYPE_KEYS[type] ?? []).includes(key)) problems.push(`${at}.${key}: unknown option`);
     }
@@ -48,8 +48,8 @@ export function checkComputed(path: string, computed: unknown, owner: ComputedOw
     if (type === 'select' && !(Array.isArray(entry.options) && entry.options.length > 0 && entry.options.every((o) => typeof o === 'string'))) {
       problems.push(`${at}.options: a select key needs a non-empty array of strings`);
     }
-    if (type === 'array' && entry.of !== undefined && !ARRAY_ITEM_TYPES.includes(entry.of as string)) {
-      problems.push(`${at}.of: unknown array element type "${String(entry.of)}"`);
+    if (type === 'array' && entry.of !== undefined && !(typeof entry.of === 'string' && ARRAY_ITEM_TYPES.includes(entry.of))) {
+      problems.push(`${at}.of: unknown array element type "${typeof entry.of === 'string' ? entry.of : JSON.stringify(entry.of)}"`);
     }
   }
 }

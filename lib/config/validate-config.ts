@@ -160,11 +160,13 @@ function checkField(path: string, name: string, field: FieldConfig, slugs: Reado
     problems.push(`${path}: must be an object with a type`);
     return;
   }
-  if (!FIELD_TYPES.has(field.type)) {
-    problems.push(`${path}.type: unknown field type "${String(field.type)}"`);
+  // Read as given: a host's config is checked here, before its types can be trusted.
+  const type: unknown = field.type;
+  if (!(typeof type === 'string' && FIELD_TYPES.has(type))) {
+    problems.push(`${path}.type: unknown field type "${String(type)}"`);
     return;
   }
-  checkKnownKeys(path, field as unknown as Record<string, unknown>, [...BASE_FIELD_KEYS, ...FIELD_KEYS[field.type]], problems);
+  checkKnownKeys(path, field, [...BASE_FIELD_KEYS, ...FIELD_KEYS[field.type]], problems);
   for (const key of ['required', 'unique', 'hidden', 'index'] as const) {
     if (field[key] !== undefined && typeof field[key] !== 'boolean') problems.push(`${path}.${key}: must be a boolean`);
   }
@@ -191,8 +193,9 @@ function checkField(path: string, name: string, field: FieldConfig, slugs: Reado
     if (!isIntegerIn(field.maxItems, 1, MAX_ITEMS_LIMIT)) problems.push(`${path}.maxItems: must be an integer from 1 to ${MAX_ITEMS_LIMIT}`);
     else if (field.type !== 'array' && field.hasMany !== true) problems.push(`${path}.maxItems: only a list field (array, or hasMany) takes maxItems`);
   }
-  if (field.type === 'array' && field.of !== undefined && !ARRAY_ITEM_TYPES.has(field.of)) {
-    problems.push(`${path}.of: unknown array element type "${String(field.of)}"`);
+  const of: unknown = field.type === 'array' ? field.of : undefined;
+  if (of !== undefined && !(typeof of === 'string' && ARRAY_ITEM_TYPES.has(of))) {
+    problems.push(`${path}.of: unknown array element type "${typeof of === 'string' ? of : JSON.stringify(of)}"`);
   }
   if ('minLength' in field || 'maxLength' in field) {
     const text = field as { minLength?: unknown; maxLength?: unknown };
@@ -319,10 +322,11 @@ const COLLATION_VARIANTS: ReadonlySet<string> = new Set([
  * (`en_ZZ` is `en`), and after `@` only `collation=` and one of ICU's collation types.
  */
 function localeProblem(locale: string): string | undefined {
-  const [id, keywords, ...more] = locale.split('@');
+  const [id, ...after] = locale.split('@');
+  const keywords = after.at(0);
   if (keywords !== undefined) {
     const variant = /^collation=(.+)$/.exec(keywords)?.[1];
-    if (variant === undefined || more.length) return 'only a collation variant may follow "@" ("de@collation=phonebook")';
+    if (variant === undefined || after.length > 1) return 'only a collation variant may follow "@" ("de@collation=phonebook")';
     if (!COLLATION_VARIANTS.has(variant)) return `unknown collation variant "${variant}"`;
   }
   // ICU's spelling: a lower-case language, then a title-case script, an upper-case region, a variant (POSIX).
@@ -447,9 +451,10 @@ export function parseConfig(config: ContentConfig, features: readonly OptionsOwn
 /** The core's problems: everything but the features' own options. */
 function coreProblems(config: ContentConfig): Problems {
   const problems: Problems = [];
-  if (!isRecord(config)) return ['config: must be an object'];
+  const given: unknown = config; // a host's config, checked before its types can be trusted
+  if (!isRecord(given)) return ['config: must be an object'];
 
-  checkKnownKeys('', config as unknown as Record<string, unknown>, TOP_KEYS, problems);
+  checkKnownKeys('', given, TOP_KEYS, problems);
   const db = config.db as Record<string, unknown> | undefined;
   if (!isRecord(db)) problems.push('db: required, { connection } (the host\'s Mongoose connection) or { uri }');
   else {
@@ -511,7 +516,7 @@ function coreProblems(config: ContentConfig): Problems {
   if (!Array.isArray(collections) || !Array.isArray(globals)) return problems;
 
   const seen = new Set<string>();
-  collections.forEach((c, i) => checkSlug(`collections[${i}]`, c?.slug, seen, problems));
+  collections.forEach((c, i) => checkSlug(`collections[${i}]`, isRecord(c) ? c.slug : undefined, seen, problems));
   const slugs: ReadonlySet<string> = new Set(seen);
   collections.forEach((c, i) => {
     if (isRecord(c)) checkCollection(`collections[${i}]`, c, slugs, problems);
@@ -519,7 +524,7 @@ function coreProblems(config: ContentConfig): Problems {
   });
   const globalSlugs = new Set<string>();
   globals.forEach((g, i) => {
-    checkSlug(`globals[${i}]`, g?.slug, globalSlugs, problems);
+    checkSlug(`globals[${i}]`, isRecord(g) ? g.slug : undefined, globalSlugs, problems);
     if (isRecord(g)) checkGlobal(`globals[${i}]`, g, slugs, problems);
   });
 

@@ -25,14 +25,15 @@ function isList(field: FieldConfig): boolean {
 
 /** `sortable`: visible scalar fields (and the system ones), each once. */
 export function checkSortable(path: string, c: CollectionConfig, problems: string[]): void {
-  if (c.sortable === undefined) return;
-  if (!Array.isArray(c.sortable)) {
+  const sortable = c.sortable;
+  if (sortable === undefined) return;
+  if (!Array.isArray(sortable)) {
     problems.push(`${path}.sortable: must be an array of field names`);
     return;
   }
   if (!isRecord(c.fields)) return; // reported as a fields problem
   const fields = fieldsOf(c);
-  c.sortable.forEach((name: unknown, i) => {
+  sortable.forEach((name: unknown, i) => {
     const at = `${path}.sortable[${i}]`;
     const field = typeof name === 'string' && Object.hasOwn(fields, name) ? fields[name] : undefined;
     if (typeof name !== 'string') problems.push(`${at}: must be a field name`);
@@ -40,7 +41,7 @@ export function checkSortable(path: string, c: CollectionConfig, problems: strin
     else if (field.hidden) problems.push(`${at}: hidden field "${name}" cannot be sorted on`);
     else if (field.type === 'json') problems.push(`${at}: json field "${name}" cannot be sorted on`);
     else if (isList(field)) problems.push(`${at}: list field "${name}" (array or hasMany) cannot be sorted on`);
-    else if (c.sortable!.indexOf(name) !== i) problems.push(`${at}: "${name}" is listed twice`);
+    else if (sortable.indexOf(name) !== i) problems.push(`${at}: "${name}" is listed twice`);
   });
 }
 

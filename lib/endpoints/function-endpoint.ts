@@ -91,12 +91,15 @@ export function functionEndpointRoutes(
 ): { routes: RouteDef[]; reader?: RequestHandler; problems: string[] } {
   const source = `endpoints[${index}]`;
   const router: Router = express.Router();
+  // Typed to return nothing, but a host's function may return anything: a promise is a mistake reported below.
+  const register: (...args: Parameters<EndpointFunction>) => unknown = endpoint;
   let returned: unknown;
   try {
-    returned = endpoint(router, { logger: runtime.config.logger });
+    returned = register(router, { logger: runtime.config.logger });
   } catch (error) {
     return { routes: [], problems: [`${source}: the function threw while registering routes: ${error instanceof Error ? error.message : String(error)}`] };
   }
+  // A then method makes it a promise, as far as registering routes goes.
   if (returned && typeof (returned as Promise<unknown>).then === 'function') {
     // Its rejection is reported here, not left unhandled.
     (returned as Promise<unknown>).then(undefined, () => undefined);

@@ -56,7 +56,7 @@ export function objectEndpointRoute(runtime: Runtime, endpoint: EndpointObject, 
       ? {
           body: {
             type: multipart ? ('multipart' as const) : ('json' as const),
-            shape: { kind: 'schema' as const, schema: bodySchema ? bodyJsonSchema(bodySchema, schema?.name) : {} },
+            shape: { kind: 'schema' as const, schema: bodySchema ? bodyJsonSchema(bodySchema, schema.name) : {} },
             required: (bodySchema?.required?.length ?? 0) > 0,
           },
         }

@@ -8,7 +8,7 @@ import { isRecord } from '../util/is-record';
 import { DEFAULT_MAX_FILE_SIZE } from './body-schema';
 
 /** Files built by the multipart reader; anything else under a file property was not uploaded as a file. */
-const uploadedFiles = new WeakSet<object>();
+const uploadedFiles = new WeakSet();
 
 /** Wraps a parsed upload as the handler sees it. */
 export function toEndpointFile(file: BufferedFile): EndpointFile {

@@ -10,5 +10,6 @@ import type { Request } from 'express';
  * body ended (a request whose body has all been read is destroyed by Node as a matter of course).
  */
 export function isClientAbort(req: Request): boolean {
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition, @typescript-eslint/no-unnecessary-boolean-literal-compare -- Node's types say Socket, but a request whose socket was detached holds none
   return req.socket?.destroyed === true || (!req.complete && req.destroyed);
 }

@@ -77,8 +77,7 @@ export function crossOriginCheck(runtime: Runtime): RouteHook {
   return (route) =>
     UNSAFE.has(route.method)
       ? (req, _res, next) => {
-          if (isCrossOriginSession(runtime, req, trusted)) return next(new CrossOriginRequestError());
-          next();
+          next(isCrossOriginSession(runtime, req, trusted) ? new CrossOriginRequestError() : undefined);
         }
       : undefined;
 }

@@ -163,7 +163,10 @@ export function createDatabaseGate(connection: Connection, options: DatabaseGate
     );
   };
   const gate: RequestHandler = (_req, _res, next) => {
-    if (up) return next();
+    if (up) {
+      next();
+      return;
+    }
     probe();
     // Unlike a connection lost mid-request, this 503 guarantees nothing was written.
     next(new DatabaseDownError());

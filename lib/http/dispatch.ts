@@ -158,14 +158,21 @@ export function createDispatcher(routes: readonly RouteDef[], lifecycle: Pick<Li
 
   const dispatch: RequestHandler = (req, res, next) => {
     const parts = req.path.split('/').filter(Boolean);
-    if (!byHead.has(parts[0] ?? '')) return next();
+    if (!byHead.has(parts[0] ?? '')) {
+      next();
+      return;
+    }
     let found;
     try {
       found = find(parts);
     } catch (error) {
-      return fail(req, res, next, error);
+      fail(req, res, next, error);
+      return;
     }
-    if (!found) return fail(req, res, next, new NotFoundError(`No route ${req.method} ${req.baseUrl}${req.path}.`));
+    if (!found) {
+      fail(req, res, next, new NotFoundError(`No route ${req.method} ${req.baseUrl}${req.path}.`));
+      return;
+    }
     const { pattern, params } = found;
     const method = req.method === 'HEAD' && !pattern.methods.has('HEAD') ? 'GET' : req.method;
     const served = pattern.methods.get(method);
@@ -174,12 +181,13 @@ export function createDispatcher(routes: readonly RouteDef[], lifecycle: Pick<Li
         res.status(204).set('Allow', pattern.allow).end();
         return;
       }
-      return fail(req, res, next, new MethodNotAllowedError(req.method, pattern.allow));
+      fail(req, res, next, new MethodNotAllowedError(req.method, pattern.allow));
+      return;
     }
     req.params = params;
     // The request's state, made as it enters its route: everything its phases keep for it lives there.
     requestState(req);
-    return runChain(served.chain, req, res, next);
+    runChain(served.chain, req, res, next);
   };
 
   function matchUpgrade(path: string): UpgradeMatch | undefined {

@@ -71,7 +71,7 @@ export type RouterErrorHandler = ErrorRequestHandler & {
    * Answers `res` with `error` before its route has finished (a deadline). What the route does after that is
    * dropped: its late writes or failure are one debug line, never passed on.
    */
-  answerEarly(error: Error, req: Request, res: Response): void;
+  answerEarly: (error: Error, req: Request, res: Response) => void;
 };
 
 /**
@@ -88,7 +88,9 @@ export function createErrorHandler(logger: Required<Logger>, outage: OutageLog =
   const handler: ErrorRequestHandler = (error, req, res, next) => {
     if (res.headersSent) {
       const late = requestState(req).lateAnswer;
-      return late ? late() : next(error);
+      if (late) late();
+      else next(error);
+      return;
     }
     // A client gone mid-request caused the failure, whatever it is: a client event (debug), not a 5xx.
     const aborted = isClientAbort(req);

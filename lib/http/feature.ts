@@ -12,6 +12,7 @@ import type { RouteDef } from './route-table';
  * Members features add to the router contentRouter() returns, by name. Each feature declares its own by
  * merging into this interface (`declare module`), beside the code that builds it: auth's `auth`, realtime's `realtime`.
  */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- a merge point: each feature adds its members by declaration merging
 export interface RouterMembers {}
 
 /** What a feature adds to a router once built. Every member is optional. */

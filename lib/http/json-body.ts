@@ -16,9 +16,9 @@ function hasBody(req: Parameters<RequestHandler>[0]): boolean {
 function createJsonBody(limit: string | number): RequestHandler {
   const parse = express.json({ limit, type: JSON_TYPES, strict: true });
   return (req, res, next) => {
-    if (!WRITE_METHODS.has(req.method) || !hasBody(req)) return next();
-    if (!req.is(JSON_TYPES)) return next(new UnsupportedMediaTypeError());
-    return parse(req, res, next);
+    if (!WRITE_METHODS.has(req.method) || !hasBody(req)) next();
+    else if (!req.is(JSON_TYPES)) next(new UnsupportedMediaTypeError());
+    else parse(req, res, next);
   };
 }
 

@@ -133,20 +133,27 @@ export function runChain(chain: RouteChain, req: Request, res: Response, done: N
       failure = problem;
     } else if (failing) {
       // An error hook called next() without an error: the error is dealt with.
-      return leave();
+      leave();
+      return;
     }
     try {
       let result: unknown;
       if (failing) {
-        const hook = chain.onError[index++];
-        if (!hook) return leave(failure);
+        const hook = chain.onError.at(index++);
+        if (!hook) {
+          leave(failure);
+          return;
+        }
         result = hook(failure, req, res, next);
       } else if (index < chain.steps.length) {
         result = chain.steps[index++](req, res, next);
       } else if (index === chain.steps.length && chain.handler) {
         index++;
         result = runHandler(chain, chain.handler, req, res, next);
-      } else return leave();
+      } else {
+        leave();
+        return;
+      }
       if (result && typeof (result as Promise<void>).then === 'function') (result as Promise<void>).then(undefined, next);
     } catch (thrown) {
       next(thrown);

@@ -149,7 +149,11 @@ function toFormError(error: unknown, limits: FormLimits): unknown {
 
 function run(parse: RequestHandler, req: Request, res: Response): Promise<void> {
   return new Promise((resolve, reject) => {
-    void parse(req, res, (error?: unknown) => (error ? reject(error) : resolve()));
+    // The parser's error is passed on as it came.
+    const fail = (error: unknown) => {
+      reject(error);
+    };
+    void parse(req, res, (error?: unknown) => (error ? fail(error) : resolve()));
   });
 }
 
@@ -161,12 +165,15 @@ export function createMultipartReader(limits: FormLimits): MultipartReader {
     _handleFile(req, file, callback) {
       const { formObserver, fileReceiver } = requestState(req);
       const stream = formObserver ? formObserver.file(file.fieldname, file.originalname, file.mimetype, file.stream) : file.stream;
-      if (!fileReceiver) return memory._handleFile(req, { ...file, stream }, callback);
+      if (!fileReceiver) {
+        memory._handleFile(req, { ...file, stream }, callback);
+        return;
+      }
       fileReceiver({ field: file.fieldname, stream, originalName: file.originalname, mimeType: file.mimetype }).then(() => callback(null, {}), callback);
     },
     _removeFile(req, file, callback) {
-      if (requestState(req).fileReceiver) return callback(null);
-      memory._removeFile(req, file, callback);
+      if (requestState(req).fileReceiver) callback(null);
+      else memory._removeFile(req, file, callback);
     },
   };
   const parse = multer({
@@ -201,7 +208,8 @@ export function createMultipartReader(limits: FormLimits): MultipartReader {
       state.fileReceiver = undefined;
     }
     const files = new Map<string, BufferedFile>();
-    for (const [name, [file]] of Object.entries((req.files ?? {}) as Record<string, Express.Multer.File[]>)) {
+    // multer's fields; a file streamed to a receiver has no buffer.
+    for (const [name, [file]] of Object.entries((req.files ?? {}) as Record<string, [Omit<Express.Multer.File, 'buffer'> & { buffer?: Buffer }]>)) {
       if (file.buffer) files.set(name, { originalName: file.originalname, mimeType: file.mimetype, size: file.size, buffer: file.buffer });
     }
     const fields = { ...(req.body as Record<string, unknown>) };

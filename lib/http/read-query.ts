@@ -55,5 +55,5 @@ export function parseQueryString(search: string): Record<string, unknown> {
   // Counted as qs counts (empty parts included), so nothing past its limit is ever ignored unnoticed.
   if (pairs.length > PARAMETER_LIMIT) rejectQuery('query', `more than ${PARAMETER_LIMIT} parameters`, 'too_many_parameters');
   rejectPrototypeKeys(pairs);
-  return qs.parse(search, OPTIONS) as Record<string, unknown>;
+  return qs.parse(search, OPTIONS);
 }

@@ -74,6 +74,7 @@ export type UpgradeHandler = (req: Request, socket: Duplex, head: Buffer) => Pro
  * The per-route config bag: route data owned by a hook of the lifecycle rather than by the route table.
  * Each owner declares its keys by merging into this interface (`declare module`), beside the code that reads them.
  */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- a merge point: each owner adds its keys by declaration merging
 export interface RouteConfig {}
 
 export interface RouteDef {

@@ -21,7 +21,7 @@ export interface OutgoingAnswer {
   /** The body as written, when a watcher asked to keep it (keepBody) and it was not larger; else undefined. */
   readonly body: Buffer | undefined;
   /** Ends the answer without the body its route gave it (a 304 in place of a 200); only while nothing of it is written yet. */
-  withoutBody(): void;
+  withoutBody: () => void;
 }
 
 /** What watches one request's answer go out (an onSend hook opens one per request, or none). */
@@ -81,7 +81,10 @@ export function watchAnswer(req: Request, res: Response, watchers: readonly Answ
       chunks.length = 0;
     } else chunks.push(bytes);
   };
+  // Kept unbound on purpose: each is called with the response as `this`, as Node calls them.
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the response as `this`
   const write = res.write;
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the response as `this`
   const end = res.end;
   res.write = function (this: Response, chunk: Chunk, ...rest: unknown[]) {
     if (!ending) keep(chunk, rest[0]);

@@ -50,7 +50,7 @@ function classNames(error: unknown): string[] {
   if (typeof error !== 'object' || error === null) return names;
   const own = (error as { name?: unknown }).name;
   if (typeof own === 'string') names.push(own);
-  for (let proto = Object.getPrototypeOf(error); proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+  for (let proto: unknown = Object.getPrototypeOf(error); proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
     const name = (proto as { constructor?: { name?: unknown } }).constructor?.name;
     if (typeof name === 'string') names.push(name);
   }
@@ -78,7 +78,7 @@ export function isDatabaseUnavailable(error: unknown, depth = 3): boolean {
   const e = error as { name?: unknown; message?: unknown; code?: unknown; syscall?: unknown; cause?: unknown; writeErrors?: unknown; writeConcernError?: { code?: unknown } };
   if (classNames(error).some((name) => UNAVAILABLE.has(name))) return true;
   if (typeof e.syscall === 'string' && typeof e.code === 'string' && SOCKET_CODES.has(e.code)) return true;
-  const codes = [e.code, e.writeConcernError?.code, ...(Array.isArray(e.writeErrors) ? e.writeErrors.map((w: { code?: unknown; err?: { code?: unknown } }) => w?.code ?? w?.err?.code) : [])];
+  const codes = [e.code, e.writeConcernError?.code, ...(Array.isArray(e.writeErrors) ? e.writeErrors.map((w: { code?: unknown; err?: { code?: unknown } } | null | undefined) => w?.code ?? w?.err?.code) : [])];
   if (codes.some((code) => typeof code === 'number' && UNAVAILABLE_CODES.has(code))) return true;
   const message = typeof e.message === 'string' ? e.message : '';
   if (/buffering timed out|before initial connection is complete|Client must be connected|connection .* closed/i.test(message)) return true;
@@ -145,7 +145,7 @@ export function toProblem(error: unknown, options: ProblemOptions): Problem {
   const known =
     error instanceof ContentError
       ? isErrorAnswer(error) ? error : undefined
-      : fromBodyParser((error ?? {}) as { type?: string }) ?? fromMongoose(error) ?? fromClientStatus(error);
+      : fromBodyParser(error ?? {}) ?? fromMongoose(error) ?? fromClientStatus(error);
   if (known) {
     const body: Problem['body'] = {
       type: problemType(known.code),

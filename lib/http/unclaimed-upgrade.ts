@@ -31,7 +31,7 @@ function takesOf(listener: unknown): ((req: IncomingMessage) => boolean) | undef
 }
 
 /** True when a router on the server takes `req`, or the host has an upgrade listener of its own. */
-function isClaimed(listeners: Function[], req: IncomingMessage): boolean {
+function isClaimed(listeners: readonly unknown[], req: IncomingMessage): boolean {
   return listeners.some((listener) => takesOf(listener)?.(req) ?? true);
 }
 

@@ -62,7 +62,8 @@ function expressPair(
     socket.end();
   });
   Object.assign(raw, { res: response, originalUrl: raw.url, baseUrl: where.prefix, url: where.url, params: where.params });
-  Object.assign(response, { req: raw, locals: Object.create(null) });
+  // res.locals without a prototype, as Express makes it.
+  Object.assign(response, { req: raw, locals: Object.create(null) as Record<string, unknown> });
   const req = Object.setPrototypeOf(raw, app.request) as Request;
   const res = Object.setPrototypeOf(response, app.response) as Response;
   return { req, res };
@@ -118,7 +119,10 @@ export function createUpgradeListener(args: { dispatcher: Dispatcher; prefix: st
       const listener = routerUpgradeListener(
         (req, socket, head) => {
           const route = routeOf(req);
-          if (!route) return serveUnclaimedUpgrade(server, listener, req, socket, head);
+          if (!route) {
+            serveUnclaimedUpgrade(server, listener, req, socket, head);
+            return;
+          }
           // A listener made outside serve's scope: one made there would keep the whole scope (the request pair,
           // the refusal) alive for as long as the socket lives.
           socket.on('error', destroyOnError);

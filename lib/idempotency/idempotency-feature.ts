@@ -150,7 +150,10 @@ export const idempotencyFeature: Feature<ParsedIdempotency | undefined> = {
       idempotent(route)
         ? (req, res, next) => {
             const state = requestState(req);
-            if (!state.idempotency) return next();
+            if (!state.idempotency) {
+              next();
+              return;
+            }
             check(req, res, route, state, state.idempotency).then((answered) => (answered ? undefined : next()), next);
           }
         : undefined,
@@ -161,7 +164,10 @@ export const idempotencyFeature: Feature<ParsedIdempotency | undefined> = {
     // Before the error handler answers: the key is free by the time the client reads the error.
     lifecycle.onError.push((error, req, _res, next) => {
       const recording = requestState(req).idempotency?.recording;
-      if (!recording) return next(error);
+      if (!recording) {
+        next(error);
+        return;
+      }
       // An object endpoint that finds its answer late has not failed: its write is done.
       (error instanceof LateAnswerError ? recording.settle() : recording.giveUp())
         .catch(report)

@@ -91,24 +91,26 @@ function joined(response: RouteResponse | undefined, more: string): string {
 
 /** The route as documented with the key; the route itself is not changed. */
 export function withIdempotencyDocs(route: RouteDef, ttlMs: number): Pick<RouteDef, 'headers' | 'responses'> {
+  // The statuses the route does not answer are missing.
+  const given: Partial<Record<number, RouteResponse>> = route.responses;
   const responses: Record<number, RouteResponse> = {};
   for (const [code, response] of Object.entries(route.responses)) {
     const status = Number(code);
     responses[status] = status >= 200 && status < 300 ? { ...response, headers: { ...response.headers, [REPLAYED_HEADER]: REPLAYED } } : response;
   }
-  responses[400] = { description: joined(route.responses[400], 'an Idempotency-Key that is empty, longer than 255 characters, not visible ASCII, or sent twice (invalid_header)') };
+  responses[400] = { description: joined(given[400], 'an Idempotency-Key that is empty, longer than 255 characters, not visible ASCII, or sent twice (invalid_header)') };
   responses[409] = {
-    ...route.responses[409],
-    description: joined(route.responses[409], 'a request with this Idempotency-Key is still running (idempotency_key_in_flight): retry after Retry-After seconds'),
-    headers: { ...route.responses[409]?.headers, 'Retry-After': RETRY_AFTER },
+    ...given[409],
+    description: joined(given[409], 'a request with this Idempotency-Key is still running (idempotency_key_in_flight): retry after Retry-After seconds'),
+    headers: { ...given[409]?.headers, 'Retry-After': RETRY_AFTER },
   };
   responses[422] = {
-    description: joined(route.responses[422], "this Idempotency-Key was used for a different request, or its request was done but its answer was not kept for a replay: too large to keep, or marked no-store (idempotency_key_reused)"),
+    description: joined(given[422], "this Idempotency-Key was used for a different request, or its request was done but its answer was not kept for a replay: too large to keep, or marked no-store (idempotency_key_reused)"),
   };
   responses[429] = {
-    ...route.responses[429],
-    description: joined(route.responses[429], 'the caller holds as many Idempotency-Keys as it may (idempotency_quota_exceeded): nothing ran; retry after Retry-After seconds'),
-    headers: { 'Retry-After': QUOTA_RETRY_AFTER, ...route.responses[429]?.headers },
+    ...given[429],
+    description: joined(given[429], 'the caller holds as many Idempotency-Keys as it may (idempotency_quota_exceeded): nothing ran; retry after Retry-After seconds'),
+    headers: { 'Retry-After': QUOTA_RETRY_AFTER, ...given[429]?.headers },
   };
   return { headers: [...(route.headers ?? []), keyParameter(ttlMs)], responses };
 }

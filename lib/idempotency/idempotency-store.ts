@@ -126,8 +126,8 @@ export function createIdempotencyStore(connection: Connection, options: Resolved
       return { firstExpiry: first?.expiresAt ?? later(options.ttlMs) };
     },
     async createIndexes() {
-      await rows().createIndex({ expiresAt: 1 }, { expireAfterSeconds: 0 });
-      await rows().createIndex({ caller: 1, expiresAt: 1 });
+      await rows().createIndex({ expiresAt: 1 }, { expireAfterSeconds: 0 }, undefined);
+      await rows().createIndex({ caller: 1, expiresAt: 1 }, undefined, undefined);
     },
   };
 }

@@ -31,7 +31,7 @@ export interface RecordOptions {
   /** What a repeat is compared with, once the request's body is read; undefined: nothing to compare with, the key is given up. */
   fingerprint(): { fingerprint: string; formSize?: FormSize } | undefined;
   /** A failure of the store, after which the answer still goes out. */
-  report(error: unknown): void;
+  report: (error: unknown) => void;
 }
 
 /** A recorded request's hold on its key: the watcher of its answer, and what whoever fails the request calls. */

@@ -131,7 +131,7 @@ export function actor(options: LocalOptions | undefined): { user: AuthUser | nul
     throw new TypeError(`content-router: api.local: overrideAccess must be true or false (got ${got})`);
   }
   const userGiven = options != null && Object.hasOwn(options, 'user');
-  if (userGiven && options?.user === undefined && override === undefined) {
+  if (userGiven && options.user === undefined && override === undefined) {
     // Most often req.user of an anonymous request: overriding would hand it everything, silently.
     throw new TypeError(
       'content-router: api.local: user is undefined; pass overrideAccess: false to run as an anonymous caller ' +
@@ -193,7 +193,7 @@ export function bindLocalApi(local: LocalApi, caller: HookCaller): LocalApi {
 
 declare module '../config/hooks' {
   // A hook's `api` is the local API (declared here, where the local API is).
-  // eslint-disable-next-line @typescript-eslint/no-empty-interface
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- only an interface merges into config's HookApi; it adds LocalApi's members and nothing else
   interface HookApi extends LocalApi {}
 }
 
@@ -202,8 +202,8 @@ function ifMatchOf(options: LocalPreconditionOptions | undefined): IfMatch | und
   return options?.ifMatch === undefined ? undefined : parseIfMatch(options.ifMatch, 'ifMatch');
 }
 
-async function uploadsNotConfigured(): Promise<never> {
-  throw new Error('content-router: uploads are not configured; set the `uploads` option (docs/uploads.md) to store files');
+function uploadsNotConfigured(): Promise<never> {
+  return Promise.reject(new Error('content-router: uploads are not configured; set the `uploads` option (docs/uploads.md) to store files'));
 }
 
 /** Binds the operations to this router's runtime. */

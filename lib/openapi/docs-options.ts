@@ -37,7 +37,7 @@ const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** A header value the challenge may be: visible ASCII and spaces, no line breaks. */
 const CHALLENGE = /^[\x21-\x7e][\x20-\x7e]*$/;
 
-const TYPE_KEYS: Record<string, readonly string[]> = {
+const TYPE_KEYS: Partial<Record<string, readonly string[]>> = {
   apiKey: ['name', 'in'],
   http: ['scheme', 'bearerFormat'],
   oauth2: ['flows'],
@@ -45,7 +45,7 @@ const TYPE_KEYS: Record<string, readonly string[]> = {
   mutualTLS: [],
 };
 /** Each OAuth 2 flow and the URLs it needs. */
-const FLOW_URLS: Record<string, readonly string[]> = {
+const FLOW_URLS: Partial<Record<string, readonly string[]>> = {
   implicit: ['authorizationUrl'],
   password: ['tokenUrl'],
   clientCredentials: ['tokenUrl'],
@@ -61,18 +61,19 @@ function checkFlows(path: string, flows: unknown, problems: string[]): void {
   }
   for (const [name, flow] of Object.entries(flows)) {
     const at = `${path}.${name}`;
-    if (!FLOW_URLS[name]) {
+    const urls = FLOW_URLS[name];
+    if (!urls) {
       problems.push(`${at}: unknown flow (expected ${Object.keys(FLOW_URLS).join(', ')})`);
       continue;
     }
     if (!isRecord(flow)) {
-      problems.push(`${at}: must be an object { ${[...FLOW_URLS[name], 'scopes'].join(', ')} }`);
+      problems.push(`${at}: must be an object { ${[...urls, 'scopes'].join(', ')} }`);
       continue;
     }
     for (const key of Object.keys(flow)) {
-      if (![...FLOW_URLS[name], 'refreshUrl', 'scopes'].includes(key)) problems.push(`${at}.${key}: unknown option`);
+      if (![...urls, 'refreshUrl', 'scopes'].includes(key)) problems.push(`${at}.${key}: unknown option`);
     }
-    for (const url of FLOW_URLS[name]) if (!isText(flow[url])) problems.push(`${at}.${url}: required, a URL`);
+    for (const url of urls) if (!isText(flow[url])) problems.push(`${at}.${url}: required, a URL`);
     if (flow.refreshUrl !== undefined && !isText(flow.refreshUrl)) problems.push(`${at}.refreshUrl: must be a URL`);
     if (!isRecord(flow.scopes) || !Object.values(flow.scopes).every((v) => typeof v === 'string')) {
       problems.push(`${at}.scopes: required, an object of scope name -> description`);
@@ -88,7 +89,7 @@ function checkScheme(path: string, name: string, scheme: unknown, problems: stri
     problems.push(`${path}: must be an OpenAPI security scheme object { type, ... }`);
     return;
   }
-  const known = TYPE_KEYS[scheme.type as string];
+  const known = typeof scheme.type === 'string' ? TYPE_KEYS[scheme.type] : undefined;
   if (!known) {
     problems.push(`${path}.type: must be one of ${Object.keys(TYPE_KEYS).join(', ')} (got ${JSON.stringify(scheme.type)})`);
     return;
@@ -104,7 +105,7 @@ function checkScheme(path: string, name: string, scheme: unknown, problems: stri
   switch (scheme.type) {
     case 'apiKey':
       if (!isText(scheme.name)) problems.push(`${path}.name: required, the header, query parameter or cookie name`);
-      if (!['header', 'query', 'cookie'].includes(scheme.in as string)) problems.push(`${path}.in: must be "header", "query" or "cookie"`);
+      if (!(typeof scheme.in === 'string' && ['header', 'query', 'cookie'].includes(scheme.in))) problems.push(`${path}.in: must be "header", "query" or "cookie"`);
       break;
     case 'http':
       if (!(typeof scheme.scheme === 'string' && TOKEN.test(scheme.scheme))) problems.push(`${path}.scheme: required, an HTTP auth scheme such as "basic" or "bearer"`);

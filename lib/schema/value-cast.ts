@@ -52,6 +52,7 @@ interface TypeCast {
 // Plain decimal only: `''`, `'abc'`, `'0x10'`, `'Infinity'` are not numbers.
 const NUMBER_TEXT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 // No whitespace and no control characters: an address is mailed and logged in with, never a place for them.
+// eslint-disable-next-line no-control-regex -- the class names the control characters an address must not hold
 const EMAIL = /^[^\s@\u0000-\u001f\u007f]+@[^\s@\u0000-\u001f\u007f]+\.[^\s@\u0000-\u001f\u007f]+$/;
 /** RFC 5321's limit on a deliverable address; longer ones could be stored but never mailed or logged in with. */
 const MAX_EMAIL_LENGTH = 254;

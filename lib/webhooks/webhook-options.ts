@@ -183,7 +183,10 @@ function parseEndpointView(path: string, view: unknown, slugs: ReadonlySet<strin
     const on = slugs.size > 1 ? ` (on "${slug}")` : '';
     const unknown = fields.map((name, i) => [name, i] as const).filter(([name]) => !findField(collection, name));
     for (const [name, i] of unknown) problems.push(`${path}.view.fields[${i}]: unknown field "${name}"${on}`);
-    if (unknown.length === 0) select.set(slug, parseSelect(fields, collection)!);
+    if (unknown.length > 0) continue;
+    // `fields` is a non-empty list of known names here, so it always selects.
+    const selected = parseSelect(fields, collection);
+    if (selected) select.set(slug, selected);
   }
   return { user: user ?? null, select };
 }
