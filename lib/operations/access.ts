@@ -136,7 +136,7 @@ function constraintOf(descriptor: CollectionDescriptor, registry: SchemaRegistry
   const key = isPlainJson(result) ? JSON.stringify(result) : undefined;
   if (key === undefined || key.length > MAX_WHERE_CHARS) return parseWhere(result, descriptor, registry, { trusted: true });
   let known = parsedWheres.get(descriptor);
-  if (!known) parsedWheres.set(descriptor, (known = new Map()));
+  if (!known) parsedWheres.set(descriptor, (known = new Map<string, WhereNode | undefined>()));
   if (known.has(key)) {
     const node = known.get(key);
     // Re-inserted: a Map iterates in insertion order, so its first key is the least recently used.

@@ -8,7 +8,7 @@ import type { WriteArgs } from './runtime';
 import { isObjectId } from '../util/object-id';
 
 function idsOf(value: unknown): Types.ObjectId[] {
-  return (Array.isArray(value) ? value : [value]).filter(isObjectId) as Types.ObjectId[];
+  return (Array.isArray(value) ? value : [value]).filter((item): item is Types.ObjectId => isObjectId(item));
 }
 
 /**
@@ -22,6 +22,7 @@ export async function findMissingRelations(args: WriteArgs, sets: readonly Recor
     const wanted = new Map<string, Types.ObjectId>();
     for (const set of sets) for (const id of idsOf(set[field.name])) wanted.set(id.toHexString(), id);
     if (wanted.size === 0) continue;
+    // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- a relationship field names its collection, checked at start-up
     const related = args.runtime.collections.get(field.relationTo!)!;
     const rows = await findReadable(args, related, [...wanted.values()], { _id: 1 });
     const found = new Set(rows.map((row) => String(row._id)));

@@ -99,6 +99,7 @@ async function createAll(args: CreateManyArgs): Promise<BatchResult> {
   // What was stored was told (the seam, the bus) as it was stored: its removal is told as deletes.
   const undo = async (stored: StoredChange[]) => {
     try {
+      // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- a create's stored change always has the record as stored
       await removeRecords(collection, stored.map((change) => change.after!._id));
     } catch {
       return;

@@ -23,6 +23,7 @@ export function create(args: CreateArgs): Promise<ApiRecord> {
     const { input, data } = await prepareWrite(args, args.data, { mode: 'create', operation: 'create' });
     assertValidInput(input.errors, 'The record is not valid.');
     if (constraint) await assertWithinConstraints(args, [{ doc: recordToInsert(args.collection, input.set), constraint }]);
+    // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- a create always stores (storeOne answers null only for a conditional miss)
     const change = (await storeOne(args, (session) => storeCreate(args, input.set, session)))!;
     return answerStored(args, change, data);
   });

@@ -60,6 +60,7 @@ export function deleteMany(args: DeleteManyArgs): Promise<BulkResult> {
 
     // 2. Store each delete at its revision. One instant for every stamp, published with the events (see delete.ts).
     const softAt = soft ? args.runtime.config.clock.now() : undefined;
+    // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- a store at the revision read either deletes the record or throws its 409
     const outcomes = await storeEach(args, rows, (stored) => ({ id: String(stored._id) }), (stored, session) => storeDelete(args, { stored, softAt, conflict: CONFLICT, session }).then((change) => change!));
 
     // 3. Per record deleted: publish, afterDelete.

@@ -92,6 +92,7 @@ export function restoreRecord(args: Omit<DeleteArgs, 'permanent'>): Promise<ApiR
     // Without a record read, what matters of the record before is still known: it was soft-deleted, so in
     // no reader's view (a read rule never shows a deleted record). Without it, a reader who cannot read the
     // restored record would be told it left its view: the id of a record it never could read.
+    // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- an update's stored change always has the record as stored
     const after = stored.after!;
     const change = stored.before ? stored : { ...stored, before: original ?? { ...after, deletedAt: after.updatedAt ?? args.runtime.config.clock.now() } };
     return answerStored(args, change, data);

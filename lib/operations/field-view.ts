@@ -66,7 +66,9 @@ function buildView(runtime: Runtime, key: string, denied: ReadonlyMap<string, Re
     viewed.set(base, { descriptor, serialize: createRecordSerializer(descriptor), unreadable });
     if (!base.isGlobal) registry.set(base.slug, descriptor);
   };
+  // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- `denied` holds slugs of the registry only
   for (const [slug, unreadable] of denied) add(runtime.registry.get(slug)!, unreadable);
+  // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- `globals` holds slugs of configured globals only
   for (const [slug, unreadable] of globals) add(runtime.globals.get(slug)!.descriptor, unreadable);
   return {
     key,

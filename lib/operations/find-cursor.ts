@@ -25,8 +25,8 @@ export async function findCursor(args: OperationArgs, query: ListQuery, filter: 
   if (backwards) rows.reverse();
   const hasNextPage = backwards ? true : more;
   const hasPrevPage = backwards ? more : position !== null;
-  const first = rows[0];
-  const last = rows[rows.length - 1];
+  const first = rows.at(0);
+  const last = rows.at(-1);
   // Encoded before population replaces relation ids in the rows (a sort on a relation reads the id).
   const nextCursor = hasNextPage && last ? encodeCursor(last, query.sort, 'next', collection.descriptor.slug) : null;
   const prevCursor = hasPrevPage && first ? encodeCursor(first, query.sort, 'prev', collection.descriptor.slug) : null;

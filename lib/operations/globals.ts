@@ -78,7 +78,7 @@ export function findGlobal(args: GlobalArgs): Promise<Record<string, unknown>> {
 function storedOrDefaults(args: GlobalArgs, row: RawDoc | null, constraint: WhereNode | undefined): RawDoc {
   if (row) return row;
   if (constraint) throw notFound(args.global);
-  return new args.global.model({ _id: args.global.descriptor.slug }).toObject() as RawDoc;
+  return new args.global.model({ _id: args.global.descriptor.slug }).toObject();
 }
 
 /** Creates or partially updates the global document. */

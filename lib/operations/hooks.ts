@@ -88,8 +88,12 @@ export function callHookNow<A>(label: string | (() => string), hook: (args: A) =
 }
 
 /** Calls one hook and waits for its answer; see callHookNow. */
-export async function callHook<A>(label: string | (() => string), hook: (args: A) => unknown, args: A): Promise<unknown> {
-  return callHookNow(label, hook, args);
+export function callHook<A>(label: string | (() => string), hook: (args: A) => unknown, args: A): Promise<unknown> {
+  try {
+    return Promise.resolve(callHookNow(label, hook, args));
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
 
 /** What every collection hook of one operation shares: operation, slug, caller, context, and the bound API. */

@@ -82,7 +82,7 @@ export function createOutageLog(logger: Required<Logger>): OutageLog {
     changed(up) {
       if (up !== down) return;
       down = !up;
-      if (down) return logger.error('content-router: the database is unreachable; routes that need it answer 503 until it is back.');
+      if (down) { logger.error('content-router: the database is unreachable; routes that need it answer 503 until it is back.'); return; }
       // Failures before the connection reported the outage, and while it lasted, are one episode: summed up now.
       for (const fold of folds) fold.end();
       logger.info('content-router: the database is reachable again; requests are served.');

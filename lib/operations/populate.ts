@@ -50,8 +50,11 @@ async function populateFromSource(args: PopulateArgs, fieldName: string, relatio
 }
 
 async function populateField(args: PopulateArgs, fieldName: string, subtree: PopulateTree): Promise<void> {
-  const field = args.collection.descriptor.fields[fieldName];
-  if (!field?.relationTo) return;
+  // A name the client asked to populate: it may name no field.
+  const { fields } = args.collection.descriptor;
+  if (!Object.hasOwn(fields, fieldName)) return;
+  const field = fields[fieldName];
+  if (!field.relationTo) return;
   const related = args.runtime.collections.get(field.relationTo);
   if (!related) return populateFromSource(args, fieldName, field.relationTo);
   const ids = collectIds(args.rows, fieldName);

@@ -49,7 +49,7 @@ export async function prepareWrite(args: WriteArgs, body: unknown, intent: Write
   if (hooks.beforeValidate.length === 0 || !isRecord(body)) {
     input = validateInput(body, collection.descriptor, clientOptions);
   } else {
-    const named = validateInput(body, collection.descriptor, clientOptions).errors.filter((e) => NAME_ERRORS.has(e.code ?? ''));
+    const named = validateInput(body, collection.descriptor, clientOptions).errors.filter((e) => NAME_ERRORS.has(e.code));
     if (named.length) return { input: { set: {}, unset: [], errors: named }, data };
     const base = hookBase(args, intent.operation);
     const { changedBy, check } = changeTracker(body);
@@ -59,6 +59,7 @@ export async function prepareWrite(args: WriteArgs, body: unknown, intent: Write
     // filled in, are the client's mistakes (a 400).
     input = validateInput(data, collection.descriptor, { mode: intent.mode, allowHidden: true });
     const byHook = input.errors.filter((error) => error.field !== undefined && data[error.field] !== undefined && changedBy.has(error.field));
+    // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- errors blamed on a hook name a field, and changedBy holds every field a hook set
     if (byHook.length) throw invalidOutput(changedBy.get(byHook[0].field!)!, byHook);
   }
   if (input.errors.length === 0 && intent.checkRelations !== false) input.errors.push(...(await findMissingRelations(args, [input.set])));
@@ -93,6 +94,7 @@ async function runBeforeChange(args: WriteArgs, intent: WriteIntent, input: Vali
   const { changedBy, check } = changeTracker(body);
   let data = await runReplacing<BeforeChangeArgs>(collection, 'hooks.beforeChange', collection.descriptor.hooks.beforeChange, base, 'data', body, check);
   for (const field of collection.fieldBeforeChange) {
+    // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- fieldBeforeChange lists only fields with beforeChange hooks
     const list = field.config.hooks!.beforeChange!;
     for (let index = 0; index < list.length; index++) {
       const label = hookLabel(collection, `fields.${field.name}.hooks.beforeChange`, index, list[index]);
@@ -138,6 +140,7 @@ async function applyHookOutput(args: WriteArgs, mode: 'create' | 'update', input
   const changed = changedKeys(before, after);
   if (changed.length === 0) return;
   const blame = (errors: readonly ErrorDetail[]) => (errors.find((e) => e.field && changedBy.has(e.field))?.field ?? '') ;
+  // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- called only when some hook changed the body
   const label = (errors: readonly ErrorDetail[]) => changedBy.get(blame(errors)) ?? [...changedBy.values()].at(-1)!;
   const given = Object.fromEntries(changed.filter((key) => after[key] !== undefined).map((key) => [key, after[key]]));
   // Partial, as an update body: a required field a hook leaves out of a create is checked below.
@@ -152,6 +155,7 @@ async function applyHookOutput(args: WriteArgs, mode: 'create' | 'update', input
   }
   if (output.errors.length) throw invalidOutput(label(output.errors), output.errors);
   for (const key of changed) {
+    // eslint-disable-next-line @typescript-eslint/no-dynamic-delete -- input.set is a plain record of field names
     delete input.set[key];
     input.unset = input.unset.filter((name) => name !== key);
   }
@@ -200,6 +204,7 @@ async function writeDenied(args: WriteArgs, body: unknown, mode: 'create' | 'upd
       // A rule that throws is a 500 whose log names it, as a read rule's is.
       const label = fieldRuleLabel(collection.descriptor, key, mode);
       let answer = answers.get(label);
+      // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- asked only for fields whose access rule for this mode exists
       if (!answer) answers.set(label, (answer = callHook(label, fields[key].config.access![mode]!, { user, req })));
       if ((await answer) !== true) denied.add(key);
     }),

@@ -95,6 +95,7 @@ async function fieldAfterRead(args: PresentArgs, record: Record<string, unknown>
   const { collection } = args;
   for (const field of collection.fieldAfterRead) {
     if (!Object.hasOwn(record, field.name)) continue;
+    // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- fieldAfterRead lists only fields with afterRead hooks
     const list = field.config.hooks!.afterRead!;
     for (let index = 0; index < list.length; index++) {
       const label = hookLabel(collection, `fields.${field.name}.hooks.afterRead`, index, list[index]);

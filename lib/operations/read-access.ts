@@ -22,7 +22,7 @@ export interface ReadRequest {
 export async function resolveRead(args: OperationArgs, read: ReadRequest, pathId?: string, ruleAnswer?: RuleAnswer): Promise<ResolvedRead> {
   const withId = pathId === undefined ? args : { ...args, id: pathId };
   const constraint = await judgeAnswer(ruleAnswer ?? askRule({ ...withId, op: 'read' }));
-  const deleted = await deletedScope(withId, read.query.includeDeleted === true);
+  const deleted = await deletedScope(withId, read.query.includeDeleted);
   const view = args.runtime.fieldReadRules.length === 0 ? '' : (await callerView(args)).key;
   return { ...read, args, constraint, deleted, view };
 }

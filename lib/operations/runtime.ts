@@ -15,7 +15,7 @@ import type { ChangeBus, WriteStamps } from '../changes/change-bus';
 import type { ClientSession } from 'mongoose';
 import type { RawDoc } from '../schema/to-record';
 import type { OutageLog } from './outage-log';
-import { type RequestState, noteWrite } from './request-state';
+import type { RequestState } from './request-state';
 
 export interface CollectionRuntime {
   readonly descriptor: CollectionDescriptor;

@@ -82,6 +82,7 @@ export function updateMany(args: UpdateManyArgs): Promise<BulkResult> {
       if (outcome?.change) {
         // afterChange runs for every record written, shown or not.
         const answer = await answerStored(args, outcome.change, item.ready.data);
+        // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- an update's stored change always has the record as stored
         data.push(mayRead(outcome.change.after!) ? answer : { id: outcome.change.id });
       } else if (outcome?.failure) {
         errors.push(failureOf(args, String(item.stored._id), outcome.failure));

@@ -46,7 +46,7 @@ export function applyInMemory(collection: CollectionRuntime, before: RawDoc, set
   const doc = collection.model.hydrate(before);
   doc.set(set);
   for (const name of unset) doc.set(name, undefined);
-  return doc.toObject() as RawDoc;
+  return doc.toObject();
 }
 
 function notFound(): NotFoundError {
@@ -67,6 +67,7 @@ export function update(args: UpdateArgs): Promise<ApiRecord> {
     const stored = readFirst ? await collection.model.findOne(filter).lean<RawDoc>() : undefined;
     if (stored === null) throw notFound();
     // 2. If-Match, compared before any hook runs: a stale write does nothing at all.
+    // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- tags set means the record was read first (readFirst)
     if (tags) assertTagMatches(tags, (await presentFor(args, [stored!]))[0]);
     const previousDoc = stored && collection.serializeAll(stored);
     const { input, data } = await prepareWrite(args, args.data, { mode: 'update', operation: 'update', originalDoc: previousDoc, id: args.id });

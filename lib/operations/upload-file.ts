@@ -110,6 +110,7 @@ export async function uploadFile(args: UploadFileArgs): Promise<UploadedFile> {
     // 4. A rule naming the size or the alt text, now that they are known.
     if (late) await assertWithinConstraints(args, [{ doc: alt === undefined ? pending.row : { ...pending.row, alt }, constraint }]);
     // 5. The file's record, alt in it: from now on the file exists (the storage's own write: GridFS).
+    // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- the store function never answers null
     change = (await storeOne(args, async () => {
       const row = await pending.commit(alt);
       return { collection, type: 'create', operation: 'create', id: row._id.toHexString(), after: row as unknown as RawDoc, actor: args.user, idOnly: true };

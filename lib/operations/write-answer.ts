@@ -31,7 +31,7 @@ function withoutWriteOnly({ collection }: OperationArgs, data: Record<string, un
 }
 
 /** Answers that are not the record a GET returns (afterChange changed them, or only the id is left): no tag. */
-const untagged = new WeakSet<object>();
+const untagged = new WeakSet();
 
 /** True when a write's answer is the record's current representation: its ETag is a hash of it. */
 export function isRepresentation(answer: object): boolean {

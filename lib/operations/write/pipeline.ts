@@ -81,6 +81,7 @@ export async function storeUpdate(args: OperationArgs, plan: UpdatePlan & { conf
 export async function storeUpdate(args: OperationArgs, plan: UpdatePlan): Promise<StoredChange | null>;
 export async function storeUpdate(args: OperationArgs, plan: UpdatePlan): Promise<StoredChange | null> {
   const { stored, input } = plan;
+  // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- a plan without a filter is one made from a record read
   const filter = plan.filter ?? { _id: stored!._id };
   // An empty change still writes (a global's first write creates it; updatedAt moves).
   const after = await updateRecord(args.collection, stored ? atRevisionOf(filter, stored) : filter, changeOf(input, plan.extra) ?? { $set: {} }, { session: plan.session, upsert: plan.upsert });
@@ -98,6 +99,7 @@ export async function storeDelete(
   plan: { filter?: Record<string, unknown>; stored?: RawDoc; softAt?: Date; conflict?: string; session?: ClientSession },
 ): Promise<StoredChange | null> {
   const { stored, softAt } = plan;
+  // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- a plan without a filter is one made from a record read
   const filter = plan.filter ?? { _id: stored!._id };
   const done = await deleteRecordAt(args.collection, stored ? atRevisionOf(filter, stored) : filter, softAt, plan.session);
   if (!done) {
@@ -122,6 +124,7 @@ export async function answerStored<T extends object = ApiRecord>(
   const { shape } = options;
   const previousDoc = options.previousDoc ?? (change.before && args.collection.serializeAll(change.before));
   const operation = change.operation === 'delete' ? 'update' : change.operation;
+  // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- a create's or update's stored change always has the record as stored
   return answerWrite(args, operation, { row: change.after!, data, previousDoc }, shape);
 }
 
@@ -131,6 +134,7 @@ export async function finishDelete(args: OperationArgs, change: StoredChange, ho
   const { afterDelete } = args.collection.descriptor.hooks;
   if (!hookArgs || afterDelete.length === 0) return;
   try {
+    // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- a delete's stored change always has the record as it was
     await runAll(args.collection, 'hooks.afterDelete', afterDelete, { ...hookArgs, doc: args.collection.serializeAll(change.before!) });
   } catch (error) {
     await reportAfterWrite(args, 'delete', error);

@@ -79,7 +79,7 @@ async function storeApart<T>(
   store: (item: T) => Promise<StoredChange>,
   interrupted?: (stored: StoredChange[]) => Promise<void>,
 ): Promise<StoreOutcome[]> {
-  const outcomes: StoreOutcome[] = new Array(items.length);
+  const outcomes: Array<StoreOutcome | undefined> = new Array<StoreOutcome | undefined>(items.length);
   let next = 0;
   let fatal: { error: unknown } | undefined;
   const worker = async (): Promise<void> => {
@@ -102,7 +102,8 @@ async function storeApart<T>(
     await interrupted?.(outcomes.flatMap((outcome) => (outcome?.change ? [outcome.change] : [])));
     throw fatal.error;
   }
-  return outcomes;
+  // Without a fatal failure every item has its outcome.
+  return outcomes.map((outcome) => outcome ?? {});
 }
 
 /** An item's failure as the details of a request-level error, named by id or index. */

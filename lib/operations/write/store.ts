@@ -23,12 +23,12 @@ export async function insertRecord(collection: CollectionRuntime, set: Record<st
   } catch (error) {
     rethrowWriteError(error);
   }
-  return doc.toObject() as RawDoc;
+  return doc.toObject();
 }
 
 /** The document `set` would be stored as (defaults applied), before it exists for anyone to see. */
 export function recordToInsert(collection: CollectionRuntime, set: Record<string, unknown>): RawDoc {
-  return new collection.model(set).toObject() as RawDoc;
+  return new collection.model(set).toObject();
 }
 
 /**
