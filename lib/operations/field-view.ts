@@ -9,8 +9,7 @@ import type { Request } from 'express';
 import type { AuthUser } from '../config/types';
 import type { CollectionDescriptor, FieldDescriptor, SchemaRegistry } from '../schema/descriptors';
 import { createRecordSerializer } from '../schema/to-record';
-import { rememberForCaller } from './hook-context';
-import { type CallerMemo, type RequestState, callerMemo } from './request-state';
+import { type CallerMemo, type RequestState, callerMemo, rememberForCaller } from './request-state';
 import { callHook, fieldRuleLabel } from './hooks';
 import type { FieldReadRule, FieldView, Runtime, ViewedCollection } from './runtime';
 

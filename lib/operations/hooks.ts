@@ -1,5 +1,5 @@
 // Runs the host's hooks for the operations: one args object per call, the request's shared `context`
-// (hook-context.ts), the local API bound to the caller, and errors that say which hook failed. A
+// (request-state.ts), the local API bound to the caller, and errors that say which hook failed. A
 // ContentError a hook throws is the answer as it is; anything else becomes a HookError naming the hook (a
 // 500 whose log says where). Failures given to afterError: after-error.ts.
 import type { Request } from 'express';

@@ -13,8 +13,7 @@ import type { ErrorDetail } from '../errors';
 import { type ValidatedInput, validateInput } from '../schema/validate-input';
 import { isRecord } from '../util/is-record';
 import { findMissingRelations } from './check-relations';
-import { rememberForCaller } from './hook-context';
-import { type CallerMemo, callerMemo } from './request-state';
+import { type CallerMemo, callerMemo, rememberForCaller } from './request-state';
 import { HookError, callHook, fieldHookArgs, fieldRuleLabel, hookBase, hookLabel, runReplacing } from './hooks';
 import { readOnlyFieldsOf, type WriteArgs } from './runtime';
 

@@ -84,6 +84,19 @@ export function stateOf(args: { state?: RequestState; req?: Request }): RequestS
 }
 
 /**
+ * `make()`'s value, made once per request state (a local API call counts as one: it has a state of its own)
+ * and caller: a nested call as another user makes its own.
+ */
+export function rememberForCaller<T>(memo: CallerMemo<T>, args: { state?: RequestState; req?: Request; user: AuthUser | null }, make: () => T): T {
+  const { decided } = stateOf(args);
+  const known = decided.get(memo);
+  if (known && known.user === args.user) return known.value as T;
+  const value = make();
+  decided.set(memo, { user: args.user, value });
+  return value;
+}
+
+/**
  * The request whose route handler is running, for the one thing a call that names no request must still
  * tell it: that it wrote. A custom endpoint's handler may write through `api.local` without passing `req`,
  * and an Idempotency-Key must still keep its answer. Only watched requests run their handler under it
