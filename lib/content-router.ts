@@ -3,7 +3,7 @@
 // local API and lifecycle members.
 import type { Server } from 'node:http';
 import express, { type Router } from 'express';
-import mongoose, { type Connection } from 'mongoose';
+import mongoose, { type Connection, type Model } from 'mongoose';
 import { authFeature } from './auth/auth-feature';
 import { cacheFeature } from './cache/cache-feature';
 import { changeFeedFeature } from './change-feed/change-feed-feature';
@@ -31,10 +31,12 @@ import { openapiFeature } from './openapi/openapi-feature';
 import { createChangeBus } from './changes/change-bus';
 import { createOutageLog } from './operations/outage-log';
 import { fieldReadRules, fullView } from './operations/field-view';
-import { type HookApiFactory, type Runtime, createCollectionRuntime, createRuntimeHooks } from './operations/runtime';
+import { type CollectionRuntime, type HookApiFactory, type Runtime, createCollectionRuntime, createRuntimeHooks } from './operations/runtime';
 import { rateLimitFeature } from './rate-limit/rate-limit-feature';
-import { buildCollectionModels, buildGlobalModels } from './schema/build-models';
-import { describeCollections, describeGlobal } from './schema/describe-collection';
+import { buildCollectionModels, buildDraftModel, buildGlobalModels, buildVersionModel } from './schema/build-models';
+import type { CollectionDescriptor } from './schema/descriptors';
+import type { Clock } from './util/clock';
+import { describeCollections, describeDrafts, describeGlobal } from './schema/describe-collection';
 import { sortIndexWarning } from './schema/sort-index-warning';
 import { databaseAddress } from './util/database-address';
 import { describeError } from './util/loggable-error';
@@ -109,6 +111,15 @@ function modelOf<M>(models: ReadonlyMap<string, M>, slug: string): M {
   return model;
 }
 
+/** A collection's (or global's) runtime, with its history and working copies when it keeps them. */
+function withHistory(connection: Connection, clock: Clock, descriptor: CollectionDescriptor, model: Model<Record<string, unknown>>): CollectionRuntime {
+  if (!descriptor.versions) return createCollectionRuntime(descriptor, model);
+  const versions = buildVersionModel(connection, descriptor);
+  const draftDescriptor = descriptor.versions.drafts ? describeDrafts(descriptor) : undefined;
+  const drafts = draftDescriptor && createCollectionRuntime(draftDescriptor, buildDraftModel(connection, draftDescriptor, clock), { versions });
+  return createCollectionRuntime(descriptor, model, { versions, ...(drafts && { drafts }) });
+}
+
 /** Descriptors, models and hooks-to-be: everything the features are created on. */
 function createRuntime(config: ResolvedConfig, connection: Connection, hookApi: HookApiFactory): Runtime {
   const registry = describeCollections(config.collections);
@@ -121,8 +132,8 @@ function createRuntime(config: ResolvedConfig, connection: Connection, hookApi: 
     config,
     connection,
     registry,
-    collections: new Map([...registry.values()].map((d) => [d.slug, createCollectionRuntime(d, modelOf(collectionModels, d.slug))])),
-    globals: new Map(globalDescriptors.map((d) => [d.slug, createCollectionRuntime(d, modelOf(globalModels, d.slug))])),
+    collections: new Map([...registry.values()].map((d) => [d.slug, withHistory(connection, config.clock, d, modelOf(collectionModels, d.slug))])),
+    globals: new Map(globalDescriptors.map((d) => [d.slug, withHistory(connection, config.clock, d, modelOf(globalModels, d.slug))])),
     changes: createChangeBus(config.logger),
     outage: createOutageLog(config.logger),
     hooks: createRuntimeHooks(),
@@ -142,8 +153,11 @@ function startupFailure(error: unknown, connection: Connection): string {
 async function buildIndexes(runtime: Runtime): Promise<void> {
   await runtime.connection.asPromise();
   // A collection fronting the host's existing data (`existing`) is indexed only when the host asks for it.
-  const models = [...runtime.collections.values(), ...runtime.globals.values()].filter((c) => c.descriptor.buildIndexes).map((c) => c.model);
-  await Promise.all(models.map((model) => model.createIndexes()));
+  const owners = [...runtime.collections.values(), ...runtime.globals.values()].filter((c) => c.descriptor.buildIndexes);
+  // A versioned collection's working copies and history are the router's own: their indexes go with it.
+  const models = owners.flatMap((c) => [c.model, ...(c.drafts ? [c.drafts.model] : []), ...(c.versions ? [c.versions] : [])]);
+  // Globals share one versions (and one drafts) collection: each model's indexes are built once.
+  await Promise.all([...new Set(models)].map((model) => model.createIndexes()));
 }
 
 /** Builds the content API router from a config. Throws a ConfigError listing every config problem. */

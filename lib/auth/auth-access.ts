@@ -2,7 +2,7 @@
 // everything; creating and deleting records is for admins; role, verified, password and (on update) email
 // are writable only by admins.
 import type { AccessArgs, AccessFn, AuthUser } from '../config/types';
-import type { AccessOperation } from '../operations/access';
+import type { RecordOperation } from '../operations/access';
 import type { CollectionDescriptor } from '../schema/descriptors';
 import { isAdmin } from '../config/auth-fields';
 import { isObjectIdString } from '../util/object-id';
@@ -27,10 +27,10 @@ const self: AccessFn = ({ user }: AccessArgs) => {
 
 const adminOnly: AccessFn = ({ user }: AccessArgs) => isAdmin(user);
 
-const DEFAULTS: Readonly<Record<AccessOperation, AccessFn>> = { read: self, update: self, create: adminOnly, delete: adminOnly };
+const DEFAULTS: Readonly<Record<RecordOperation, AccessFn>> = { read: self, update: self, create: adminOnly, delete: adminOnly };
 
 /** runtime.defaultAccess for auth collections; undefined (the package default) for the others. */
-export function authDefaultAccess(collection: CollectionDescriptor, op: AccessOperation): AccessFn | undefined {
+export function authDefaultAccess(collection: CollectionDescriptor, op: RecordOperation): AccessFn | undefined {
   return collection.isAuth ? DEFAULTS[op] : undefined;
 }
 

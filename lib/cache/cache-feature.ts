@@ -28,9 +28,11 @@ function createStores(options: ResolvedCacheOptions): Map<string, CacheStore> {
 
 function createReadThrough(stores: ReadonlyMap<string, CacheStore>): ReadThrough {
   return async (read, load) => {
-    const store = stores.get(read.args.collection.descriptor.slug);
-    // Only callers that said they take shared answers (the REST routes); never a read with access overridden.
-    if (!store || !read.cacheable || read.args.overrideAccess) return load();
+    const { slug, variant } = read.args.collection.descriptor;
+    const store = stores.get(slug);
+    // Only callers that said they take shared answers (the REST routes); never a read with access overridden,
+    // never a working copy (drafts are their editors' alone).
+    if (!store || !read.cacheable || read.args.overrideAccess || variant === 'draft') return load();
     const { key, related } = await readKey(read);
     // Records of another collection shaped by its read hooks may depend on more than the caller's field view
     // (the caller itself): such an answer is never shared. The read collection's own hooks are the host's

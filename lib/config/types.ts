@@ -207,6 +207,27 @@ export interface CollectionAccess {
   create?: AccessFn;
   update?: AccessFn;
   delete?: AccessFn;
+  /** With `versions.drafts`: publish, unpublish and schedule (and write the published record). Default: the `update` rule. */
+  publish?: AccessFn;
+  /** With `versions.drafts`: read working copies and make preview links. Default: the `update` rule. */
+  readDrafts?: AccessFn;
+  /** With `versions`: read the history (and, with `update`, restore from it). Default: the `update` rule. */
+  readVersions?: AccessFn;
+}
+
+/**
+ * A record's history and, with `drafts`, its working copy (docs/versions.md
+ * describes the routes). `true` is `{}`: every default.
+ */
+export interface VersionsOptions {
+  /** The newest versions kept per record; 0 keeps all. Default 50. The version matching the published state is always kept. */
+  max?: number;
+  /** Versions older than this are removed (a duration: `30d`, or seconds). Default: none. */
+  maxAge?: string | number;
+  /** A working copy beside the published record: draft, publish, unpublish, schedule, preview links. Default false. */
+  drafts?: boolean;
+  /** A draft save by the caller who made the previous version, within this long of it, replaces that version. Default `5m`. */
+  coalesce?: string | number;
 }
 
 export interface CollectionConfig {
@@ -274,6 +295,8 @@ export interface CollectionConfig {
   buildIndexes?: boolean;
   /** Keys the `afterRead` hooks add to records, by name (docs/hooks.md#computed-keys). Default: none. */
   computed?: Record<string, ComputedFieldConfig>;
+  /** Keeps each record's history, and with `drafts` a working copy (docs/versions.md). Not on auth collections. Default false. */
+  versions?: boolean | VersionsOptions;
 }
 
 /**
@@ -309,14 +332,16 @@ export interface CollectionIndex {
 export interface GlobalConfig {
   slug: string;
   fields: Fields;
-  /** `read` for GET, `update` for POST/PATCH. Defaults as for collections. */
-  access?: { read?: AccessFn; update?: AccessFn };
+  /** `read` for GET, `update` for POST/PATCH; `publish`, `readDrafts`, `readVersions` with `versions`. Defaults as for collections. */
+  access?: { read?: AccessFn; update?: AccessFn; publish?: AccessFn; readDrafts?: AccessFn; readVersions?: AccessFn };
   /** `beforeChange`, `afterChange` and `afterRead` hooks (docs/hooks.md). Default: none. */
   hooks?: GlobalHooks;
   /** Keys the `afterRead` hooks add to the global, by name, as on collections. Default: none. */
   computed?: Record<string, ComputedFieldConfig>;
   /** A POST or PATCH without `If-Match` is a 428 `precondition_required`, as on collections. Default false. */
   requireIfMatch?: boolean;
+  /** The global's history, and with `drafts` a working copy, as on collections. Default false. */
+  versions?: boolean | VersionsOptions;
 }
 
 /** Response caching of one collection. */

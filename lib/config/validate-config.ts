@@ -1,6 +1,7 @@
 // Checks a ContentConfig and returns every problem, each named by its path
 // (`collections[2].fields.author.relationTo: unknown collection "peoples"`), so a host fixes them in one go.
 import { withAuthFields } from './auth-fields';
+import { checkVersions } from './validate-versions';
 import { COLLECTION_HOOKS, FIELD_ACCESS_OPS, FIELD_HOOKS, GLOBAL_FIELD_ACCESS_OPS, GLOBAL_HOOKS, checkFieldAccess, checkHooks } from './validate-hooks';
 import { checkComputed } from './validate-computed';
 import { checkIndexes, checkSortable } from './validate-indexes';
@@ -18,7 +19,7 @@ const FIELD_NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 const RESERVED_SLUGS = new Set(['globals', 'docs', 'upload', 'uploads', 'ws', 'sse']);
 /** Names that are system fields, Mongo internals, or prototype keys. */
 const RESERVED_FIELDS = new Set(['id', '_id', '__v', '_rev', 'createdAt', 'updatedAt', 'deletedAt', '__proto__', 'constructor', 'prototype']);
-const ACCESS_OPS = ['read', 'create', 'update', 'delete'] as const;
+const ACCESS_OPS = ['read', 'create', 'update', 'delete', 'publish', 'readDrafts', 'readVersions'] as const;
 
 type Problems = string[];
 
@@ -44,10 +45,10 @@ const WARNING_KEYS = ['unindexedSorts'];
 /** Every option a collection takes (the README's one-line shape names them all). */
 export const COLLECTION_KEYS: readonly string[] = Object.freeze([
   'slug', 'fields', 'auth', 'softDelete', 'cache', 'access', 'search', 'pagination', 'maxBatchSize', 'sortable', 'indexes', 'hooks',
-  'requireIfMatch', 'collation', 'existing', 'buildIndexes', 'computed',
+  'requireIfMatch', 'collation', 'existing', 'buildIndexes', 'computed', 'versions',
 ]);
 /** Every option a global takes. */
-export const GLOBAL_KEYS: readonly string[] = Object.freeze(['slug', 'fields', 'access', 'hooks', 'requireIfMatch', 'computed']);
+export const GLOBAL_KEYS: readonly string[] = Object.freeze(['slug', 'fields', 'access', 'hooks', 'requireIfMatch', 'computed', 'versions']);
 /** Most items a list field's `maxItems` may allow: far more would not fit in one 16 MB document anyway. */
 const MAX_ITEMS_LIMIT = 100_000;
 /** A size as Express's body parser reads it (the `bytes` format): `100kb`, `1mb`, `1.5 MB`, `2048`. */
@@ -258,7 +259,8 @@ function checkSlug(path: string, slug: unknown, seen: Set<string>, problems: Pro
 }
 
 function checkCollection(path: string, c: CollectionConfig, slugs: ReadonlySet<string>, problems: Problems): void {
-  checkKnownKeys(path, c as unknown as Record<string, unknown>, COLLECTION_KEYS, problems);
+  checkKnownKeys(path, c as unknown as Record<string, unknown>, COLLECTION_KEYS.concat('drafts'), problems);
+  checkVersions(path, c as unknown as Record<string, unknown>, Boolean(c.auth), problems);
   if (c.softDelete !== undefined && typeof c.softDelete !== 'boolean') problems.push(`${path}.softDelete: must be a boolean`);
   for (const key of ['requireIfMatch', 'existing', 'buildIndexes'] as const) {
     if (c[key] !== undefined && typeof c[key] !== 'boolean') problems.push(`${path}.${key}: must be a boolean`);
@@ -395,9 +397,10 @@ function checkCollation(path: string, collation: unknown, problems: Problems): v
 }
 
 function checkGlobal(path: string, g: GlobalConfig, slugs: ReadonlySet<string>, problems: Problems): void {
-  checkKnownKeys(path, g as unknown as Record<string, unknown>, GLOBAL_KEYS, problems);
+  checkKnownKeys(path, g as unknown as Record<string, unknown>, GLOBAL_KEYS.concat('drafts'), problems);
+  checkVersions(path, g as unknown as Record<string, unknown>, false, problems);
   checkFields(`${path}.fields`, g.fields, slugs, problems, GLOBAL_FIELD_ACCESS_OPS);
-  checkAccess(`${path}.access`, g.access, ['read', 'update'], problems);
+  checkAccess(`${path}.access`, g.access, ['read', 'update', 'publish', 'readDrafts', 'readVersions'], problems);
   checkHooks(`${path}.hooks`, g.hooks, GLOBAL_HOOKS, problems);
   checkComputedOf(path, g, false, problems);
   if (g.requireIfMatch !== undefined && typeof g.requireIfMatch !== 'boolean') problems.push(`${path}.requireIfMatch: must be a boolean`);
@@ -521,6 +524,12 @@ function coreProblems(config: ContentConfig): Problems {
   collections.forEach((c, i) => {
     if (isRecord(c)) checkCollection(`collections[${i}]`, c, slugs, problems);
     else problems.push(`collections[${i}]: must be an object`);
+    // A versioned collection keeps its history (and working copies) in `<slug>_versions` (`<slug>_drafts`).
+    if (isRecord(c) && c.versions && typeof c.slug === 'string') {
+      for (const sibling of [`${c.slug}_versions`, `${c.slug}_drafts`]) {
+        if (slugs.has(sibling)) problems.push(`collections[${i}].versions: the collection "${sibling}" would share the MongoDB collection its versions or drafts are kept in`);
+      }
+    }
   });
   const globalSlugs = new Set<string>();
   globals.forEach((g, i) => {

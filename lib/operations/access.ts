@@ -9,7 +9,14 @@ import type { CollectionDescriptor, SchemaRegistry } from '../schema/descriptors
 import { deepFreeze } from '../util/deep-freeze';
 import { type CollectionRuntime, defaultAccessOf, type OperationArgs } from './runtime';
 
-export type AccessOperation = 'read' | 'create' | 'update' | 'delete';
+/** The four operations on records, each with its own rule. */
+export type RecordOperation = 'read' | 'create' | 'update' | 'delete';
+/**
+ * The editorial workflow's rules (versions and drafts): each defaults to the collection's `update` rule, so
+ * whoever may edit a record may publish it, read its working copy and its history unless told otherwise.
+ */
+export type WorkflowOperation = 'publish' | 'readDrafts' | 'readVersions';
+export type AccessOperation = RecordOperation | WorkflowOperation;
 
 /** An operation's args where only the records' descriptor is read, so records kept outside the collections (files) are checked the same way. */
 export interface DescribedArgs extends Omit<OperationArgs, 'collection'> {
@@ -41,7 +48,7 @@ export function scopeAllows(user: AuthUser | null, op: AccessOperation): boolean
 }
 
 function scopeOf(op: AccessOperation): Scope {
-  return op === 'read' ? 'read' : 'write';
+  return op === 'read' || op === 'readDrafts' || op === 'readVersions' ? 'read' : 'write';
 }
 
 /** 403 `insufficient_scope` unless the caller's API key (if any) carries the scope this effect needs. */
@@ -95,8 +102,13 @@ export function askRule(check: AccessCheck): RuleAnswer {
 }
 
 /** The collection's rule for the operation: the configured one, else a feature's default, else the package's. */
-function ruleOf({ runtime, collection, op }: AccessCheck): AccessFn {
-  return collection.descriptor.access[op] ?? defaultAccessOf(runtime, collection.descriptor, op) ?? authenticated;
+function ruleOf(check: AccessCheck): AccessFn {
+  const { runtime, collection } = check;
+  const { access, variant } = collection.descriptor;
+  // Reading a working copy is the readDrafts rule, whoever asks (a list, a get, population of a draft).
+  const op = variant === 'draft' && check.op === 'read' ? 'readDrafts' : check.op;
+  if (op === 'publish' || op === 'readDrafts' || op === 'readVersions') return access[op] ?? access.update ?? defaultAccessOf(runtime, collection.descriptor, 'update') ?? authenticated;
+  return access[op] ?? defaultAccessOf(runtime, collection.descriptor, op) ?? authenticated;
 }
 
 /** What checkAccess answers for a rule's answer: no constraint, a constraint, or a rejection. */

@@ -105,7 +105,7 @@ async function createAll(args: CreateManyArgs): Promise<BatchResult> {
       return;
     }
     for (const change of stored) {
-      const removed: StoredChange = { collection: change.collection, type: 'delete', operation: 'delete', id: change.id, before: change.after, actor: change.actor };
+      const removed: StoredChange = { collection: change.collection, type: 'delete', operation: 'delete', id: change.id, before: change.after, actor: change.actor, origin: change.origin };
       await changeStored(args, removed, undefined).catch(() => undefined);
       publishChange(args, removed);
     }

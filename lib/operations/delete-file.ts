@@ -9,7 +9,7 @@ import type { FileCollection } from './file-storage';
 import type { RawDoc } from '../schema/to-record';
 import type { OperationArgs } from './runtime';
 import { storeOne } from './write/pipeline';
-import { publishChange } from './write/stored-change';
+import { changeMadeBy, publishChange } from './write/stored-change';
 
 export interface DeleteFileArgs extends Omit<OperationArgs, 'collection'> {
   collection: FileCollection;
@@ -29,7 +29,7 @@ export async function deleteFile(args: DeleteFileArgs): Promise<{ deleted: true 
   // 3. Its record and every byte; someone else may have been first.
   const change = await storeOne(args, async () => {
     if (!(await collection.storage.remove(row._id))) return null;
-    return { collection, type: 'delete', operation: 'delete', id: row._id.toHexString(), before: row as unknown as RawDoc, actor: args.user, idOnly: true };
+    return { collection, type: 'delete', operation: 'delete', id: row._id.toHexString(), before: row as unknown as RawDoc, ...changeMadeBy(args), idOnly: true };
   });
   if (!change) throw new NotFoundError(`No file "${filename}".`);
   // 4. Answers that populated it are stale now.

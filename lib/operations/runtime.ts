@@ -14,6 +14,7 @@ import { type RecordSerializer, createRecordSerializer } from '../schema/to-reco
 import type { ChangeBus, WriteStamps } from '../changes/change-bus';
 import type { ClientSession } from 'mongoose';
 import type { RawDoc } from '../schema/to-record';
+import type { VersionOp } from '../schema/version-schema';
 import type { OutageLog } from './outage-log';
 import type { RequestState } from './request-state';
 
@@ -36,6 +37,13 @@ export interface CollectionRuntime {
   readonly fieldAfterRead: readonly FieldDescriptor[];
   /** Fields with beforeChange hooks, in field order. */
   readonly fieldBeforeChange: readonly FieldDescriptor[];
+  /**
+   * A drafts collection's working copies (`versions.drafts`): the same operations run on it as on the
+   * published records (its descriptor's `variant` is `draft`), in a sibling collection with the same ids.
+   */
+  readonly drafts?: CollectionRuntime;
+  /** A versioned collection's history (`versions`), shared by its working copies. */
+  readonly versions?: Model<Record<string, unknown>>;
 }
 
 /** One collection (or global) as a caller sees it (field-view.ts builds them). */
@@ -80,6 +88,10 @@ export interface OperationArgs {
   hookAccess?: boolean;
   /** A write the router makes on its own behalf (auth's flows): told to hooks, input transformers and change listeners. */
   actor?: SystemActor;
+  /** What the write is to the record's history when not the operation's own (a publish...): StoredChange.versionOp. */
+  versionOp?: VersionOp;
+  /** Where the write comes from when it is not a request nor server code (`schedule`): StoredChange.origin. */
+  origin?: string;
 }
 
 /**
@@ -87,7 +99,7 @@ export interface OperationArgs {
  * and hooks are handed, so they never see an operation's options as if they were their own.
  */
 export function operationArgs(args: OperationArgs): OperationArgs {
-  return { runtime: args.runtime, collection: args.collection, user: args.user, req: args.req, overrideAccess: args.overrideAccess, state: args.state, hookAccess: args.hookAccess, actor: args.actor };
+  return { runtime: args.runtime, collection: args.collection, user: args.user, req: args.req, overrideAccess: args.overrideAccess, state: args.state, hookAccess: args.hookAccess, actor: args.actor, versionOp: args.versionOp, origin: args.origin };
 }
 
 /** Writes also say whether hidden fields may be written and which fields the caller may not set. */
@@ -235,6 +247,12 @@ export interface RuntimeHooks {
    * write/stored-change.ts. Any entry makes every write run in a transaction where the server has them.
    */
   readonly changeStored: ChangeRecorder[];
+  /**
+   * Told of every stored change once it is committed (drafts' too, which the change bus never carries):
+   * work that must not hold the write up nor roll it back (versions' retention). Synchronous; a listener
+   * starts what it needs and reports its own failures.
+   */
+  readonly changeCommitted: ((change: StoredChange, by: Pick<OperationArgs, 'runtime'>) => void)[];
 }
 
 /** One stored change of one record (or global, or file), as the write read it back from the database. */
@@ -265,6 +283,14 @@ export interface StoredChange {
   readonly actor: AuthUser | SystemActor | null;
   /** Publish the id alone, no rows (files: their subscribers know them by id). */
   readonly idOnly?: boolean;
+  /**
+   * What the change is to the record's history when the operation alone does not say: a publish, an
+   * unpublish, a restore from a version (OperationArgs.versionOp). A change of a working copy (its
+   * collection's descriptor has `variant: 'draft'`) is a `draft` otherwise.
+   */
+  readonly versionOp?: VersionOp;
+  /** Where the change came from: `rest` (a request), `local` (server code), `schedule`, or a system flow's name. */
+  readonly origin: string;
 }
 
 /** Records a stored change in the session that stored it (versions, audit); a failure rolls the write back. */
@@ -303,11 +329,15 @@ export interface Runtime {
 
 /** Empty hook lists for a new runtime. */
 export function createRuntimeHooks(): RuntimeHooks {
-  return { authenticate: [], defaultAccess: [], readOnlyFields: [], transformInput: [], readThrough: [], countThrough: [], relationSources: [], priorState: [], changeStored: [] };
+  return { authenticate: [], defaultAccess: [], readOnlyFields: [], transformInput: [], readThrough: [], countThrough: [], relationSources: [], priorState: [], changeStored: [], changeCommitted: [] };
 }
 
-/** Pairs a descriptor with its model and precomputed serializer and projection. */
-export function createCollectionRuntime(descriptor: CollectionDescriptor, model: Model<Record<string, unknown>>): CollectionRuntime {
+/** Pairs a descriptor with its model and precomputed serializer and projection; `related`: its working copies and history, if it keeps them. */
+export function createCollectionRuntime(
+  descriptor: CollectionDescriptor,
+  model: Model<Record<string, unknown>>,
+  related: { drafts?: CollectionRuntime; versions?: Model<Record<string, unknown>> } = {},
+): CollectionRuntime {
   const fields = Object.values(descriptor.fields);
   const hidden = fields.filter((f) => f.hidden).map((f) => f.name);
   const { beforeRead, afterRead } = descriptor.hooks;
@@ -323,6 +353,8 @@ export function createCollectionRuntime(descriptor: CollectionDescriptor, model:
     readShaped: readHooks || fields.some((f) => f.config.access?.read !== undefined),
     fieldAfterRead,
     fieldBeforeChange: Object.freeze(fields.filter((f) => f.config.hooks?.beforeChange?.length)),
+    ...(related.drafts && { drafts: related.drafts }),
+    ...(related.versions && { versions: related.versions }),
   });
 }
 

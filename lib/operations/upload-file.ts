@@ -10,7 +10,7 @@ import type { FileCollection, FileRow, IncomingFile, PendingFile, UploadedFile }
 import type { RawDoc } from '../schema/to-record';
 import type { OperationArgs } from './runtime';
 import { storeOne } from './write/pipeline';
-import { type StoredChange, publishChange } from './write/stored-change';
+import { type StoredChange, changeMadeBy, publishChange } from './write/stored-change';
 
 /** Longest `alt` text, in characters. */
 export const MAX_ALT_LENGTH = 1000;
@@ -113,7 +113,7 @@ export async function uploadFile(args: UploadFileArgs): Promise<UploadedFile> {
     // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- the store function never answers null
     change = (await storeOne(args, async () => {
       const row = await pending.commit(alt);
-      return { collection, type: 'create', operation: 'create', id: row._id.toHexString(), after: row as unknown as RawDoc, actor: args.user, idOnly: true };
+      return { collection, type: 'create', operation: 'create', id: row._id.toHexString(), after: row as unknown as RawDoc, ...changeMadeBy(args), idOnly: true };
     }))!;
   } catch (error) {
     await pending.abort();

@@ -3,8 +3,10 @@
 import { describeAuthFields } from './auth-fields';
 import { indexKeys } from '../config/index-keys';
 import type { CollectionConfig, GlobalConfig } from '../config/types';
+import { parseDuration } from '../util/duration';
 import {
   type CollectionDescriptor,
+  type ResolvedVersions,
   type FieldDescriptor,
   type SchemaRegistry,
   describeComputed,
@@ -52,13 +54,40 @@ export function describeCollection(config: CollectionConfig): CollectionDescript
     existing: config.existing === true,
     buildIndexes: config.buildIndexes ?? config.existing !== true,
     computed: describeComputed(config.computed),
+    ...(resolveVersions(config.versions) && { versions: resolveVersions(config.versions) }),
   });
+}
+
+const DEFAULT_MAX_VERSIONS = 50;
+const DEFAULT_COALESCE_MS = 5 * 60_000;
+
+/** `versions` with its defaults applied; undefined when off. The config was checked (validate-versions.ts). */
+export function resolveVersions(versions: CollectionConfig['versions']): ResolvedVersions | undefined {
+  if (!versions) return undefined;
+  const options = versions === true ? {} : versions;
+  const maxAgeMs = options.maxAge === undefined ? undefined : parseDuration(options.maxAge);
+  return Object.freeze({
+    max: options.max ?? DEFAULT_MAX_VERSIONS,
+    ...(maxAgeMs !== undefined && { maxAgeMs }),
+    drafts: options.drafts === true,
+    coalesceMs: options.coalesce === undefined ? DEFAULT_COALESCE_MS : options.coalesce === 0 ? 0 : (parseDuration(options.coalesce) ?? DEFAULT_COALESCE_MS),
+  });
+}
+
+/**
+ * The descriptor of a drafts collection's working copies: the same fields, but `required` and `unique` wait
+ * for publish, reads are never cached, and reading them is the `readDrafts` rule (operations/access.ts).
+ */
+export function describeDrafts(published: CollectionDescriptor): CollectionDescriptor {
+  const fields = Object.fromEntries(Object.entries(published.fields).map(([name, field]) => [name, field.system ? field : Object.freeze({ ...field, required: false, unique: false })]));
+  // The same rules: the access check reads a working copy under readDrafts (operations/access.ts).
+  return Object.freeze({ ...published, fields: Object.freeze(fields), cacheTtl: undefined, variant: 'draft' as const });
 }
 
 /** Describes a global: its fields plus createdAt/updatedAt (no list, no soft delete). */
 export function describeGlobal(config: GlobalConfig): CollectionDescriptor {
   // A global's hooks are a subset of a collection's: the lists it cannot take stay empty.
-  const described = describeCollection({ slug: config.slug, fields: config.fields, access: config.access, hooks: config.hooks, requireIfMatch: config.requireIfMatch, computed: config.computed });
+  const described = describeCollection({ slug: config.slug, fields: config.fields, access: config.access, hooks: config.hooks, requireIfMatch: config.requireIfMatch, computed: config.computed, versions: config.versions });
   return Object.freeze({ ...described, isGlobal: true });
 }
 

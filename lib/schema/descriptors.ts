@@ -81,6 +81,24 @@ export interface CollectionDescriptor {
    * types only. They are not fields: no write, query or stored record knows them.
    */
   computed: Readonly<Record<string, FieldDescriptor>>;
+  /** History (and with `drafts` a working copy) of each record; undefined when the collection keeps none. */
+  versions?: ResolvedVersions;
+  /**
+   * `draft`: this descriptor describes the working copies of a drafts collection (its `drafts` runtime):
+   * `required` and `unique` wait for publish, no response cache, nothing published on the change bus.
+   */
+  variant?: 'draft';
+}
+
+/** `versions` as the router applies it. */
+export interface ResolvedVersions {
+  /** Newest versions kept per record; 0 keeps all. */
+  readonly max: number;
+  /** Versions older than this many milliseconds are removed; undefined: none are for age. */
+  readonly maxAgeMs?: number;
+  readonly drafts: boolean;
+  /** A draft save by the previous version's caller within this many milliseconds replaces it; 0: never. */
+  readonly coalesceMs: number;
 }
 
 /** Every collection hook list, present and frozen. */

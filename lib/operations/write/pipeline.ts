@@ -28,7 +28,7 @@ import type { OperationArgs } from '../runtime';
 import { inTransaction } from './transaction';
 import { answerWrite } from '../write-answer';
 import { atRevisionOf, deleteRecordAt, insertRecord, updateRecord } from './store';
-import { type StoredChange, changeStored, publishChange, recordsChanges } from './stored-change';
+import { type StoredChange, changeMadeBy, changeStored, publishChange, recordsChanges } from './stored-change';
 
 /** The Mongo update of a prepared body (plus `extra` set); undefined when it changes nothing. */
 export function changeOf(input: Pick<ValidatedInput, 'set' | 'unset'>, extra?: Record<string, unknown>): Record<string, unknown> | undefined {
@@ -56,7 +56,7 @@ export async function storeOne(args: Pick<OperationArgs, 'runtime' | 'req'>, sto
 /** Step 3 of a create: the record inserted, as stored. */
 export async function storeCreate(args: OperationArgs, set: Record<string, unknown>, session?: ClientSession): Promise<StoredChange> {
   const after = await insertRecord(args.collection, set, session);
-  return { collection: args.collection, type: 'create', operation: 'create', id: String(after._id), after, actor: args.actor ?? args.user };
+  return { collection: args.collection, type: 'create', operation: 'create', id: String(after._id), after, ...changeMadeBy(args) };
 }
 
 /** What an update stores: the prepared input, the record as read (when it was), and where it is written. */
@@ -90,7 +90,7 @@ export async function storeUpdate(args: OperationArgs, plan: UpdatePlan): Promis
     return null;
   }
   const fields = [...Object.keys(plan.extra ?? {}), ...Object.keys(input.set), ...input.unset];
-  return { collection: args.collection, type: 'update', operation: plan.operation, id: String(after._id), ...(stored ? { before: stored } : {}), after, fields, actor: args.actor ?? args.user };
+  return { collection: args.collection, type: 'update', operation: plan.operation, id: String(after._id), ...(stored ? { before: stored } : {}), after, fields, ...changeMadeBy(args) };
 }
 
 /** Step 3 of a delete: the record removed (or soft-deleted at `softAt`), at the revision read when it was. */
@@ -107,7 +107,7 @@ export async function storeDelete(
     return null;
   }
   const { before, after } = done;
-  return { collection: args.collection, type: 'delete', operation: 'delete', id: String(before._id), before, ...(after ? { after } : {}), ...(softAt ? { stamps: { updatedAt: softAt, deletedAt: softAt } } : {}), actor: args.actor ?? args.user };
+  return { collection: args.collection, type: 'delete', operation: 'delete', id: String(before._id), before, ...(after ? { after } : {}), ...(softAt ? { stamps: { updatedAt: softAt, deletedAt: softAt } } : {}), ...changeMadeBy(args) };
 }
 
 /**

@@ -26,6 +26,13 @@ export async function changeStored(by: WriteBy, change: StoredChange, session: C
   for (const record of by.runtime.hooks.changeStored) await record(change, session);
 }
 
+/** Who and what made a change, as every stored change carries it: the actor, where it came from, its version op. */
+export function changeMadeBy(args: Pick<OperationArgs, 'user' | 'actor' | 'req' | 'origin' | 'versionOp'>): Pick<StoredChange, 'actor' | 'origin' | 'versionOp'> {
+  const actor = args.actor ?? args.user;
+  const origin = args.origin ?? (isSystemActor(actor) ? actor.name : args.req ? 'rest' : 'local');
+  return { actor, origin, ...(args.versionOp && { versionOp: args.versionOp }) };
+}
+
 /** True when a write must run in a transaction (where the server has them): something records its changes. */
 export function recordsChanges(runtime: Runtime): boolean {
   return runtime.hooks.changeStored.length > 0;
@@ -43,6 +50,9 @@ export function publishChange(by: WriteBy, change: StoredChange): void {
   if (published.has(change)) return;
   published.add(change);
   const { runtime } = by;
+  for (const committed of runtime.hooks.changeCommitted) committed(change, by);
+  // A working copy is nobody's news but its editors': no cache, subscriber or webhook hears of it.
+  if (change.collection.descriptor.variant === 'draft') return;
   const { slug, isGlobal } = change.collection.descriptor;
   const rows = change.idOnly ? undefined : change.type === 'delete' ? change.before : change.after;
   runtime.changes.emitChange({
