@@ -253,6 +253,8 @@ export interface RuntimeHooks {
    * starts what it needs and reports its own failures.
    */
   readonly changeCommitted: ((change: StoredChange, by: Pick<OperationArgs, 'runtime'>) => void)[];
+  /** Hear account events, webhook retries and refused writes (the audit log): see audit-events.ts. */
+  readonly auditEvents: AuditEventListener[];
 }
 
 /** One stored change of one record (or global, or file), as the write read it back from the database. */
@@ -293,6 +295,46 @@ export interface StoredChange {
   readonly origin: string;
 }
 
+// The audit log's events besides stored changes (emitted through audit-events.ts).
+/** The account and delivery events the audit log records (stored changes are recorded at the seam). */
+export type AuditEventAction =
+  | 'register'
+  | 'login'
+  | 'login.failed'
+  | 'lockout'
+  | 'logout'
+  | 'logout-all'
+  | 'refresh.reuse'
+  | 'password.reset'
+  | 'email.verify'
+  | 'apikey.create'
+  | 'apikey.revoke'
+  | 'webhook.retry'
+  | 'schedule';
+
+/** One event that is not a stored change of a record: an account event, a webhook retry, or a refused write. */
+export interface AuditEvent {
+  /** The event; `refused` is a write the router refused (401, 403, 409, 412, 428). */
+  action: AuditEventAction | 'refused';
+  /** For `refused`: the write that was refused (`create`, `update`, `delete`, `publish`...). */
+  refusedAction?: string;
+  /** Who acted, when known (a failed login's account is the resource, not the actor). */
+  actor: AuthUser | SystemActor | null;
+  /** Which record the event is about (an account, an API key's owner, a webhook endpoint...). */
+  resource?: { collection?: string; global?: string; id?: string };
+  /** Field names only, never hidden ones. */
+  changedFields?: readonly string[];
+  /** The answer's status and problem code. */
+  outcome: { status: number; code?: string };
+  /** The request the event happened in, if any (the audit log reads method, path, address, agent from it). */
+  req?: Request;
+  /** Where it came from when not a request: `local`, `schedule`. */
+  origin?: string;
+}
+
+/** Hears audit events; a listener stores them away from the caller's path and never throws into it. */
+export type AuditEventListener = (event: AuditEvent) => void;
+
 /** Records a stored change in the session that stored it (versions, audit); a failure rolls the write back. */
 export type ChangeRecorder = (change: StoredChange, session: ClientSession | undefined) => Promise<void>;
 
@@ -329,7 +371,7 @@ export interface Runtime {
 
 /** Empty hook lists for a new runtime. */
 export function createRuntimeHooks(): RuntimeHooks {
-  return { authenticate: [], defaultAccess: [], readOnlyFields: [], transformInput: [], readThrough: [], countThrough: [], relationSources: [], priorState: [], changeStored: [], changeCommitted: [] };
+  return { authenticate: [], defaultAccess: [], readOnlyFields: [], transformInput: [], readThrough: [], countThrough: [], relationSources: [], priorState: [], changeStored: [], changeCommitted: [], auditEvents: [] };
 }
 
 /** Pairs a descriptor with its model and precomputed serializer and projection; `related`: its working copies and history, if it keeps them. */
