@@ -31,6 +31,7 @@ const UNIT = [
   'webhooks/undeliverable-endpoint-config.spec.ts',
   'webhooks/delivery-send-limits.spec.ts',
   'openapi/build-document.spec.ts',
+  'openapi/workflow-shapes.spec.ts',
   'openapi/docs-options.spec.ts',
   'util/',
   'cache/invalidation.spec.ts',

@@ -29,10 +29,13 @@
 // an earlier commit, built), after checking that both answer the same bytes with the same ETag: what a change
 // between the two builds costs. BENCH_READ_RULE=where and BENCH_READ_HOOK=1 (bench/router-app.js) give every
 // router's posts a read rule answering a where, or one trivial afterRead hook, for those comparisons.
+// patch-versioned alternates the same PATCH on a router whose posts keep their history (versions: true) and on one
+// whose posts do not (reads reach the database, and the versioned side's writes add a version each); list-drafts the
+// public list of 20 on a router whose posts have drafts and on a plain one.
 // BENCH_CPU_PROFILE=<dir>: the server process writes a V8 CPU profile there.
 //
 //   MONGODB_URI=... node bench/cpu-per-request.js      (BENCH_CPU_REQUESTS=4000 per side and run: list and get run
-//   anonymous, then with a JWT; create and list-hooks anonymous only. BENCH_CPU_CASES=create picks cases;
+//   anonymous, then with a JWT; create and list-hooks anonymous only. BENCH_CPU_CASES=create,patch-versioned picks cases;
 //   get-before and list-before run only with BENCH_CPU_BEFORE.)
 //
 // Run by `npm run bench`; writes bench/results-cpu.json.
@@ -56,8 +59,20 @@ const CREATE_GOAL = 0.85;
 const PEER_GOAL = 2;
 /** The hooks' goal: a list of 20 with one trivial afterRead hook costs at most 10% more CPU than without. */
 const HOOKS_GOAL = 1.1;
+/**
+ * Versions: a PATCH of a versioned post (one insert more, in a transaction where the server has them) costs at
+ * most 1.3x the CPU of the same PATCH of a plain one; a list of published posts on a drafts collection costs
+ * what it costs on a plain one, within 3%.
+ */
+const VERSIONED_PATCH_GOAL = 1.3;
+const DRAFTS_LIST_GOAL = 1.03;
 /** Router-against-router cases: the variants of bench/router-app.js each measures, with hook or rule first. */
-const VARIANT_CASES = { 'list-hooks': ['hooked', 'plain'], 'list-field-access': ['fieldAccess', 'plain'] };
+const VARIANT_CASES = {
+  'list-hooks': ['hooked', 'plain'],
+  'list-field-access': ['fieldAccess', 'plain'],
+  'patch-versioned': ['versioned', 'plain'],
+  'list-drafts': ['drafts', 'plain'],
+};
 const wanted = (name) => WANTED.length === 0 || WANTED.includes(name);
 /** Another build of the package (its directory) for get-before and list-before; unset: they do not run. */
 const BEFORE = process.env.BENCH_CPU_BEFORE ? path.resolve(process.env.BENCH_CPU_BEFORE) : undefined;
@@ -294,6 +309,28 @@ async function main() {
       await send(agent(), info.ports.ifMatch, { ...patchOf('ifMatch', 0, stale), expect: 412 });
     },
   });
+  // patch-versioned: the same PATCH of a post on a router that keeps the posts' history and on one that does not,
+  // each side its own 100 posts. list-drafts: the public list on a drafts collection and on a plain one.
+  const versionedIds = { versioned: info.ids.slice(0, 100), plain: info.ids.slice(100, 200) };
+  const patchVersioned = (side, i) => {
+    const body = JSON.stringify({ views: ++views });
+    const headers = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) };
+    return { method: 'PATCH', path: `/api/posts/${versionedIds[side][i % 100]}`, headers, body, onAnswer: () => undefined };
+  };
+  allCases.push(
+    {
+      name: 'patch-versioned',
+      sides: VARIANT_CASES['patch-versioned'],
+      auths: ['anonymous'],
+      goal: VERSIONED_PATCH_GOAL,
+      realReads: true,
+      request: patchVersioned,
+      async verify() {
+        for (const side of this.sides) await send(agent(), info.ports[side], patchVersioned(side, 0));
+      },
+    },
+    { name: 'list-drafts', sides: VARIANT_CASES['list-drafts'], auths: ['anonymous'], goal: DRAFTS_LIST_GOAL, afterReadCalls: 0, paths: { drafts: [listPath], plain: [listPath] } },
+  );
   if (BEFORE) {
     // The same get (and list) on the router and on the other build: the same answers, byte for byte.
     const before = (name, paths) => ({
@@ -449,6 +486,7 @@ async function main() {
     console.log('Ratios are cost ratios the other way round (with / without): below 1.10, the hook costs less than 10%.');
     console.log('hooked: one afterRead hook returning its doc; fieldAccess: a read rule on one field, denying anonymous callers;');
     console.log('ifMatch: a PATCH of a post with If-Match (reads and writes reach the database); before: the build in BENCH_CPU_BEFORE.');
+    console.log('versioned: a PATCH of a post that keeps its history (reads and writes reach the database); drafts: the public list of a drafts collection.');
   }
   fs.writeFileSync(path.join(__dirname, 'results-cpu.json'), `${JSON.stringify({ at: new Date().toISOString(), requests: REQUESTS, threeWay: THREE_WAY, results, overheads }, null, 2)}\n`);
 }

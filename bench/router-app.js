@@ -108,7 +108,8 @@ const signedIn = ({ user }) => user !== null;
  * The router-against-router variants of bench/cpu-per-request.js: the bench config with one thing added to
  * `posts` each. `plain` adds only `editorNote`; `hooked` adds a trivial `afterRead` hook (it counts its calls,
  * so the bench can check it ran on every record); `fieldAccess` gives `editorNote` a read rule that denies
- * anonymous callers. No seeded post has an `editorNote`, so all three answer alike, byte for byte.
+ * anonymous callers; `versioned` keeps each post's history, `drafts` also a working copy. No seeded post has an
+ * `editorNote`, so all of them answer alike, byte for byte.
  */
 const VARIANTS = {
   plain: (posts) => posts,
@@ -124,6 +125,10 @@ const VARIANTS = {
     },
   }),
   fieldAccess: (posts) => ({ ...posts, fields: { ...posts.fields, editorNote: { ...EDITOR_NOTE, access: { read: signedIn } } } }),
+  // Each record's history (every write adds a version), and with drafts a working copy beside it: the
+  // public list reads the published records, which stay in `posts` itself.
+  versioned: (posts) => ({ ...posts, versions: true }),
+  drafts: (posts) => ({ ...posts, versions: { drafts: true } }),
 };
 
 /**

@@ -1,9 +1,9 @@
 'use strict';
 // The example host app: a plain Express 5 app that mounts content-router at /api with a small
-// blog schema (categories, authors, posts, and a `site` global) and every feature turned on: auth,
-// response cache, rate limiting, uploads, realtime, custom endpoints and the API docs, so that every
-// README and docs/ example works against it. start.js runs it; tests can build it with
-// createExampleApp() without listening or owning the process.
+// blog schema (categories, authors, posts, articles with drafts and history, and a `site` global) and
+// every feature turned on: auth, response cache, rate limiting, uploads, realtime, drafts and versions,
+// custom endpoints and the API docs, so that every README and docs/ example works against it. start.js
+// runs it; tests can build it with createExampleApp() without listening or owning the process.
 //
 //   const { app, api } = await createExampleApp({ connection });   // or { uri }
 //   const server = app.listen(3000);
@@ -54,6 +54,14 @@ const adminWrites = { read: () => true, create: isAdmin, update: isAdmin, delete
  */
 const ownPosts = ({ user }) => (user?.role === 'admin' ? true : user ? { owner: { eq: user.id } } : false);
 const postAccess = { read: () => true, create: ownPosts, update: ownPosts, delete: ownPosts };
+
+/**
+ * Articles go through the editorial workflow (docs/versions.md): anyone reads what is published; any
+ * signed-in user is an editor here, who writes drafts, publishes, schedules, makes preview links and reads
+ * the history. A real app would keep those rules to its editors (`({ user }) => user?.role === 'editor'`).
+ */
+const signedIn = ({ user }) => Boolean(user);
+const articleAccess = { read: () => true, create: signedIn, update: signedIn, delete: signedIn, publish: signedIn, readDrafts: signedIn, readVersions: signedIn };
 
 /**
  * A development mailbox in place of real e-mail: the mails the router would send (reset and
@@ -152,6 +160,18 @@ function exampleConfig(db) {
           cover: { type: 'upload' },
           // Free-form data for the front end (any JSON).
           meta: { type: 'json' },
+        },
+      },
+      {
+        // Drafts, history, publishing, scheduling and preview links (docs/versions.md): the public sees
+        // published articles only; editors work on a draft beside each, and its last 20 versions are kept.
+        slug: 'articles',
+        access: articleAccess,
+        versions: { drafts: true, max: 20 },
+        fields: {
+          title: { type: 'text', required: true },
+          slug: { type: 'text', unique: true },
+          body: { type: 'textarea' },
         },
       },
     ],
@@ -349,6 +369,7 @@ async function createExampleApp({ connection, uri, dbName, seed = true, hookExam
       name: 'content-router example',
       endpoints: {
         posts: `${base}/posts`,
+        articles: `${base}/articles`,
         publishedPosts: `${base}/posts?where[status][eq]=published&sort=-publishedAt`,
         authors: `${base}/authors`,
         categories: `${base}/categories`,

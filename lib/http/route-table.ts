@@ -24,6 +24,20 @@ export type BodyShape =
   | { kind: 'bulk'; slug: string; op: 'update' | 'delete' }
   | { kind: 'global'; slug: string }
   | { kind: 'global-input'; slug: string }
+  /**
+   * A versioned collection's (`global`: global's) workflow answers: a working copy with its `_status`, the list
+   * of working copies (`GET /<slug>?draft=true`, in the record list's envelopes), one version with its record,
+   * the history list, and a diff of two versions.
+   */
+  | { kind: 'draft'; slug: string; global?: boolean }
+  | { kind: 'draft-list'; slug: string }
+  | { kind: 'version'; slug: string; global?: boolean }
+  | { kind: 'version-list'; slug: string; global?: boolean }
+  | { kind: 'version-diff'; slug: string; global?: boolean }
+  /** A scheduled publish or unpublish, a record's scheduled actions (`{ data }`), a preview link: the same for every collection. */
+  | { kind: 'schedule' }
+  | { kind: 'schedule-list' }
+  | { kind: 'preview-link' }
   /** A stored file as the API shows it (POST /upload's answer, a populated upload field). */
   | { kind: 'file' }
   | { kind: 'schema'; schema: JsonSchema }

@@ -21,6 +21,17 @@ import { type ComponentNames, allocateComponentNames } from './component-names';
 import { queryParameters } from './query-parameters';
 import { collectionSchemas, inputSchema, ref } from './record-schemas';
 import { SHARED_SCHEMAS, batchSchema, fileRecordSchema, listSchemas } from './shared-schemas';
+import { PREVIEW_LINK_NAME, SCHEDULED_ACTION_NAME, VERSION_ACTOR_NAME } from '../schema/workflow-shapes';
+import {
+  draftSchema,
+  previewLinkSchema,
+  scheduleListSchema,
+  scheduledActionSchema,
+  versionActorSchema,
+  versionDiffSchema,
+  versionSchema,
+  versionSummarySchema,
+} from './workflow-schemas';
 
 /** Everything the document is derived from. */
 export interface DocumentSource {
@@ -101,7 +112,7 @@ function bulkAnswerSchema(record: JsonSchema, done: 'updated' | 'deleted'): Json
 export function buildOpenApiDocument(source: DocumentSource, serverUrl: string): OpenAPIObject {
   const { registry, globals, routes } = source;
   // The shared components (FileRecord only where files are shown): no collection may take their names.
-  const names = allocateComponentNames([...registry.values()], globals, [...Object.keys(SHARED_SCHEMAS), FILE_RECORD_NAME]);
+  const names = allocateComponentNames([...registry.values()], globals, [...Object.keys(SHARED_SCHEMAS), FILE_RECORD_NAME, VERSION_ACTOR_NAME, SCHEDULED_ACTION_NAME, PREVIEW_LINK_NAME]);
   const builder = OpenApiBuilder.create()
     .addOpenApiVersion('3.1.0')
     .addTitle('Content API')
@@ -111,8 +122,13 @@ export function buildOpenApiDocument(source: DocumentSource, serverUrl: string):
         'List endpoints accept the where/depth/limit, include/perPage/cursor and filter/fields dialects at once.',
     )
     .addServer({ url: serverUrl || '/', description: 'Where the host mounted the API' });
+  // Every component added so far, by name: the workflow's schemas derive from the record schemas.
+  const added = new Map<string, JsonSchema>();
   const addSchemas = (schemas: Record<string, JsonSchema>) => {
-    for (const [name, schema] of Object.entries(schemas)) builder.addSchema(name, schema);
+    for (const [name, schema] of Object.entries(schemas)) {
+      builder.addSchema(name, schema);
+      added.set(name, schema);
+    }
   };
   addSchemas(SHARED_SCHEMAS);
 
@@ -137,6 +153,38 @@ export function buildOpenApiDocument(source: DocumentSource, serverUrl: string):
   const problemHeaders: typeof PROBLEM_HEADERS = source.challenge
     ? { ...PROBLEM_HEADERS, 401: { 'WWW-Authenticate': { description: `The challenge: \`${source.challenge}\``, schema: { type: 'string' } } } }
     : PROBLEM_HEADERS;
+
+  type WorkflowShape = Extract<BodyShape, { kind: 'draft' | 'draft-list' | 'version' | 'version-list' | 'version-diff' }>;
+  /** A workflow answer's component, named on first use; undefined when the collection keeps no history (or no drafts). */
+  const workflowSchema = (shape: WorkflowShape): JsonSchema | undefined => {
+    const global = 'global' in shape && shape.global === true;
+    const own = (global ? names.globals : names.collections).get(shape.slug);
+    const workflow = own?.workflow;
+    if (!own || !workflow) return undefined;
+    const record = added.get(own.record);
+    if (!record) return undefined;
+    const drafts = workflow.drafts;
+    switch (shape.kind) {
+      case 'draft':
+      case 'draft-list':
+        if (!drafts) return undefined;
+        addSchemas({ [drafts.draft]: draftSchema(record, shape.slug) });
+        if (shape.kind === 'draft') return ref(drafts.draft);
+        addSchemas(listSchemas(`working copies of ${shape.slug}`, drafts.draftList));
+        return ref(drafts.draftList.list);
+      case 'version-diff':
+        addSchemas({ [workflow.versionDiff]: versionDiffSchema(shape.slug) });
+        return ref(workflow.versionDiff);
+      case 'version':
+        // A drafts collection's versions may hold working copies, whose fields may be unset.
+        addSchemas({ [VERSION_ACTOR_NAME]: versionActorSchema(), [workflow.version]: versionSchema(shape.slug, drafts ? draftSchema(record, shape.slug, false) : ref(own.record)) });
+        return ref(workflow.version);
+      case 'version-list':
+        addSchemas({ [VERSION_ACTOR_NAME]: versionActorSchema(), [workflow.versionSummary]: versionSummarySchema(shape.slug) });
+        addSchemas(listSchemas(`versions of a record of ${shape.slug}, newest first`, workflow.versionList));
+        return ref(workflow.versionList.list);
+    }
+  };
 
   const shapeSchema = (shape: BodyShape): JsonSchema => {
     const own = 'slug' in shape ? names.collections.get(shape.slug) : undefined;
@@ -169,6 +217,19 @@ export function buildOpenApiDocument(source: DocumentSource, serverUrl: string):
         if (!global) return fallback;
         return ref(shape.kind === 'global' ? global.record : global.update);
       }
+      case 'draft':
+      case 'draft-list':
+      case 'version':
+      case 'version-list':
+      case 'version-diff':
+        return workflowSchema(shape) ?? fallback;
+      case 'schedule':
+      case 'schedule-list':
+        addSchemas({ [SCHEDULED_ACTION_NAME]: scheduledActionSchema() });
+        return shape.kind === 'schedule' ? ref(SCHEDULED_ACTION_NAME) : scheduleListSchema(SCHEDULED_ACTION_NAME);
+      case 'preview-link':
+        addSchemas({ [PREVIEW_LINK_NAME]: previewLinkSchema() });
+        return ref(PREVIEW_LINK_NAME);
       case 'file':
         addFileRecord();
         return ref(FILE_RECORD_NAME);

@@ -4,6 +4,7 @@
 import type { ContentConfig } from '../config/types';
 import { isRecord } from '../util/is-record';
 import { FILE_RECORD_NAME } from './file-record';
+import { PREVIEW_LINK_NAME, SCHEDULED_ACTION_NAME, VERSION_ACTOR_NAME } from './workflow-shapes';
 
 /** Helper types the generated file may declare besides the per-collection ones. */
 export const HELPER_TYPE_NAMES: readonly string[] = ['JsonValue', FILE_RECORD_NAME, 'UploadedFile'];
@@ -62,20 +63,49 @@ export function globalTypeName(slug: string): string {
   return pascalCase(slug);
 }
 
+/** The history's (and with drafts the working copy's) type names of a versioned collection or global whose record type is `base`. */
+export function workflowTypeNames(base: string, versions: { drafts: boolean } | undefined): { draft?: string; versionSummary: string; version: string; versionDiff: string } {
+  return {
+    ...(versions?.drafts && { draft: `${base}Draft` }),
+    versionSummary: `${base}VersionSummary`,
+    version: `${base}Version`,
+    versionDiff: `${base}VersionDiff`,
+  };
+}
+
+/** The helper types the history and drafts add: declared only when a collection or global keeps versions (drafts). */
+const VERSION_HELPERS = ['VersionOp', VERSION_ACTOR_NAME];
+const DRAFT_HELPERS = ['DraftStatus', SCHEDULED_ACTION_NAME, PREVIEW_LINK_NAME];
+
+/** `versions` as the config spells it, read before the config is checked: off, on, or on with drafts. */
+function versionsOf(entry: Record<string, unknown>): { drafts: boolean } | undefined {
+  if (!entry.versions) return undefined;
+  return { drafts: isRecord(entry.versions) && entry.versions.drafts === true };
+}
+
 /** Every name the generated file declares for collections, globals and helpers, with what declares it. */
 export function generatedTypeNames(config: Pick<ContentConfig, 'collections' | 'globals'>): Map<string, string> {
   const names = new Map<string, string>();
   for (const name of HELPER_TYPE_NAMES) names.set(name, 'a helper type');
+  const addHelpers = (versions: { drafts: boolean } | undefined) => {
+    for (const name of versions ? [...VERSION_HELPERS, ...(versions.drafts ? DRAFT_HELPERS : [])] : []) names.set(name, 'a helper type');
+  };
   // (The casts: the config is not validated yet, so an entry may be anything.)
   for (const collection of (Array.isArray(config.collections) ? config.collections : []) as unknown[]) {
     if (!isRecord(collection) || typeof collection.slug !== 'string') continue;
     const base = collectionTypeName(collection.slug);
-    for (const name of [base, `${base}Create`, `${base}Update`]) names.set(name, `collection "${collection.slug}"`);
+    const versions = versionsOf(collection);
+    const workflow = versions ? Object.values(workflowTypeNames(base, versions)) : [];
+    for (const name of [base, `${base}Create`, `${base}Update`, ...workflow]) names.set(name, `collection "${collection.slug}"`);
+    addHelpers(versions);
   }
   for (const global of (Array.isArray(config.globals) ? config.globals : []) as unknown[]) {
     if (!isRecord(global) || typeof global.slug !== 'string') continue;
     const base = globalTypeName(global.slug);
-    for (const name of [base, `${base}Update`]) names.set(name, `global "${global.slug}"`);
+    const versions = versionsOf(global);
+    const workflow = versions ? Object.values(workflowTypeNames(base, versions)) : [];
+    for (const name of [base, `${base}Update`, ...workflow]) names.set(name, `global "${global.slug}"`);
+    addHelpers(versions);
   }
   return names;
 }

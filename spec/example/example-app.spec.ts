@@ -212,3 +212,17 @@ it('does not seed again on the next start', async () => {
     await again.api.close();
   }
 });
+
+it('has articles with drafts and history: anyone reads the published ones, any signed-in user edits them (docs/versions.md)', async () => {
+  expect((await request(example.app).post('/api/articles').send({ title: 'Anonymous' })).status).toBe(401);
+  const editor = await request(example.app).post('/api/users/register').send({ email: 'editor@example.com', password: 'a long passphrase', name: 'Eddie' });
+  expect(editor.status).toBe(201);
+  const created = await request(example.app).post('/api/articles').set('Authorization', `Bearer ${editor.body.accessToken}`).send({ title: 'Hello', slug: 'hello' });
+  expect(created.status).toBe(201);
+  const listed = await request(example.app).get('/api/articles');
+  expect(listed.body.data.map((a: { slug: string }) => a.slug)).toEqual(['hello']);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the example app is plain CommonJS JavaScript, without typings
+  const types = generateTypes(require('../../example-app/content.config.js'));
+  expect(types).toContain('export interface ArticleDraft {');
+  expect(types).toContain('export interface ArticleVersion extends ArticleVersionSummary {');
+});
