@@ -118,4 +118,6 @@ export interface RouteDef {
   upgrade?: UpgradeHandler;
   /** Where the route was declared when that is config the host wrote (`endpoints[2]`), for start-up errors. */
   source?: string;
+  /** Left out of the OpenAPI document: a route that only answers that its feature is off (a 404 saying so). Default false. */
+  undocumented?: boolean;
 }

@@ -257,7 +257,7 @@ export interface RuntimeHooks {
 
 /** One stored change of one record (or global, or file), as the write read it back from the database. */
 export interface StoredChange {
-  readonly collection: Pick<CollectionRuntime, 'descriptor'>;
+  readonly collection: Pick<CollectionRuntime, 'descriptor' | 'versions'>;
   /** What happened to the record, as the change bus names it (a restore is an update). */
   readonly type: 'create' | 'update' | 'delete';
   /** The operation that made the change. */
