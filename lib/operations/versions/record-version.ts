@@ -15,8 +15,8 @@ import type { StoredVersion, VersionActor, VersionOp } from '../../schema/versio
 import type { Clock } from '../../util/clock';
 import type { ChangeRecorder, StoredChange } from '../runtime';
 
-/** Tries at taking the next number before the write fails (only without a transaction: see the file's head). */
-const MAX_NUMBER_ATTEMPTS = 5;
+/** Tries at taking the next number before the write fails (only without a transaction: each miss means another writer took one). */
+const MAX_NUMBER_ATTEMPTS = 20;
 /** MongoDB's duplicate key error. */
 const DUPLICATE_KEY = 11000;
 
