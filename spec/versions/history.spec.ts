@@ -6,6 +6,7 @@
 import request from 'supertest';
 import { type TestApp, asUser, createTestApp } from '../helpers/create-test-app';
 import { createTestClock } from '../helpers/test-clock';
+import { lintWithRedocly, validateOpenApiDocument } from '../openapi/openapi-validators';
 
 const admin = asUser({ id: 'a1', role: 'admin' });
 const editor = asUser({ id: 'e1', role: 'editor', collection: 'staff' });
@@ -213,6 +214,21 @@ describe('versions: the history of a record', () => {
     const after = (await request(t.app).get('/api/globals/site/versions').set(...admin).expect(200)).body;
     expect(after.data[0]).toMatchObject({ version: 3, op: 'restore' });
     await request(t.app).get('/api/globals/site/versions').expect(401);
+  });
+
+  it('describes the history routes of versioned collections and globals in the OpenAPI document, and no others', async () => {
+    const { body: doc } = await request(t.app).get('/api/docs/openapi.json').expect(200);
+    expect(validateOpenApiDocument(doc)).toMatchObject({ valid: true });
+    const paths = Object.keys(doc.paths as Record<string, unknown>);
+    expect(paths).toEqual(
+      expect.arrayContaining(['/posts/{id}/versions', '/posts/{id}/versions/{version}', '/posts/{id}/versions/{version}/diff', '/posts/{id}/versions/{version}/restore', '/globals/site/versions']),
+    );
+    expect(paths.filter((path) => path.startsWith('/plain/') && path.includes('versions'))).toEqual([]);
+    // Nothing a record's own routes do not get too (this router has no auth feature: no security schemes).
+    const problems = lintWithRedocly(doc);
+    const ofRecords = new Set(problems.filter((problem) => problem.location[0]?.pointer.startsWith('#/paths/~1posts~1{id}/')).map((problem) => problem.ruleId));
+    const lint = problems.filter((problem) => problem.location[0]?.pointer.includes('versions') && !ofRecords.has(problem.ruleId));
+    expect(lint.map((problem) => `${problem.ruleId} at ${problem.location[0]?.pointer}`)).toEqual([]);
   });
 
   it('serves the same through the local API', async () => {
