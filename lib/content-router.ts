@@ -33,7 +33,8 @@ import { createOutageLog } from './operations/outage-log';
 import { fieldReadRules, fullView } from './operations/field-view';
 import { type CollectionRuntime, type HookApiFactory, type Runtime, type RuntimeHooks, createCollectionRuntime, createRuntimeHooks } from './operations/runtime';
 import { syncDraft } from './operations/drafts/sync-draft';
-import { versionRecorder } from './operations/versions/record-version';
+import { keepsHistory, versionRecorder } from './operations/versions/record-version';
+import { recorderFor } from './operations/write/stored-change';
 import { pruneVersions } from './operations/versions/prune-versions';
 import { rateLimitFeature } from './rate-limit/rate-limit-feature';
 import { buildCollectionModels, buildDraftModel, buildGlobalModels, buildVersionModel } from './schema/build-models';
@@ -149,7 +150,8 @@ function historyHooks(clock: Clock, descriptors: readonly CollectionDescriptor[]
   const hooks = createRuntimeHooks();
   if (descriptors.some((d) => d.versions)) {
     // A working copy is brought in line with its published record before the change's version is written.
-    hooks.changeStored.push(syncDraft, versionRecorder(clock));
+    // Both record versioned collections only: the writes of the others need no transaction.
+    hooks.changeStored.push(recorderFor(keepsHistory, syncDraft), versionRecorder(clock));
     hooks.changeCommitted.push(pruneVersions);
   }
   return hooks;

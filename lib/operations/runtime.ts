@@ -294,7 +294,14 @@ export interface StoredChange {
 }
 
 /** Records a stored change in the session that stored it (versions, audit); a failure rolls the write back. */
-export type ChangeRecorder = (change: StoredChange, session: ClientSession | undefined) => Promise<void>;
+export interface ChangeRecorder {
+  (change: StoredChange, session: ClientSession | undefined): Promise<void>;
+  /**
+   * Whether it records the changes of `collection`; absent: of every collection. A write of a collection no
+   * recorder records needs no transaction (write/stored-change.ts recordsChanges).
+   */
+  readonly records?: (collection: Pick<CollectionRuntime, 'descriptor' | 'versions'>) => boolean;
+}
 
 /** Says whether the updates of a collection must carry the record as it was before them. */
 export type PriorStateProvider = (collection: CollectionDescriptor) => boolean;

@@ -13,7 +13,8 @@ import { isSystemActor } from '../../config/user';
 import type { RawDoc } from '../../schema/to-record';
 import type { StoredVersion, VersionActor, VersionOp } from '../../schema/version-schema';
 import type { Clock } from '../../util/clock';
-import type { ChangeRecorder, StoredChange } from '../runtime';
+import type { ChangeRecorder, CollectionRuntime, StoredChange } from '../runtime';
+import { recorderFor } from '../write/stored-change';
 
 /** Tries at taking the next number before the write fails (only without a transaction: each miss means another writer took one). */
 const MAX_NUMBER_ATTEMPTS = 20;
@@ -28,9 +29,14 @@ export function recordedVersion(change: StoredChange): number | undefined {
   return recorded.get(change);
 }
 
+/** True for a collection (or global, or working copies) that keeps a history: the only ones whose writes are recorded. */
+export function keepsHistory(collection: Pick<CollectionRuntime, 'versions'>): boolean {
+  return collection.versions !== undefined;
+}
+
 /** The recorder of versions, stamping them on `clock`; nothing for a collection without `versions`. */
 export function versionRecorder(clock: Clock): ChangeRecorder {
-  return async (change, session) => {
+  return recorderFor(keepsHistory, async (change, session) => {
     const { collection } = change;
     const history = collection.versions;
     const options = collection.descriptor.versions;
@@ -61,7 +67,7 @@ export function versionRecorder(clock: Clock): ChangeRecorder {
         if (!isDuplicateKey(error) || session?.inTransaction() || attempt >= MAX_NUMBER_ATTEMPTS) throw error;
       }
     }
-  };
+  });
 }
 
 function isDuplicateKey(error: unknown): boolean {
