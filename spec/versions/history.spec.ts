@@ -11,6 +11,7 @@ import { lintWithRedocly, validateOpenApiDocument } from '../openapi/openapi-val
 const admin = asUser({ id: 'a1', role: 'admin' });
 const editor = asUser({ id: 'e1', role: 'editor', collection: 'staff' });
 const viewer = asUser({ id: 'v1', role: 'viewer' });
+const other = asUser({ id: 'e2', role: 'editor' });
 
 describe('versions: the history of a record', () => {
   let t: TestApp;
@@ -47,6 +48,12 @@ describe('versions: the history of a record', () => {
           },
         },
         { slug: 'plain', fields: { title: { type: 'text' } } },
+        {
+          slug: 'owned',
+          versions: true,
+          access: { readVersions: ({ user }) => (user ? { owner: { eq: user.id } } : false) },
+          fields: { title: { type: 'text' }, owner: { type: 'text' } },
+        },
       ],
       globals: [{ slug: 'site', versions: true, fields: { name: { type: 'text' } } }],
     });
@@ -156,6 +163,21 @@ describe('versions: the history of a record', () => {
     // The viewer may update, but restoring reads the history.
     await request(t.app).post(`/api/posts/${id}/versions/1/restore`).set(...viewer).expect(403);
     await expect(t.api.local.versions('posts', id, { user: null })).rejects.toMatchObject({ status: 401 });
+  });
+
+  it('matches a where of readVersions against the record as its history last stored it, deleted records too', async () => {
+    const mine = await t.api.local.create('owned', { title: 'mine', owner: 'e1' });
+    const theirs = await t.api.local.create('owned', { title: 'theirs', owner: 'e2' });
+    await request(t.app).get(`/api/owned/${mine.id}/versions`).set(...editor).expect(200);
+    await request(t.app).get(`/api/owned/${theirs.id}/versions`).set(...editor).expect(404);
+    await request(t.app).get(`/api/owned/${theirs.id}/versions/1`).set(...editor).expect(404);
+    await request(t.app).post(`/api/owned/${theirs.id}/versions/1/restore`).set(...editor).expect(404);
+    // Handed over: the history follows its newest state.
+    await t.api.local.update('owned', theirs.id, { owner: 'e1' });
+    await request(t.app).get(`/api/owned/${theirs.id}/versions/1`).set(...editor).expect(200);
+    await t.api.local.delete('owned', mine.id);
+    expect((await request(t.app).get(`/api/owned/${mine.id}/versions`).set(...editor).expect(200)).body.data[0].op).toBe('delete');
+    await request(t.app).get(`/api/owned/${mine.id}/versions`).set(...other).expect(404);
   });
 
   it('restores a version through the ordinary update, as a new version', async () => {
