@@ -13,6 +13,7 @@ import { createTestClock } from '../helpers/test-clock';
 
 const editor = asUser({ id: 'e1', role: 'editor' });
 const other = asUser({ id: 'e2', role: 'editor' });
+const writer = asUser({ id: 'w1', role: 'writer' });
 
 describe('versions: drafts, coalescing and retention', () => {
   let t: TestApp;
@@ -25,7 +26,12 @@ describe('versions: drafts, coalescing and retention', () => {
     t = await createTestApp({
       clock,
       collections: [
-        { slug: 'articles', versions: { drafts: true, coalesce: '5m', max: 3 }, fields: { title: { type: 'text', required: true }, body: { type: 'text' } } },
+        {
+          slug: 'articles',
+          versions: { drafts: true, coalesce: '5m', max: 3 },
+          access: { publish: ({ user }) => user?.role === 'editor' },
+          fields: { title: { type: 'text', required: true }, body: { type: 'text' } },
+        },
         { slug: 'small', versions: { max: 2 }, fields: { title: { type: 'text' } } },
         { slug: 'aged', versions: { maxAge: '1d', max: 0 }, fields: { title: { type: 'text' } } },
       ],
@@ -103,9 +109,11 @@ describe('versions: drafts, coalescing and retention', () => {
     await request(t.app).patch(`/api/articles/${id}`).set(...editor).send({ title: 'live' }).expect(200);
     // The working copy's restore (max 3 may have removed the versions before it by now).
     const restore = (await history('articles', id)).find((v) => v.op === 'restore');
+    // Writing the published record is publishing: a caller who may edit but not publish is refused.
+    await request(t.app).post(`/api/articles/${id}/versions/${restore?.version}/restore?publish=true`).set(...writer).expect(403);
+    await request(t.app).post(`/api/articles/${id}/versions/${restore?.version}/restore?publish=maybe`).set(...editor).expect(400);
     await request(t.app).post(`/api/articles/${id}/versions/${restore?.version}/restore?publish=true`).set(...editor).expect(200);
     expect(await collection.model.findById(id).lean()).toMatchObject({ title: 'w1' });
-    await request(t.app).post(`/api/articles/${id}/versions/${restore?.version}/restore?publish=maybe`).set(...editor).expect(400);
   });
 
   it('keeps the newest max versions per record, and the newest published one beside them', async () => {

@@ -3,7 +3,7 @@
 // and If-Match all apply as on any update: the values that differ from the record as it stands are the body
 // of an update. A record deleted for good is created again with its id (its create rule applies too). On a
 // drafts collection the values go into the working copy, unless `publish` (then into the published record,
-// which brings its working copy along).
+// which brings its working copy along, and the `publish` rule applies too).
 //
 // Hidden fields are written back only by callers who may write them (server code with access overridden);
 // for the others they keep their current values.
@@ -32,6 +32,8 @@ export async function restoreVersion(args: RestoreVersionArgs): Promise<ApiRecor
   const version = await readVersion(history, versionNumberOf(args));
   const { collection } = args;
   const target = collection.drafts && !args.publish ? collection.drafts : collection;
+  // Writing the published record of a drafts collection is publishing: its rule too.
+  if (collection.drafts && args.publish) await checkAccess({ ...args, op: 'publish', id: collection.descriptor.isGlobal ? undefined : args.id });
   const base = { ...operationArgs(args), collection: target, trusted: args.trusted, versionOp: 'restore' as const };
   const current = await target.model.findOne({ _id: history.record }).lean<RawDoc>();
   if (collection.descriptor.isGlobal) {
