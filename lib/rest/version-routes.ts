@@ -129,7 +129,6 @@ export function versionRoutes(runtime: Runtime, owner: CollectionRuntime): Route
       auth: 'optional',
       headers: [ifMatchHeader(false)],
       query: owner.drafts ? [PUBLISH] : [],
-      config: { idempotent: true },
       responses: {
         200: { description: isGlobal ? 'The global' : 'The record', shape: isGlobal ? { kind: 'global', slug } : { kind: 'record', slug }, headers: ETAG_HEADER },
         ...ERRORS,
