@@ -20,6 +20,7 @@ const UNIT = [
   'http/deadlines.spec.ts',
   'operations/outage-log.spec.ts',
   'operations/access-where-memo.spec.ts',
+  'versions/transactions-only-where-recorded.spec.ts',
   'http/request-lifecycle.spec.ts',
   'http/request-state.spec.ts',
   'auth/verified-tokens.spec.ts',

@@ -33,7 +33,9 @@ import { createOutageLog } from './operations/outage-log';
 import { fieldReadRules, fullView } from './operations/field-view';
 import { type CollectionRuntime, type HookApiFactory, type Runtime, type RuntimeHooks, createCollectionRuntime, createRuntimeHooks } from './operations/runtime';
 import { syncDraft } from './operations/drafts/sync-draft';
-import { recordVersion } from './operations/versions/record-version';
+import { keepsHistory, versionRecorder } from './operations/versions/record-version';
+import { recorderFor } from './operations/write/stored-change';
+import { pruneVersions } from './operations/versions/prune-versions';
 import { rateLimitFeature } from './rate-limit/rate-limit-feature';
 import { buildCollectionModels, buildDraftModel, buildGlobalModels, buildVersionModel } from './schema/build-models';
 import type { CollectionDescriptor } from './schema/descriptors';
@@ -138,16 +140,20 @@ function createRuntime(config: ResolvedConfig, connection: Connection, hookApi: 
     globals: new Map(globalDescriptors.map((d) => [d.slug, withHistory(connection, config.clock, d, modelOf(globalModels, d.slug))])),
     changes: createChangeBus(config.logger),
     outage: createOutageLog(config.logger),
-    hooks: historyHooks([...registry.values(), ...globalDescriptors]),
+    hooks: historyHooks(config.clock, [...registry.values(), ...globalDescriptors]),
     hookApi,
   };
 }
 
-/** The runtime's hook lists; with a versioned collection, the recorders of working copies and history first. */
-function historyHooks(descriptors: readonly CollectionDescriptor[]): RuntimeHooks {
+/** The runtime's hook lists; with a versioned collection, the recorders of working copies and history first, and history's retention. */
+function historyHooks(clock: Clock, descriptors: readonly CollectionDescriptor[]): RuntimeHooks {
   const hooks = createRuntimeHooks();
-  // A working copy is brought in line with its published record before the change's version is written.
-  if (descriptors.some((d) => d.versions)) hooks.changeStored.push(syncDraft, recordVersion);
+  if (descriptors.some((d) => d.versions)) {
+    // A working copy is brought in line with its published record before the change's version is written.
+    // Both record versioned collections only: the writes of the others need no transaction.
+    hooks.changeStored.push(recorderFor(keepsHistory, syncDraft), versionRecorder(clock));
+    hooks.changeCommitted.push(pruneVersions);
+  }
   return hooks;
 }
 

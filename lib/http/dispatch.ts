@@ -107,7 +107,12 @@ export function createDispatcher(routes: readonly RouteDef[], lifecycle: Pick<Li
   const problems: string[] = [];
   // operationIds name operations in the OpenAPI document and in clients generated from it.
   const operationIds = new Map<string, string>();
+  // An undocumented route (one that only explains a 404: "versions are off") gives way to any route of the
+  // same method and path shape, and is not listed in `routes` (nor in the document): it serves nothing.
+  const shapeOf = (route: RouteDef) => `${route.method.toUpperCase()} ${parsePattern(route.path).map((s) => ('literal' in s ? s.literal : ':')).join('/')}`;
+  const documented = new Set(routes.filter((route) => !route.undocumented).map(shapeOf));
   for (const route of routes) {
+    if (route.undocumented && documented.has(shapeOf(route))) continue;
     const holder = operationIds.get(route.operationId);
     if (holder) problems.push(`route ${route.method.toUpperCase()} ${route.path} reuses the operationId "${route.operationId}" of ${holder}`);
     operationIds.set(route.operationId, `${route.method.toUpperCase()} ${route.path}`);
@@ -129,7 +134,7 @@ export function createDispatcher(routes: readonly RouteDef[], lifecycle: Pick<Li
     // Its phases passing it on is not leaving the router: the route's `upgrade` takes it from there.
     const upgrade = route.upgrade ? { steps: chain.steps, onSend: [], onError: chain.onError, onLeave: [] } : undefined;
     pattern.methods.set(method, { route, chain, upgrade });
-    mounted.push(Object.freeze({ method, path: route.path, operationId: route.operationId }));
+    if (!route.undocumented) mounted.push(Object.freeze({ method, path: route.path, operationId: route.operationId }));
   }
   if (problems.length) throw new ConfigError(problems);
   // For the dispatcher's own errors (a 404 under a path the router owns, a 405, a malformed parameter).

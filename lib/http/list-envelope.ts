@@ -6,7 +6,7 @@ import type { FindResult } from '../operations/find-result';
 import type { EnvelopeKind } from '../query/types';
 
 /** Builds the list response body. Totals are omitted when the query said count=false. */
-export function toListEnvelope(result: FindResult, kind: EnvelopeKind): Record<string, unknown> {
+export function toListEnvelope(result: Omit<FindResult, 'docs'> & { docs: readonly object[] }, kind: EnvelopeKind): Record<string, unknown> {
   if (kind === 'cursor') {
     return {
       data: result.docs,

@@ -132,4 +132,10 @@ export interface RouteDef {
   upgrade?: UpgradeHandler;
   /** Where the route was declared when that is config the host wrote (`endpoints[2]`), for start-up errors. */
   source?: string;
+  /**
+   * A route that only explains a 404 (its feature is off for this collection: "versions are off"): left out
+   * of the OpenAPI document and of `api.routes`, and it gives way to any route with the same method and path
+   * (a custom endpoint). Default false.
+   */
+  undocumented?: boolean;
 }

@@ -13,6 +13,8 @@ import { type HookCaller, type Runtime, getCollection } from '../operations/runt
 import { updateGlobal } from '../operations/globals';
 import { NotFoundError } from '../errors';
 import { parseCountQuery, parseListQuery, parseRecordQuery } from '../query';
+import { parseAgainst, parseVersionListQuery } from '../query/parse-version-query';
+import { type VersionDiff, type VersionPage, type VersionRecord, diffVersion, findVersion, listVersions, restoreVersion } from '../operations/versions';
 import type { ApiRecord } from '../schema/to-record';
 
 /** Who is acting, and whether access rules apply to it. */
@@ -94,6 +96,27 @@ export interface LocalUploadOptions extends LocalOptions {
   alt?: string;
 }
 
+/** A history list's options: the paging the REST list of versions takes, as values. */
+export interface LocalVersionListOptions extends LocalOptions {
+  page?: number;
+  perPage?: number;
+  limit?: number;
+  /** A nextCursor or prevCursor ('' for the first page): the cursor envelope. */
+  cursor?: string;
+  count?: boolean;
+}
+
+/** A diff's other side: a version number, the record as it stands, or its working copy. Default: the version before. */
+export interface LocalDiffOptions extends LocalOptions {
+  against?: number | 'current' | 'draft';
+}
+
+/** A restore's options: If-Match, and on a drafts collection whether to write the published record. */
+export interface LocalRestoreOptions extends LocalPreconditionOptions {
+  /** Drafts collections: restore into the published record instead of the working copy. Default false. */
+  publish?: boolean;
+}
+
 export interface LocalApi {
   find(collection: string, options?: LocalFindOptions): Promise<FindResult>;
   /** How many records match, as `GET /<slug>/count` answers; always counted afresh (never a cached total). */
@@ -116,6 +139,22 @@ export interface LocalApi {
   updateGlobal(slug: string, data: Record<string, unknown>, options?: LocalPreconditionOptions): Promise<Record<string, unknown>>;
   /** Stores a file (a stream or its bytes) as `POST /upload` does; needs the `uploads` option. */
   upload(source: NodeJS.ReadableStream | Uint8Array, options: LocalUploadOptions): Promise<UploadedFile>;
+  /** A record's versions, newest first, as `GET /<slug>/:id/versions` answers them (needs readVersions). */
+  versions(collection: string, id: string, options?: LocalVersionListOptions): Promise<VersionPage>;
+  /** Version `version` of a record, its doc shaped for the caller, as `GET /<slug>/:id/versions/:version`. */
+  version(collection: string, id: string, version: number, options?: LocalOptions): Promise<VersionRecord>;
+  /** The fields a version changed against another state (default: the version before), as `.../diff`. */
+  diffVersion(collection: string, id: string, version: number, options?: LocalDiffOptions): Promise<VersionDiff>;
+  /** Writes a version's values back through the ordinary update (a record deleted for good is created again with its id), as `.../restore`. */
+  restoreVersion(collection: string, id: string, version: number, options?: LocalRestoreOptions): Promise<ApiRecord>;
+  /** A global's versions, newest first, as `GET /globals/<slug>/versions`. */
+  globalVersions(slug: string, options?: LocalVersionListOptions): Promise<VersionPage>;
+  /** Version `version` of a global, as `GET /globals/<slug>/versions/:version`. */
+  globalVersion(slug: string, version: number, options?: LocalOptions): Promise<VersionRecord>;
+  /** The fields a global's version changed, as `GET /globals/<slug>/versions/:version/diff`. */
+  diffGlobalVersion(slug: string, version: number, options?: LocalDiffOptions): Promise<VersionDiff>;
+  /** Writes a global's version back, as `POST /globals/<slug>/versions/:version/restore`. */
+  restoreGlobalVersion(slug: string, version: number, options?: LocalRestoreOptions): Promise<Record<string, unknown>>;
   /** Deletes a stored file by its stored name (`filename`, the last segment of its `url`) as `DELETE /uploads/:filename` does; needs the `uploads` option. */
   deleteUpload(filename: string, options?: LocalOptions): Promise<{ deleted: true }>;
 }
@@ -186,6 +225,14 @@ export function bindLocalApi(local: LocalApi, caller: HookCaller): LocalApi {
     deleteMany: (slug, where, options) => local.deleteMany(slug, where, as(options)),
     findGlobal: (slug, options) => local.findGlobal(slug, as(options)),
     updateGlobal: (slug, data, options) => local.updateGlobal(slug, data, as(options)),
+    versions: (slug, id, options) => local.versions(slug, id, as(options)),
+    version: (slug, id, version, options) => local.version(slug, id, version, as(options)),
+    diffVersion: (slug, id, version, options) => local.diffVersion(slug, id, version, as(options)),
+    restoreVersion: (slug, id, version, options) => local.restoreVersion(slug, id, version, as(options)),
+    globalVersions: (slug, options) => local.globalVersions(slug, as(options)),
+    globalVersion: (slug, version, options) => local.globalVersion(slug, version, as(options)),
+    diffGlobalVersion: (slug, version, options) => local.diffGlobalVersion(slug, version, as(options)),
+    restoreGlobalVersion: (slug, version, options) => local.restoreGlobalVersion(slug, version, as(options)),
     upload: (source, options) => local.upload(source, as(options)),
     deleteUpload: (filename, options) => local.deleteUpload(filename, as(options)),
   };
@@ -262,6 +309,23 @@ export function createLocalApi(runtime: Runtime): LocalApi {
     },
     findGlobal: async (slug, options) => findGlobal({ runtime, global: globalOf(slug), ...actor(options) }),
     updateGlobal: async (slug, data, options) => updateGlobal({ runtime, global: globalOf(slug), data, ifMatch: ifMatchOf(options), ...actor(options) }),
+    // A record's history (a global's: the same with its slug), as the REST history routes.
+    versions: async (slug, id, options = {}) => {
+      const collection = getCollection(runtime, slug);
+      return listVersions({ runtime, collection, id, query: parseVersionListQuery(queryOf(options), collection.descriptor, queryOptions), ...actor(options) });
+    },
+    version: async (slug, id, version, options) => findVersion({ runtime, collection: getCollection(runtime, slug), id, version, ...actor(options) }),
+    diffVersion: async (slug, id, version, options = {}) => diffVersion({ runtime, collection: getCollection(runtime, slug), id, version, against: parseAgainst({ against: options.against }), ...actor(options) }),
+    restoreVersion: async (slug, id, version, options = {}) =>
+      restoreVersion({ runtime, collection: getCollection(runtime, slug), id, version, publish: options.publish === true, ifMatch: ifMatchOf(options), ...actor(options) }) as Promise<ApiRecord>,
+    globalVersions: async (slug, options = {}) => {
+      const global = globalOf(slug);
+      return listVersions({ runtime, collection: global, query: parseVersionListQuery(queryOf(options), global.descriptor, queryOptions), ...actor(options) });
+    },
+    globalVersion: async (slug, version, options) => findVersion({ runtime, collection: globalOf(slug), version, ...actor(options) }),
+    diffGlobalVersion: async (slug, version, options = {}) => diffVersion({ runtime, collection: globalOf(slug), version, against: parseAgainst({ against: options.against }), ...actor(options) }),
+    restoreGlobalVersion: async (slug, version, options = {}) =>
+      restoreVersion({ runtime, collection: globalOf(slug), version, publish: options.publish === true, ifMatch: ifMatchOf(options), ...actor(options) }),
     // Replaced by the uploads feature when it is configured.
     upload: uploadsNotConfigured,
     deleteUpload: uploadsNotConfigured,

@@ -11,9 +11,15 @@ import { bodyOf, prepareWrite } from './prepare-input';
 import type { WriteArgs } from './runtime';
 import { answerStored, storeCreate, storeOne } from './write/pipeline';
 import { recordToInsert } from './write/store';
+import { toRecordId } from './record-id';
 
 export interface CreateArgs extends WriteArgs {
   data: unknown;
+  /**
+   * Server code only: the id the record is created with (a record restored from its history after it was
+   * deleted for good keeps its id). A record holding it already is a 409. Default: a new id.
+   */
+  id?: string;
 }
 
 /** Creates one record and returns it as the API shows it. */
@@ -22,9 +28,11 @@ export function create(args: CreateArgs): Promise<ApiRecord> {
     const constraint = await checkAccess({ ...args, op: 'create', data: bodyOf(args.data) });
     const { input, data } = await prepareWrite(args, args.data, { mode: 'create', operation: 'create' });
     assertValidInput(input.errors, 'The record is not valid.');
-    if (constraint) await assertWithinConstraints(args, [{ doc: recordToInsert(args.collection, input.set), constraint }]);
+    // A restored record keeps its id (a 409 when a record holds it: the id is unique as every record's is).
+    const set = args.id === undefined ? input.set : { ...input.set, _id: toRecordId(args.id) };
+    if (constraint) await assertWithinConstraints(args, [{ doc: recordToInsert(args.collection, set), constraint }]);
     // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- a create always stores (storeOne answers null only for a conditional miss)
-    const change = (await storeOne(args, (session) => storeCreate(args, input.set, session)))!;
+    const change = (await storeOne(args, (session) => storeCreate(args, set, session)))!;
     return answerStored(args, change, data);
   });
 }

@@ -8,6 +8,7 @@ import { ConflictError, NotFoundError, PreconditionFailedError } from '../errors
 import type { WhereNode } from '../query/types';
 import { assertValidInput } from '../schema/validate-input';
 import type { RawDoc } from '../schema/to-record';
+import type { VersionOp } from '../schema/version-schema';
 import { checkAccess } from './access';
 import { bodyOf, prepareWrite } from './prepare-input';
 import { buildFilter } from './build-filter';
@@ -29,11 +30,13 @@ export interface GlobalArgs {
   state?: RequestState;
   /** Updates: write only if the global as this caller reads it has one of these ETags (412 otherwise). */
   ifMatch?: IfMatch;
+  /** What the write is to the global's history when not an update (a restore from a version): OperationArgs.versionOp. */
+  versionOp?: VersionOp;
 }
 
 /** A global's args as every operation takes them: the global is the collection. */
 function asOperation(args: GlobalArgs): OperationArgs & { trusted?: boolean } {
-  return { runtime: args.runtime, collection: args.global, user: args.user, req: args.req, overrideAccess: args.overrideAccess, trusted: args.trusted, state: args.state };
+  return { runtime: args.runtime, collection: args.global, user: args.user, req: args.req, overrideAccess: args.overrideAccess, trusted: args.trusted, state: args.state, versionOp: args.versionOp };
 }
 
 /** A global reads as its fields plus timestamps; it has no id of its own beyond its slug. */

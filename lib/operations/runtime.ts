@@ -259,7 +259,7 @@ export interface RuntimeHooks {
 
 /** One stored change of one record (or global, or file), as the write read it back from the database. */
 export interface StoredChange {
-  readonly collection: Pick<CollectionRuntime, 'descriptor'>;
+  readonly collection: Pick<CollectionRuntime, 'descriptor' | 'versions'>;
   /** What happened to the record, as the change bus names it (a restore is an update). */
   readonly type: 'create' | 'update' | 'delete';
   /** The operation that made the change. */
@@ -336,7 +336,14 @@ export interface AuditEvent {
 export type AuditEventListener = (event: AuditEvent) => void;
 
 /** Records a stored change in the session that stored it (versions, audit); a failure rolls the write back. */
-export type ChangeRecorder = (change: StoredChange, session: ClientSession | undefined) => Promise<void>;
+export interface ChangeRecorder {
+  (change: StoredChange, session: ClientSession | undefined): Promise<void>;
+  /**
+   * Whether it records the changes of `collection`; absent: of every collection. A write of a collection no
+   * recorder records needs no transaction (write/stored-change.ts recordsChanges).
+   */
+  readonly records?: (collection: Pick<CollectionRuntime, 'descriptor' | 'versions'>) => boolean;
+}
 
 /** Says whether the updates of a collection must carry the record as it was before them. */
 export type PriorStateProvider = (collection: CollectionDescriptor) => boolean;

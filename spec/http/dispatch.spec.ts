@@ -45,6 +45,13 @@ describe('createDispatcher', () => {
     ]);
   });
 
+  it('lists no undocumented route (one that only explains a 404), and lets any route of its method and path take its place', () => {
+    const explains = { ...route('get', '/plain/:id/versions', 'plain.versions.list'), undocumented: true };
+    const custom = route('get', '/plain/:key/versions', 'custom.versions');
+    expect(createDispatcher([explains], createLifecycle()).routes).toEqual([]);
+    expect(createDispatcher([explains, custom], createLifecycle()).routes).toEqual([{ method: 'GET', path: '/plain/:key/versions', operationId: 'custom.versions' }]);
+  });
+
   it('accepts the same path with different methods', () => {
     expect(() => createDispatcher([route('get', '/posts/:id', 'a'), route('patch', '/posts/:id', 'b')], createLifecycle())).not.toThrow();
   });

@@ -24,7 +24,7 @@ import type { ApiRecord, RawDoc } from '../../schema/to-record';
 import { assertUnanswered } from '../answered';
 import { reportAfterWrite } from '../after-error';
 import { runAll } from '../hooks';
-import type { OperationArgs } from '../runtime';
+import type { CollectionRuntime, OperationArgs } from '../runtime';
 import { inTransaction } from './transaction';
 import { answerWrite } from '../write-answer';
 import { atRevisionOf, deleteRecordAt, insertRecord, updateRecord } from './store';
@@ -43,14 +43,17 @@ export function changeOf(input: Pick<ValidatedInput, 'set' | 'unset'>, extra?: R
  * filter matched nothing) and records it at the seam. In a transaction when something records changes and
  * the server has transactions, so the record and its version/audit entry commit together.
  */
-export async function storeOne(args: Pick<OperationArgs, 'runtime' | 'req'>, store: (session?: ClientSession) => Promise<StoredChange | null>): Promise<StoredChange | null> {
+export async function storeOne(
+  args: Pick<OperationArgs, 'runtime' | 'req'> & { collection: Pick<CollectionRuntime, 'descriptor' | 'versions'> },
+  store: (session?: ClientSession) => Promise<StoredChange | null>,
+): Promise<StoredChange | null> {
   assertUnanswered(args);
   const run = async (session?: ClientSession) => {
     const change = await store(session);
     if (change) await changeStored(args, change, session);
     return change;
   };
-  return recordsChanges(args.runtime) ? inTransaction(args.runtime.connection, run) : run();
+  return recordsChanges(args.runtime, args.collection) ? inTransaction(args.runtime.connection, run) : run();
 }
 
 /** Step 3 of a create: the record inserted, as stored. */

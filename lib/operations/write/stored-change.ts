@@ -2,12 +2,13 @@
 // the session (the transaction, where the server has them) that stored it, with the record before and
 // after, the actor and the fields changed. It is where a version of the record and an audit entry are to be
 // written next, in that same session: a feature adds a ChangeRecorder to `runtime.hooks.changeStored`,
-// and from then on every write that stores a change runs in a transaction where the server has them, so
-// the record and what the recorder writes commit or roll back together (store-one.ts, store-each.ts).
+// and from then on every write of a collection it records (all of them, unless it says which: `records`)
+// runs in a transaction where the server has them, so the record and what the recorder writes commit or
+// roll back together (pipeline.ts storeOne; multi-record writes always do, store-each.ts).
 // Publishing on the change bus (subscribers: caches, realtime, webhooks) happens later, after the commit,
 // and only for changes that were stored: publishChange().
 import type { ClientSession } from 'mongoose';
-import type { OperationArgs, Runtime, StoredChange } from '../runtime';
+import type { ChangeRecorder, CollectionRuntime, OperationArgs, Runtime, StoredChange } from '../runtime';
 import { noteWrite } from '../request-state';
 import { isSystemActor } from '../../config/user';
 
@@ -33,9 +34,14 @@ export function changeMadeBy(args: Pick<OperationArgs, 'user' | 'actor' | 'req' 
   return { actor, origin, ...(args.versionOp && { versionOp: args.versionOp }) };
 }
 
-/** True when a write must run in a transaction (where the server has them): something records its changes. */
-export function recordsChanges(runtime: Runtime): boolean {
-  return runtime.hooks.changeStored.length > 0;
+/** True when a write of `collection` must run in a transaction (where the server has them): something records its changes. */
+export function recordsChanges(runtime: Runtime, collection: Pick<CollectionRuntime, 'descriptor' | 'versions'>): boolean {
+  return runtime.hooks.changeStored.some((recorder) => recorder.records?.(collection) ?? true);
+}
+
+/** `recorder`, saying it records only the collections `records` accepts (so the others' writes skip the transaction). */
+export function recorderFor(records: NonNullable<ChangeRecorder['records']>, recorder: (change: StoredChange, session: ClientSession | undefined) => Promise<void>): ChangeRecorder {
+  return Object.assign((change: StoredChange, session: ClientSession | undefined) => recorder(change, session), { records });
 }
 
 /** The changes already on the bus: a multi-record write publishes each as soon as it is committed. */
