@@ -14,7 +14,7 @@ import { type IfMatch, parseIfMatch } from '../operations/precondition';
 import type { RequestState } from '../operations/request-state';
 import { type Runtime, getCollection } from '../operations/runtime';
 import { parseListQuery, parseRecordQuery } from '../query';
-import type { LocalFindOptions, LocalOptions, LocalPreconditionOptions } from './local-api';
+import type { LocalFindOptions, LocalOptions, LocalPreconditionOptions } from './local-options';
 
 export type { DraftPage, DraftRecord, DraftStatus };
 

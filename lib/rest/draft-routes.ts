@@ -15,7 +15,7 @@ import type { RouteDef } from '../http/route-table';
 import { createDraft } from '../operations/drafts/create-draft';
 import { discardDraft } from '../operations/drafts/discard-draft';
 import { findDraft } from '../operations/drafts/find-draft';
-import { type DraftPage, findDrafts } from '../operations/drafts/find-drafts';
+import type { DraftPage } from '../operations/drafts/find-drafts';
 import { discardGlobalDraft, findGlobalDraft, saveGlobalDraft } from '../operations/drafts/global-drafts';
 import { findDraftByPreview } from '../operations/drafts/preview';
 import { saveDraft } from '../operations/drafts/save-draft';
@@ -40,7 +40,6 @@ const DRAFT_SCHEMA = {
   required: ['id', '_status'],
   additionalProperties: true,
 };
-const DRAFT_LIST_SCHEMA = { type: 'object', properties: { data: { type: 'array', items: DRAFT_SCHEMA } }, required: ['data'], additionalProperties: true };
 const DELETED = { type: 'object', properties: { deleted: { type: 'boolean', const: true } }, required: ['deleted'] };
 
 /** The `draft` query parameter of the list and create routes, in the document. */
