@@ -41,6 +41,13 @@ beforeAll(async () => {
           afterChange: [({ draft }) => void hookDrafts.push({ hook: 'afterChange', draft })],
         },
       },
+      {
+        slug: 'strict',
+        versions: { drafts: true },
+        requireIfMatch: true,
+        fields: { title: { type: 'text' } },
+        access: { read: () => true, create: canEdit, update: canEdit, delete: canEdit, publish: canEdit, readDrafts: canEdit },
+      },
       { slug: 'plain', fields: { title: { type: 'text' } }, access: { read: () => true, create: () => true, update: () => true, delete: () => true } },
     ],
     globals: [
@@ -238,6 +245,29 @@ describe('writes to the published record of a drafts collection', () => {
     expect(await t.connection.collection('articles_drafts').countDocuments({ _id: (await t.connection.collection('articles_drafts').findOne({ title: 'bulk-b' }))?._id })).toBe(1);
     await api().delete('/api/articles?where[title][eq]=bulk-b').set(...editor).expect(200);
     expect(await t.connection.collection('articles_drafts').countDocuments({ title: { $in: ['bulk-a', 'bulk-b'] } })).toBe(0);
+  });
+});
+
+describe('more of the same rules', () => {
+  it('a draft save without If-Match is a 428 under requireIfMatch', async () => {
+    const created = await api().post('/api/strict?draft=true').set(...writer).send({ title: 's' }).expect(201);
+    await api().patch(`/api/strict/${created.body.id}/draft`).set(...writer).send({ title: 't' }).expect(428);
+    await api().patch(`/api/strict/${created.body.id}/draft`).set(...writer).set('If-Match', created.headers.etag).send({ title: 't' }).expect(200);
+  });
+
+  it('a batch create publishes every record with its working copy; ?draft=true takes one record', async () => {
+    const batch = await api().post('/api/articles').set(...editor).send({ data: [{ title: 'batch-1' }, { title: 'batch-2' }] }).expect(201);
+    for (const { id } of batch.body.data as Array<{ id: string }>) {
+      expect((await api().get(`/api/articles/${id}/draft`).set(...writer).expect(200)).body._status).toBe('published');
+      expect(await t.connection.collection('articles_drafts').countDocuments({ title: { $in: ['batch-1', 'batch-2'] } })).toBe(2);
+    }
+    await api().post('/api/articles?draft=true').set(...writer).send({ data: [{ title: 'x' }] }).expect(400);
+  });
+
+  it('a direct write of the published record still checks required and unique', async () => {
+    await newPublished({ title: 'unique-holder', code: 'direct-code' });
+    await api().post('/api/articles').set(...editor).send({ title: 'second', code: 'direct-code' }).expect(409);
+    await api().post('/api/articles').set(...editor).send({ body: 'no title' }).expect(400);
   });
 });
 
