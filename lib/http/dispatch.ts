@@ -109,7 +109,12 @@ export function createDispatcher(routes: readonly RouteDef[], lifecycle: Pick<Li
   const problems: string[] = [];
   // operationIds name operations in the OpenAPI document and in clients generated from it.
   const operationIds = new Map<string, string>();
+  // A route that only explains why nothing is at its path (undocumented: drafts are off) gives way to any
+  // other route there, a host's custom endpoint included, rather than colliding with it.
+  const shapeOf = (route: RouteDef) => `${route.method} ${parsePattern(route.path).map((s) => ('literal' in s ? s.literal : ':')).join('/')}`;
+  const claimed = new Set(routes.filter((route) => !route.undocumented).map(shapeOf));
   for (const route of routes) {
+    if (route.undocumented && claimed.has(shapeOf(route))) continue;
     const holder = operationIds.get(route.operationId);
     if (holder) problems.push(`route ${route.method.toUpperCase()} ${route.path} reuses the operationId "${route.operationId}" of ${holder}`);
     operationIds.set(route.operationId, `${route.method.toUpperCase()} ${route.path}`);

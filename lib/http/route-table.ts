@@ -118,6 +118,9 @@ export interface RouteDef {
   upgrade?: UpgradeHandler;
   /** Where the route was declared when that is config the host wrote (`endpoints[2]`), for start-up errors. */
   source?: string;
-  /** Left out of the OpenAPI document: a path that only explains why nothing is there (drafts are off). */
+  /**
+   * Left out of the OpenAPI document: a path that only explains why nothing is there (drafts are off). It
+   * gives way to any other route at its method and path (a host's custom endpoint) instead of colliding.
+   */
   undocumented?: true;
 }
