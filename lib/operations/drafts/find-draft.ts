@@ -25,8 +25,12 @@ export async function findDraft(args: FindByIdArgs): Promise<DraftAnswer> {
   } catch (error) {
     if (!(error instanceof NotFoundError)) throw error;
   }
-  // No copy this caller may read. A copy its readDrafts constraint hides stays hidden (404).
-  if (await drafts.model.exists({ _id })) throw new NotFoundError('No record with this id.');
+  // No copy this caller may read. A copy there now (its readDrafts constraint hides it, or a first draft save
+  // made it meanwhile) is read as any copy is: hidden stays hidden (404).
+  if (await drafts.model.exists({ _id })) {
+    const record = await findById(onDrafts);
+    return { record, status: (await statusesOf(collection, [_id])).get(record.id) ?? 'draft' };
+  }
   const base = operationArgs(onDrafts);
   return withAfterError(base, 'read', async () => {
     const constraint = await checkAccess({ ...base, op: 'read', id: args.id });
