@@ -26,8 +26,9 @@ function totalKey(filter: Record<string, unknown>): string {
 export function createCountThrough(stores: ReadonlyMap<string, CacheStore>): CountThrough {
   return async ({ read, filter }, count) => {
     const store = stores.get(read.args.collection.descriptor.slug);
-    // Same boundary as the response cache: REST reads only, so the local API always counts afresh.
-    if (!store || !read.cacheable || read.args.overrideAccess) return count();
+    // Same boundary as the response cache: REST reads only, so the local API always counts afresh, and never
+    // a working copy's total (the drafts' collection shares the slug, not the records).
+    if (!store || !read.cacheable || read.args.overrideAccess || read.args.collection.descriptor.variant === 'draft') return count();
     // Totals have no representation of their own to validate: no ETag.
     return (await serveThrough(store, totalKey(filter), TOTAL_TAGS, count, () => '')).value;
   };

@@ -30,6 +30,8 @@ export interface MountedRoute {
   readonly method: string;
   readonly path: string;
   readonly operationId: string;
+  /** Left out of the OpenAPI document (RouteDef.undocumented). */
+  readonly undocumented?: true;
 }
 
 /** What serves an upgrade request: the route's phases (its handler replaced by `upgrade`), then its `upgrade` handler. */

@@ -1,7 +1,6 @@
 // The local API: the same operations as REST, called from server code. Who acts and whether access rules
 // apply are separate options, as in Payload's local API: `overrideAccess` defaults to true without a user.
 import type { Request } from 'express';
-import type { HookContext } from '../config/hooks';
 import type { AuthUser } from '../config/types';
 import { type BulkResult, count, create, createMany, deleteMany, deleteRecord, find, findById, findGlobal, restoreRecord, update, updateMany } from '../operations';
 import { type IfMatch, parseIfMatch } from '../operations/precondition';
@@ -16,72 +15,12 @@ import { parseCountQuery, parseListQuery, parseRecordQuery } from '../query';
 import { parseAgainst, parseVersionListQuery } from '../query/parse-version-query';
 import { type VersionDiff, type VersionPage, type VersionRecord, diffVersion, findVersion, listVersions, restoreVersion } from '../operations/versions';
 import type { ApiRecord } from '../schema/to-record';
+import { type DraftsLocalApi, bindDraftsLocalApi, createDraftsLocalApi } from './draft-api';
 
-/** Who is acting, and whether access rules apply to it. */
-export interface LocalOptions {
-  /**
-   * The caller the operation runs as: access rules, read-only fields and the features' hooks (an upload's
-   * `uploadedBy`) see it. `null` is an anonymous caller. Default: no user.
-   *
-   * A `user` key holding `undefined` (`{ user: req.user }` of an anonymous request) is refused with a
-   * TypeError unless `overrideAccess` is given too: it cannot tell "anonymous" from "server code".
-   */
-  user?: AuthUser | null;
-  /**
-   * Skip every access rule (the collection's, the uploads', the read-only fields), and let the call
-   * write hidden fields. Default: `true` when no `user` key is given; `false` when a user (or `null`) is.
-   * `{ user, overrideAccess: true }` runs as that user with access skipped; `{ overrideAccess: false }`
-   * without a user runs as an anonymous caller. Anything but a boolean is a TypeError.
-   */
-  overrideAccess?: boolean;
-  /**
-   * The object every hook of the call shares (`args.context`). Default: a new one per call, or the one of
-   * `req` when it is given. Hooks calling `args.api` pass theirs on by themselves.
-   */
-  context?: HookContext;
-  /** The HTTP request the call serves, for access rules and hooks that read it (`args.req`). Default: none. */
-  req?: Request;
-}
-
-/** List options: the same parameters the REST list takes, as values instead of strings. */
-export interface LocalFindOptions extends LocalOptions {
-  where?: Record<string, unknown>;
-  sort?: string;
-  limit?: number;
-  perPage?: number;
-  page?: number;
-  cursor?: string;
-  depth?: number;
-  include?: string;
-  fields?: string;
-  search?: string;
-  includeDeleted?: boolean;
-  count?: boolean;
-}
-
-/** Count options: the list's conditions, as values; other list parameters are ignored, as over REST. */
-export interface LocalCountOptions extends LocalOptions {
-  where?: Record<string, unknown>;
-  /** Form C conditions, `field:value` or `field:>value` (also `>=`, `<`, `<=`, `!=`); several are ANDed. */
-  filter?: string | string[];
-  search?: string;
-  includeDeleted?: boolean;
-}
-
-/** A precondition on a write of one record: the ETag a client read it with (forwarded from its If-Match), a list of them, or `*`. */
-export interface LocalPreconditionOptions extends LocalOptions {
-  /**
-   * Write only if the record, as this call's caller reads it, still has this ETag; else the call rejects
-   * with a 412 `precondition_failed` and nothing is written. Takes an If-Match header value as it came.
-   */
-  ifMatch?: string;
-}
-
-/** Options of updateMany and deleteMany. */
-export interface LocalBulkOptions extends LocalOptions {
-  /** Count the matching records and write nothing. */
-  dryRun?: boolean;
-}
+// The options every call takes live in local-options.ts (the features' members read them too, without an
+// import circle back to this file).
+import type { LocalBulkOptions, LocalCountOptions, LocalFindOptions, LocalOptions, LocalPreconditionOptions } from './local-options';
+export type { LocalBulkOptions, LocalCountOptions, LocalFindOptions, LocalOptions, LocalPreconditionOptions };
 
 /** A stored file as the API shows it (docs/uploads.md): what `upload()` resolves with. */
 export type { UploadedFile };
@@ -117,7 +56,8 @@ export interface LocalRestoreOptions extends LocalPreconditionOptions {
   publish?: boolean;
 }
 
-export interface LocalApi {
+/** The operations of `api.local`; the working copies' members are DraftsLocalApi's (draft-api.ts). */
+export interface LocalApi extends DraftsLocalApi {
   find(collection: string, options?: LocalFindOptions): Promise<FindResult>;
   /** How many records match, as `GET /<slug>/count` answers; always counted afresh (never a cached total). */
   count(collection: string, options?: LocalCountOptions): Promise<{ total: number }>;
@@ -235,6 +175,7 @@ export function bindLocalApi(local: LocalApi, caller: HookCaller): LocalApi {
     restoreGlobalVersion: (slug, version, options) => local.restoreGlobalVersion(slug, version, as(options)),
     upload: (source, options) => local.upload(source, as(options)),
     deleteUpload: (filename, options) => local.deleteUpload(filename, as(options)),
+    ...bindDraftsLocalApi(local, as),
   };
 }
 
@@ -329,5 +270,6 @@ export function createLocalApi(runtime: Runtime): LocalApi {
     // Replaced by the uploads feature when it is configured.
     upload: uploadsNotConfigured,
     deleteUpload: uploadsNotConfigured,
+    ...createDraftsLocalApi(runtime, actor),
   };
 }

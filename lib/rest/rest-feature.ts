@@ -5,6 +5,7 @@ import type { Feature } from '../http/feature';
 import { createQueryMemo } from './query-memo';
 import { globalRoutes } from './global-routes';
 import { versionRoutes } from './version-routes';
+import { draftRoutes, globalDraftRoutes } from './draft-routes';
 
 /** Collections under `/<slug>`, globals under `/globals/<slug>`. */
 export const restFeature: Feature = {
@@ -17,6 +18,8 @@ export const restFeature: Feature = {
         ...[...runtime.collections.values()].flatMap((collection) => collectionRoutes(runtime, collection, memo)),
         ...[...runtime.globals.values()].flatMap((global) => globalRoutes(runtime, global)),
         ...[...runtime.collections.values(), ...runtime.globals.values()].flatMap((owner) => versionRoutes(runtime, owner)),
+        ...[...runtime.collections.values()].flatMap((collection) => draftRoutes(runtime, collection)),
+        ...[...runtime.globals.values()].flatMap((global) => globalDraftRoutes(runtime, global)),
       ],
     };
   },

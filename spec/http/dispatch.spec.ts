@@ -27,6 +27,12 @@ describe('createDispatcher', () => {
     expect((error as ConfigError).problems).toEqual(['route GET /posts/:slug (custom.bySlug) collides with GET /posts/:id (posts.get)']);
   });
 
+  it('lets a route that only explains an absence (undocumented) give way to another route at its method and path', () => {
+    const explains = { ...route('get', '/posts/:id/draft', 'posts.draft.get'), undocumented: true as const };
+    const dispatcher = createDispatcher([explains, route('get', '/posts/:postId/draft', 'custom.draft'), route('patch', '/posts/:id/draft', 'posts.draft.patch')], createLifecycle());
+    expect(dispatcher.routes.map((r) => `${r.method} ${r.operationId}`)).toEqual(['GET custom.draft', 'PATCH posts.draft.patch']);
+  });
+
   it('refuses two routes with the same operationId', () => {
     let error: unknown;
     try {
