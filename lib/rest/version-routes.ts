@@ -7,7 +7,7 @@ import { sendReadJson } from '../http/json-answer';
 import { toListEnvelope } from '../http/list-envelope';
 import { parseQueryString, querySearch, readQuery } from '../http/read-query';
 import { requestUser } from '../http/request-user';
-import type { JsonSchema, QueryParameter, RouteDef, RouteHandler } from '../http/route-table';
+import type { QueryParameter, RouteDef, RouteHandler } from '../http/route-table';
 import { diffVersion, findVersion, historyModel, listVersions, restoreVersion } from '../operations/versions';
 import type { CollectionRuntime, Runtime } from '../operations/runtime';
 import { parseAgainst, parseVersionListQuery } from '../query/parse-version-query';
