@@ -1,45 +1,19 @@
 // The local API: the same operations as REST, called from server code. Who acts and whether access rules
 // apply are separate options, as in Payload's local API: `overrideAccess` defaults to true without a user.
-import type { Request } from 'express';
-import type { HookContext } from '../config/hooks';
-import type { AuthUser } from '../config/types';
 import { type BulkResult, count, create, createMany, deleteMany, deleteRecord, find, findById, findGlobal, restoreRecord, update, updateMany } from '../operations';
 import { type IfMatch, parseIfMatch } from '../operations/precondition';
 import type { UploadedFile } from '../operations/file-storage';
 import type { FindResult } from '../operations/find-result';
 import { operationView } from '../operations/operation-view';
-import { type RequestState, contextState, requestState } from '../operations/request-state';
 import { type HookCaller, type Runtime, getCollection } from '../operations/runtime';
 import { updateGlobal } from '../operations/globals';
 import { NotFoundError } from '../errors';
 import { parseCountQuery, parseListQuery, parseRecordQuery } from '../query';
 import type { ApiRecord } from '../schema/to-record';
+import { type PublishLocalApi, createPublishLocalApi } from './publish-api';
+import { type LocalOptions, type LocalPreconditionOptions, actor } from './local-options';
 
-/** Who is acting, and whether access rules apply to it. */
-export interface LocalOptions {
-  /**
-   * The caller the operation runs as: access rules, read-only fields and the features' hooks (an upload's
-   * `uploadedBy`) see it. `null` is an anonymous caller. Default: no user.
-   *
-   * A `user` key holding `undefined` (`{ user: req.user }` of an anonymous request) is refused with a
-   * TypeError unless `overrideAccess` is given too: it cannot tell "anonymous" from "server code".
-   */
-  user?: AuthUser | null;
-  /**
-   * Skip every access rule (the collection's, the uploads', the read-only fields), and let the call
-   * write hidden fields. Default: `true` when no `user` key is given; `false` when a user (or `null`) is.
-   * `{ user, overrideAccess: true }` runs as that user with access skipped; `{ overrideAccess: false }`
-   * without a user runs as an anonymous caller. Anything but a boolean is a TypeError.
-   */
-  overrideAccess?: boolean;
-  /**
-   * The object every hook of the call shares (`args.context`). Default: a new one per call, or the one of
-   * `req` when it is given. Hooks calling `args.api` pass theirs on by themselves.
-   */
-  context?: HookContext;
-  /** The HTTP request the call serves, for access rules and hooks that read it (`args.req`). Default: none. */
-  req?: Request;
-}
+export { type LocalOptions, type LocalPreconditionOptions, actor };
 
 /** List options: the same parameters the REST list takes, as values instead of strings. */
 export interface LocalFindOptions extends LocalOptions {
@@ -66,14 +40,6 @@ export interface LocalCountOptions extends LocalOptions {
   includeDeleted?: boolean;
 }
 
-/** A precondition on a write of one record: the ETag a client read it with (forwarded from its If-Match), a list of them, or `*`. */
-export interface LocalPreconditionOptions extends LocalOptions {
-  /**
-   * Write only if the record, as this call's caller reads it, still has this ETag; else the call rejects
-   * with a 412 `precondition_failed` and nothing is written. Takes an If-Match header value as it came.
-   */
-  ifMatch?: string;
-}
 
 /** Options of updateMany and deleteMany. */
 export interface LocalBulkOptions extends LocalOptions {
@@ -94,7 +60,8 @@ export interface LocalUploadOptions extends LocalOptions {
   alt?: string;
 }
 
-export interface LocalApi {
+/** With the editorial members (publish, unpublish, scheduled actions): publish-api.ts. */
+export interface LocalApi extends PublishLocalApi {
   find(collection: string, options?: LocalFindOptions): Promise<FindResult>;
   /** How many records match, as `GET /<slug>/count` answers; always counted afresh (never a cached total). */
   count(collection: string, options?: LocalCountOptions): Promise<{ total: number }>;
@@ -120,42 +87,6 @@ export interface LocalApi {
   deleteUpload(filename: string, options?: LocalOptions): Promise<{ deleted: true }>;
 }
 
-/**
- * Who is acting, as every operation takes it, from LocalOptions (their rules are documented there);
- * shared with the features' local members (api.local.upload). Throws a TypeError for a call it cannot read.
- */
-export function actor(options: LocalOptions | undefined): { user: AuthUser | null; overrideAccess: boolean; trusted: boolean; state: RequestState; req?: Request } {
-  const override: unknown = options?.overrideAccess;
-  if (override !== undefined && typeof override !== 'boolean') {
-    const got = override === null ? 'null' : typeof override === 'string' ? JSON.stringify(override) : `a ${typeof override}`;
-    throw new TypeError(`content-router: api.local: overrideAccess must be true or false (got ${got})`);
-  }
-  const userGiven = options != null && Object.hasOwn(options, 'user');
-  if (userGiven && options.user === undefined && override === undefined) {
-    // Most often req.user of an anonymous request: overriding would hand it everything, silently.
-    throw new TypeError(
-      'content-router: api.local: user is undefined; pass overrideAccess: false to run as an anonymous caller ' +
-        '(e.g. { user: req.user, overrideAccess: false }), overrideAccess: true to skip access, or omit user',
-    );
-  }
-  const overrideAccess = override ?? !userGiven;
-  // Access overridden also lets server code write hidden fields, as it may read them.
-  return { user: options?.user ?? null, overrideAccess, trusted: overrideAccess, state: localState(options), req: options?.req };
-}
-
-/**
- * The request state a call runs in: its request's (so its hooks share the request's context, and its writes
- * count as the request's), or, without a request or with a context of its own, the state of its context (a
- * new one when it passes none): its hooks share it, and its field rules are asked once, nested calls included.
- */
-function localState(options: LocalOptions | undefined): RequestState {
-  const context = options?.context;
-  if (options?.req) {
-    const own = requestState(options.req);
-    if (context === undefined || context === own.context) return own;
-  }
-  return contextState(context ?? {});
-}
 
 /** The query parameters among find/findById options: everything but who is acting. */
 function queryOf<T extends LocalOptions>(options: T): Omit<T, keyof LocalOptions> {
@@ -188,8 +119,16 @@ export function bindLocalApi(local: LocalApi, caller: HookCaller): LocalApi {
     updateGlobal: (slug, data, options) => local.updateGlobal(slug, data, as(options)),
     upload: (source, options) => local.upload(source, as(options)),
     deleteUpload: (filename, options) => local.deleteUpload(filename, as(options)),
+    publish: (slug, id, options) => local.publish(slug, id, as(options)),
+    unpublish: (slug, id, options) => local.unpublish(slug, id, as(options)),
+    publishGlobal: (slug, options) => local.publishGlobal(slug, as(options)),
+    unpublishGlobal: (slug, options) => local.unpublishGlobal(slug, as(options)),
+    schedule: (target, input, options) => local.schedule(target, input, as(options)),
+    schedules: (target, options) => local.schedules(target, as(options)),
+    cancelSchedule: (target, scheduleId, options) => local.cancelSchedule(target, scheduleId, as(options)),
   };
 }
+
 
 declare module '../config/hooks' {
   // A hook's `api` is the local API (declared here, where the local API is).
@@ -262,6 +201,7 @@ export function createLocalApi(runtime: Runtime): LocalApi {
     },
     findGlobal: async (slug, options) => findGlobal({ runtime, global: globalOf(slug), ...actor(options) }),
     updateGlobal: async (slug, data, options) => updateGlobal({ runtime, global: globalOf(slug), data, ifMatch: ifMatchOf(options), ...actor(options) }),
+    ...createPublishLocalApi(runtime),
     // Replaced by the uploads feature when it is configured.
     upload: uploadsNotConfigured,
     deleteUpload: uploadsNotConfigured,
