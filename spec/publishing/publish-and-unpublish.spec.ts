@@ -223,3 +223,39 @@ describe('publish and unpublish a global', () => {
     expect(await site.drafts!.model.findById('site').lean()).toMatchObject({ name: 'Draft name' });
   });
 });
+
+describe('publish with hooks that change values, and requireIfMatch', () => {
+  let t: TestApp;
+  let runtime: Runtime;
+  beforeAll(async () => {
+    ({ built: t, runtime } = await withRuntime(() =>
+      createTestApp({
+        collections: [
+          {
+            slug: 'pages',
+            versions: { drafts: true },
+            requireIfMatch: true,
+            access: { read: () => true, create: () => true, update: () => true, publish: () => true },
+            fields: { title: { type: 'text', required: true }, slug: { type: 'text' }, secret: { type: 'text', hidden: true } },
+            hooks: { beforeChange: [({ data }) => ({ ...data, slug: String(data.title).toLowerCase() })] },
+          },
+        ],
+      }),
+    ));
+  });
+  afterAll(() => t.close());
+
+  it('428 without If-Match; with it, the published values hooks set are written back to the working copy; hidden values publish', async () => {
+    const pages = runtime.collections.get('pages')!;
+    // Made directly: the hook has not run on it.
+    const { insertedId: id } = await pages.drafts!.model.collection.insertOne({ title: 'Hello World', secret: 's3', _rev: 1, createdAt: new Date(), updatedAt: new Date() });
+    await request(t.app).post(`/api/pages/${String(id)}/publish`).set(...editor).expect(428);
+    const row = await pages.drafts!.model.findById(id).lean();
+    const [shown] = await presentFor({ runtime, collection: pages.drafts!, user: { id: 'e1', role: 'editor' } }, [row as never]);
+    const res = await request(t.app).post(`/api/pages/${String(id)}/publish`).set(...editor).set('If-Match', representationTag(shown)).expect(200);
+    expect(res.body).toMatchObject({ title: 'Hello World', slug: 'hello world' });
+    expect(res.body).not.toHaveProperty('secret');
+    expect(await pages.model.findById(id).lean()).toMatchObject({ secret: 's3', slug: 'hello world' });
+    expect(await pages.drafts!.model.findById(id).lean()).toMatchObject({ title: 'Hello World', slug: 'hello world', secret: 's3' });
+  });
+});
