@@ -4,9 +4,12 @@
 // operations with `origin: 'schedule'`: access is asked again then, and the `ifMatch` kept is compared
 // with the working copy (a mismatch publishes nothing). The outcome is kept on the action: done, or failed
 // with the problem's code as its reason (`precondition_failed`, `forbidden`, `validation_error`,
-// `unique_conflict`, `not_found`...). A failure that is not a client-facing problem is also logged.
+// `unique_conflict`, `not_found`...). A failure that is not a client-facing problem is also logged. An
+// action the database could not be reached for is not failed: its lease is given up and it runs once the
+// database is back (the outage is logged once, with the router's other outage lines).
 import type { Logger } from '../config/types';
 import { ContentError } from '../errors';
+import { isDatabaseUnavailable } from '../http/to-problem';
 import { publish } from '../operations/drafts/publish';
 import { unpublish } from '../operations/drafts/unpublish';
 import { parseIfMatch } from '../operations/precondition';
@@ -50,6 +53,7 @@ export function createScheduleRunner(runtime: Runtime, store: ScheduleStore, log
       });
       return { status: 'done' };
     } catch (error) {
+      if (isDatabaseUnavailable(error)) throw error;
       if (error instanceof ContentError && error.status < 500) return { status: 'failed', reason: error.code, detail: error.message };
       logger.error(`content-router: the scheduled ${row.action} ${row._id.toHexString()} of ${row.kind} "${row.slug}" failed:`, toLoggableError(error));
       return { status: 'failed', reason: 'error', detail: 'The action failed on the server; see its log.' };
@@ -61,7 +65,13 @@ export function createScheduleRunner(runtime: Runtime, store: ScheduleStore, log
     while (!closed) {
       const row = await store.claimDue();
       if (!row) break;
-      const outcome = await runOne(row);
+      let outcome: Outcome;
+      try {
+        outcome = await runOne(row);
+      } catch (error) {
+        await store.release(row._id).catch(() => undefined);
+        throw error;
+      }
       if (!(await store.settle(row._id, outcome))) logger.warn(`content-router: the scheduled ${row.action} ${row._id.toHexString()} ran past its lease; another instance may run it again`);
       ran++;
     }
@@ -83,7 +93,10 @@ export function createScheduleRunner(runtime: Runtime, store: ScheduleStore, log
     timer = setTimeout(() => {
       // A drain in flight already looks at everything due.
       (running ? Promise.resolve(0) : runDue())
-        .catch((error: unknown) => logger.error('content-router: could not run scheduled actions:', toLoggableError(error)))
+        .catch((error: unknown) => {
+          if (isDatabaseUnavailable(error)) runtime.outage.failed('scheduled actions', error);
+          else logger.error('content-router: could not run scheduled actions:', toLoggableError(error));
+        })
         .finally(() => {
           if (!closed) poll();
         });

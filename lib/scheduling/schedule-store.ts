@@ -58,6 +58,8 @@ export interface ScheduleStore {
   cancel(id: Types.ObjectId): Promise<ScheduleRow | null>;
   /** Claims the most overdue pending action nobody holds, for this instance (one atomic write); null when none is due. */
   claimDue(): Promise<ScheduleRow | null>;
+  /** Gives this instance's lease of an action up without a run: it is due to whoever polls next. */
+  release(id: Types.ObjectId): Promise<void>;
   /** Ends a run this instance holds; false when its lease was lost meanwhile. */
   settle(id: Types.ObjectId, outcome: Outcome): Promise<boolean>;
   createIndexes(): Promise<void>;
@@ -90,6 +92,9 @@ export function createScheduleStore(connection: Connection, clock: Clock): Sched
     async claimDue() {
       const now = clock.now();
       return rows().findOneAndUpdate({ ...free(now), at: { $lte: now } }, { $set: { owner, leaseUntil: new Date(now.getTime() + LEASE_MS) } }, { sort: { at: 1 }, returnDocument: 'after' });
+    },
+    async release(id) {
+      await rows().updateOne({ _id: id, owner, status: 'pending' }, { $unset: { owner: '', leaseUntil: '' } });
     },
     async settle(id, outcome) {
       const result = await rows().updateOne({ _id: id, owner, status: 'pending' }, { $set: { ...outcome, finishedAt: clock.now() }, $unset: { owner: '', leaseUntil: '' } });
