@@ -8,6 +8,7 @@ import { type ErrorDetail, NotFoundError, ScheduleNotPendingError, ValidationErr
 import type { ScheduleAction, ScheduleInput, ScheduledAction } from '../local/publish-api';
 import { checkAccess } from '../operations/access';
 import { parseIfMatch } from '../operations/precondition';
+import { noteWrite } from '../operations/request-state';
 import { draftsOf, readStates } from '../operations/drafts/working-copy';
 import type { CollectionRuntime, Runtime } from '../operations/runtime';
 import { parseIsoDate } from '../schema/parse-date';
@@ -93,6 +94,8 @@ export async function scheduleAction(store: ScheduleStore, caller: ScheduleCalle
   // The user as the access rules saw it (a JSON copy: what the rules read of it, kept with the action).
   const user = caller.user ? (JSON.parse(JSON.stringify(caller.user)) as AuthUser) : null;
   const row = await store.add({ ...target, ...input, by: { user, overrideAccess: caller.overrideAccess === true } });
+  // A write of the request's: an Idempotency-Key keeps its answer, so a retry schedules nothing more.
+  noteWrite(caller);
   return toScheduledAction(row);
 }
 
@@ -108,7 +111,10 @@ export async function cancelAction(store: ScheduleStore, caller: ScheduleCaller,
   const found = await store.findFor(target.kind, target.slug, target.record, scheduleId);
   if (!found) throw new NotFoundError('No scheduled action with this id for this record.');
   const cancelled = await store.cancel(found._id);
-  if (cancelled) return toScheduledAction(cancelled);
+  if (cancelled) {
+    noteWrite(caller);
+    return toScheduledAction(cancelled);
+  }
   const now = await store.findFor(target.kind, target.slug, target.record, scheduleId);
   throw new ScheduleNotPendingError(now?.status === 'pending' ? 'running' : (now?.status ?? 'gone'));
 }

@@ -63,6 +63,8 @@ export function scheduleRoutes(runtime: Runtime, collection: CollectionRuntime, 
       summary: `Schedule a publish or unpublish of ${noun}`,
       description: 'Needs the publish rule. The action runs at `at` (within seconds) as the caller, whose access is checked again then.',
       body: { type: 'json', shape: { kind: 'schema', schema: INPUT }, required: true },
+      // A retried request must not schedule the action twice: it may carry an Idempotency-Key.
+      config: { idempotent: true },
       responses: { 201: { description: 'The scheduled action, pending', shape: { kind: 'schema', schema: ACTION } }, 400: { description: 'Invalid schedule' }, ...ERRORS, 404: { description: 'No such record, or drafts are off' } },
       async handler(req, res) {
         const { store: kept, caller } = await callerOf(req);

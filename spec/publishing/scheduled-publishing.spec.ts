@@ -166,6 +166,17 @@ describe('scheduled publishing', () => {
     expect(list.body.data).toEqual([]);
   });
 
+  it('a retried schedule request with its Idempotency-Key schedules the action once', async () => {
+    const id = await draft('Retried');
+    const body = { action: 'publish', at: inMinutes(30) };
+    const first = await schedule(id, body).set('Idempotency-Key', `schedule-${id}`).expect(201);
+    const again = await schedule(id, body).set('Idempotency-Key', `schedule-${id}`).expect(201);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body.id).toBe(first.body.id);
+    const list = await request(t.app).get(`/api/articles/${id}/schedule`).set(...asUser(editor)).expect(200);
+    expect(list.body.data).toHaveLength(1);
+  });
+
   it('a collection without drafts answers 404 saying drafts are off', async () => {
     const res = await request(t.app).post('/api/plain/64b7f0f0f0f0f0f0f0f0f0f0/schedule').set(...asUser(editor)).send({ action: 'publish', at: inMinutes(5) }).expect(404);
     expect(res.body.detail).toMatch(/drafts are off/i);
