@@ -116,11 +116,6 @@ export interface RouteDef {
   handler: RouteHandler;
   /** GET routes: serves upgrade requests of this path once the host calls api.attach(server). */
   upgrade?: UpgradeHandler;
-  /**
-   * Left out of the OpenAPI document: a route that only explains why it does not apply here (a draft route
-   * of a collection without drafts answers a 404 saying so). Default false.
-   */
-  undocumented?: boolean;
   /** Where the route was declared when that is config the host wrote (`endpoints[2]`), for start-up errors. */
   source?: string;
 }

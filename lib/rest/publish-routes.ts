@@ -1,13 +1,12 @@
 // The publish and unpublish routes of a collection (`/<slug>/:id/publish|unpublish`) and of a global
-// (`/globals/<slug>/publish|unpublish`). On a collection or global without drafts they answer a 404 saying
-// drafts are off (and are left out of the OpenAPI document).
+// (`/globals/<slug>/publish|unpublish`), on collections and globals with drafts only: elsewhere the paths
+// stay free (a host's own `POST /<slug>/:id/publish` endpoint keeps working) and answer the router's 404.
 import type { Request } from 'express';
 import type { RouteDef } from '../http/route-table';
 import { endJson } from '../http/json-answer';
 import { requestUser } from '../http/request-user';
 import { publish } from '../operations/drafts/publish';
 import { unpublish } from '../operations/drafts/unpublish';
-import { draftsOf } from '../operations/drafts/working-copy';
 import type { CollectionRuntime, Runtime } from '../operations/runtime';
 import { recordNouns } from '../schema/type-names';
 import { ETAG_HEADER, ifMatchHeader, preconditionResponses } from './precondition-docs';
@@ -23,9 +22,8 @@ export function publishRoutes(runtime: Runtime, collection: CollectionRuntime): 
   const idOf = (req: Request) => (isGlobal ? slug : String(req.params.id));
   const noun = isGlobal ? `the ${slug} global` : recordNouns(slug).one;
   const required = descriptor.requireIfMatch;
-  const undocumented = !collection.drafts;
+  if (!collection.drafts) return [];
   const run = async (req: Request, action: typeof publish) => {
-    draftsOf(collection);
     const ifMatch = ifMatchOf(req, descriptor);
     return action({ runtime, collection, req, user: await requestUser(runtime, req), id: idOf(req), ifMatch });
   };
@@ -46,11 +44,10 @@ export function publishRoutes(runtime: Runtime, collection: CollectionRuntime): 
         200: { description: 'The published record', shape, headers: ETAG_HEADER },
         400: { description: 'The working copy is not valid as a published record' },
         ...ERRORS,
-        404: { description: 'No such record, or drafts are off' },
+        404: { description: 'No such record' },
         409: { description: 'Unique value taken' },
         ...preconditionResponses(required),
       },
-      undocumented,
       async handler(req, res) {
         sendWritten(res, await run(req, publish));
       },
@@ -68,11 +65,10 @@ export function publishRoutes(runtime: Runtime, collection: CollectionRuntime): 
       responses: {
         200: { description: 'The working copy', shape: { kind: 'schema', schema: { type: 'object', properties: { _status: { type: 'string', const: 'draft' } }, required: ['_status'] } } },
         ...ERRORS,
-        404: { description: 'Not published, or drafts are off' },
+        404: { description: 'Not published' },
         409: { description: 'The published record changed meanwhile' },
         ...preconditionResponses(required),
       },
-      undocumented,
       async handler(req, res) {
         endJson(res, await run(req, unpublish));
       },

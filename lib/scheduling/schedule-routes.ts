@@ -1,11 +1,10 @@
 // The schedule routes of a collection's records (`/<slug>/:id/schedule`) and of a global
-// (`/globals/<slug>/schedule`): schedule (201), list, cancel (`/schedule/:scheduleId`). On a collection or
-// global without drafts they answer a 404 saying drafts are off (and are left out of the OpenAPI document).
+// (`/globals/<slug>/schedule`): schedule (201), list, cancel (`/schedule/:scheduleId`); on collections and
+// globals with drafts only (elsewhere the paths stay free for a host's own endpoints).
 import type { Request } from 'express';
 import { endJson } from '../http/json-answer';
 import { requestUser } from '../http/request-user';
 import type { JsonSchema, RouteDef } from '../http/route-table';
-import { draftsOf } from '../operations/drafts/working-copy';
 import type { CollectionRuntime, Runtime } from '../operations/runtime';
 import { recordNouns } from '../schema/type-names';
 import { type ScheduleCaller, cancelAction, listActions, scheduleAction } from './schedule-actions';
@@ -42,18 +41,16 @@ const INPUT: JsonSchema = {
 const ERRORS = { 401: { description: 'Invalid credentials' }, 403: { description: 'Not allowed (the publish rule)' } };
 
 /** The schedule routes of one collection, or of one global. */
-export function scheduleRoutes(runtime: Runtime, collection: CollectionRuntime, store: ScheduleStore | undefined): RouteDef[] {
+export function scheduleRoutes(runtime: Runtime, collection: CollectionRuntime, store: ScheduleStore): RouteDef[] {
+  if (!collection.drafts) return [];
   const { slug, isGlobal } = collection.descriptor;
   const at = isGlobal ? `/globals/${slug}/schedule` : `/${slug}/:id/schedule`;
   const noun = isGlobal ? `the ${slug} global` : recordNouns(slug).one;
   const tags = [isGlobal ? 'globals' : slug];
-  const undocumented = !collection.drafts;
   const callerOf = async (req: Request): Promise<{ store: ScheduleStore; caller: ScheduleCaller }> => {
-    draftsOf(collection);
-    // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- a router with a drafts collection has a store
-    return { store: store!, caller: { runtime, collection, req, user: await requestUser(runtime, req), id: isGlobal ? slug : String(req.params.id) } };
+    return { store, caller: { runtime, collection, req, user: await requestUser(runtime, req), id: isGlobal ? slug : String(req.params.id) } };
   };
-  const common = { tags, auth: 'optional' as const, undocumented, ...(isGlobal ? {} : { collection: slug }) };
+  const common = { tags, auth: 'optional' as const, ...(isGlobal ? {} : { collection: slug }) };
   return [
     {
       ...common,
@@ -65,7 +62,7 @@ export function scheduleRoutes(runtime: Runtime, collection: CollectionRuntime, 
       body: { type: 'json', shape: { kind: 'schema', schema: INPUT }, required: true },
       // A retried request must not schedule the action twice: it may carry an Idempotency-Key.
       config: { idempotent: true },
-      responses: { 201: { description: 'The scheduled action, pending', shape: { kind: 'schema', schema: ACTION } }, 400: { description: 'Invalid schedule' }, ...ERRORS, 404: { description: 'No such record, or drafts are off' } },
+      responses: { 201: { description: 'The scheduled action, pending', shape: { kind: 'schema', schema: ACTION } }, 400: { description: 'Invalid schedule' }, ...ERRORS, 404: { description: 'No such record' } },
       async handler(req, res) {
         const { store: kept, caller } = await callerOf(req);
         endJson(res.status(201), await scheduleAction(kept, caller, req.body));
@@ -78,7 +75,7 @@ export function scheduleRoutes(runtime: Runtime, collection: CollectionRuntime, 
       operationId: isGlobal ? `globals.${slug}.schedules` : `${slug}.schedules`,
       summary: `List the scheduled actions of ${noun}`,
       description: 'Every status is kept: pending, done, failed (with its reason), cancelled. Newest first.',
-      responses: { 200: { description: 'The actions', shape: { kind: 'schema', schema: { type: 'object', properties: { data: { type: 'array', items: ACTION } }, required: ['data'] } } }, ...ERRORS, 404: { description: 'No such record, or drafts are off' } },
+      responses: { 200: { description: 'The actions', shape: { kind: 'schema', schema: { type: 'object', properties: { data: { type: 'array', items: ACTION } }, required: ['data'] } } }, ...ERRORS, 404: { description: 'No such record' } },
       async handler(req, res) {
         const { store: kept, caller } = await callerOf(req);
         endJson(res.set('Cache-Control', 'private, no-store'), { data: await listActions(kept, caller) });
@@ -93,7 +90,7 @@ export function scheduleRoutes(runtime: Runtime, collection: CollectionRuntime, 
       responses: {
         200: { description: 'The action, cancelled', shape: { kind: 'schema', schema: ACTION } },
         ...ERRORS,
-        404: { description: 'No such action for this record, or drafts are off' },
+        404: { description: 'No such action for this record' },
         409: { description: 'The action is no longer pending (done, failed, cancelled, or running)' },
       },
       async handler(req, res) {

@@ -58,7 +58,7 @@ export const schedulingFeature: Feature = {
       return store;
     };
     return {
-      routes: all.flatMap((collection) => scheduleRoutes(runtime, collection, store)),
+      routes: store ? all.flatMap((collection) => scheduleRoutes(runtime, collection, store)) : [],
       local: {
         async schedule(target, input, options): Promise<ScheduledAction> {
           const caller = callerOf(target, options);

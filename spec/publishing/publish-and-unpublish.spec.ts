@@ -163,10 +163,11 @@ describe('publish and unpublish', () => {
     await request(t.app).post(`/api/articles/${id}/publish`).set(...editor).set('If-Match', await draftTag(id)).expect(200);
   });
 
-  it('unknown records are 404; a collection without drafts has no publish route', async () => {
+  it('unknown records are 404; a collection without drafts has no publish route (the path stays free), and the local API says drafts are off', async () => {
     await request(t.app).post('/api/articles/64b7f0f0f0f0f0f0f0f0f0f0/publish').set(...editor).expect(404);
-    const res = await request(t.app).post('/api/plain/64b7f0f0f0f0f0f0f0f0f0f0/publish').set(...editor).expect(404);
-    expect(res.body.detail).toMatch(/drafts are off/i);
+    await request(t.app).post('/api/plain/64b7f0f0f0f0f0f0f0f0f0f0/publish').set(...editor).expect(404);
+    await expect(t.api.local.publish('plain', '64b7f0f0f0f0f0f0f0f0f0f0')).rejects.toMatchObject({ status: 404, message: expect.stringMatching(/drafts are off/i) });
+    expect(t.api.routes.map((r) => r.operationId)).not.toContain('plain.publish');
   });
 
   it('unpublish removes the published record (a delete on the bus) and keeps the working copy', async () => {

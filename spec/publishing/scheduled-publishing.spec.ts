@@ -177,10 +177,11 @@ describe('scheduled publishing', () => {
     expect(list.body.data).toHaveLength(1);
   });
 
-  it('a collection without drafts answers 404 saying drafts are off', async () => {
-    const res = await request(t.app).post('/api/plain/64b7f0f0f0f0f0f0f0f0f0f0/schedule').set(...asUser(editor)).send({ action: 'publish', at: inMinutes(5) }).expect(404);
-    expect(res.body.detail).toMatch(/drafts are off/i);
+  it('a collection without drafts has no schedule routes (the paths stay free); the local API says drafts are off', async () => {
+    await request(t.app).post('/api/plain/64b7f0f0f0f0f0f0f0f0f0f0/schedule').set(...asUser(editor)).send({ action: 'publish', at: inMinutes(5) }).expect(404);
     await request(t.app).get('/api/plain/64b7f0f0f0f0f0f0f0f0f0f0/schedule').set(...asUser(editor)).expect(404);
+    const refused = t.api.local.schedule({ collection: 'plain', id: '64b7f0f0f0f0f0f0f0f0f0f0' }, { action: 'publish', at: inMinutes(5) });
+    await expect(refused).rejects.toMatchObject({ status: 404, message: expect.stringMatching(/drafts are off/i) });
   });
 
   it('schedules a global, and through the local API', async () => {
