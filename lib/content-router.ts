@@ -26,6 +26,7 @@ import { type UpgradeListener, createUpgradeListener } from './http/upgrade-list
 import { realtimeFeature } from './realtime/realtime-feature';
 import { uploadsFeature } from './uploads/uploads-feature';
 import { webhooksFeature } from './webhooks/webhooks-feature';
+import { schedulingFeature } from './scheduling/scheduling-feature';
 import { type LocalApi, bindLocalApi, createLocalApi } from './local/local-api';
 import { openapiFeature } from './openapi/openapi-feature';
 import { createChangeBus } from './changes/change-bus';
@@ -62,6 +63,7 @@ const FEATURES: readonly Feature<unknown>[] = [
   cacheFeature,
   realtimeFeature,
   webhooksFeature,
+  schedulingFeature,
   uploadsFeature,
   endpointsFeature,
   openapiFeature,

@@ -152,6 +152,13 @@ export class WriteConflictError extends ContentError {
   }
 }
 
+/** 409: a scheduled action that is no longer pending (done, failed, cancelled, or running now) cannot be cancelled. */
+export class ScheduleNotPendingError extends ContentError {
+  constructor(status: string) {
+    super(409, 'schedule_not_pending', 'Conflict', `This scheduled action is ${status}, not pending: only a pending action can be cancelled.`);
+  }
+}
+
 /**
  * A multi-record write refused as a whole, nothing written: `errors` names each failing item (`index` in a
  * batch, `id` in a bulk write by where). Its status is the items' when they agree (a 400, a 403, a 409),

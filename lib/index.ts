@@ -138,6 +138,10 @@ export { TooManyMatchesError } from './errors';
 export { PreconditionFailedError, PreconditionRequiredError } from './errors';
 // The router's own 429 and 503 answers, for a host's endpoint answering the same way (and matching them by class).
 export { DatabaseDownError, IdempotencyQuotaExceededError } from './errors';
+// Publishing and scheduled publishing (docs/versions.md): the local API's shapes, api.schedules, and what cancelling a finished action rejects with.
+export type { ScheduleAction, ScheduleInput, ScheduleStatus, ScheduleTarget, ScheduledAction } from './local/publish-api';
+export type { SchedulesApi } from './scheduling/scheduling-feature';
+export { ScheduleNotPendingError } from './errors';
 // What api.local rejects with and afterError hooks are given when a hook fails: its message names the hook.
 export { HookError } from './operations/hooks';
 /** Realtime options and the event clients receive (docs/realtime.md). */

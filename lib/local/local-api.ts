@@ -1,13 +1,10 @@
 // The local API: the same operations as REST, called from server code. Who acts and whether access rules
 // apply are separate options, as in Payload's local API: `overrideAccess` defaults to true without a user.
-import type { Request } from 'express';
-import type { AuthUser } from '../config/types';
 import { type BulkResult, count, create, createMany, deleteMany, deleteRecord, find, findById, findGlobal, restoreRecord, update, updateMany } from '../operations';
 import { type IfMatch, parseIfMatch } from '../operations/precondition';
 import type { UploadedFile } from '../operations/file-storage';
 import type { FindResult } from '../operations/find-result';
 import { operationView } from '../operations/operation-view';
-import { type RequestState, contextState, requestState } from '../operations/request-state';
 import { type HookCaller, type Runtime, getCollection } from '../operations/runtime';
 import { updateGlobal } from '../operations/globals';
 import { NotFoundError } from '../errors';
@@ -16,11 +13,12 @@ import { parseAgainst, parseVersionListQuery } from '../query/parse-version-quer
 import { type VersionDiff, type VersionPage, type VersionRecord, diffVersion, findVersion, listVersions, restoreVersion } from '../operations/versions';
 import type { ApiRecord } from '../schema/to-record';
 import { type DraftsLocalApi, bindDraftsLocalApi, createDraftsLocalApi } from './draft-api';
+import { type PublishLocalApi, createPublishLocalApi } from './publish-api';
 
-// The options every call takes live in local-options.ts (the features' members read them too, without an
-// import circle back to this file).
-import type { LocalBulkOptions, LocalCountOptions, LocalFindOptions, LocalOptions, LocalPreconditionOptions } from './local-options';
-export type { LocalBulkOptions, LocalCountOptions, LocalFindOptions, LocalOptions, LocalPreconditionOptions };
+// The options every call takes, and who a call runs as (actor), live in local-options.ts: the members other
+// files add (draft-api.ts, publish-api.ts) read them too, without an import circle back to this file.
+import { type LocalBulkOptions, type LocalCountOptions, type LocalFindOptions, type LocalOptions, type LocalPreconditionOptions, actor } from './local-options';
+export { type LocalBulkOptions, type LocalCountOptions, type LocalFindOptions, type LocalOptions, type LocalPreconditionOptions, actor };
 
 /** A stored file as the API shows it (docs/uploads.md): what `upload()` resolves with. */
 export type { UploadedFile };
@@ -56,8 +54,8 @@ export interface LocalRestoreOptions extends LocalPreconditionOptions {
   publish?: boolean;
 }
 
-/** The operations of `api.local`; the working copies' members are DraftsLocalApi's (draft-api.ts). */
-export interface LocalApi extends DraftsLocalApi {
+/** The operations of `api.local`; the working copies' members are DraftsLocalApi's (draft-api.ts), publish, unpublish and scheduled actions PublishLocalApi's (publish-api.ts). */
+export interface LocalApi extends DraftsLocalApi, PublishLocalApi {
   find(collection: string, options?: LocalFindOptions): Promise<FindResult>;
   /** How many records match, as `GET /<slug>/count` answers; always counted afresh (never a cached total). */
   count(collection: string, options?: LocalCountOptions): Promise<{ total: number }>;
@@ -99,42 +97,6 @@ export interface LocalApi extends DraftsLocalApi {
   deleteUpload(filename: string, options?: LocalOptions): Promise<{ deleted: true }>;
 }
 
-/**
- * Who is acting, as every operation takes it, from LocalOptions (their rules are documented there);
- * shared with the features' local members (api.local.upload). Throws a TypeError for a call it cannot read.
- */
-export function actor(options: LocalOptions | undefined): { user: AuthUser | null; overrideAccess: boolean; trusted: boolean; state: RequestState; req?: Request } {
-  const override: unknown = options?.overrideAccess;
-  if (override !== undefined && typeof override !== 'boolean') {
-    const got = override === null ? 'null' : typeof override === 'string' ? JSON.stringify(override) : `a ${typeof override}`;
-    throw new TypeError(`content-router: api.local: overrideAccess must be true or false (got ${got})`);
-  }
-  const userGiven = options != null && Object.hasOwn(options, 'user');
-  if (userGiven && options.user === undefined && override === undefined) {
-    // Most often req.user of an anonymous request: overriding would hand it everything, silently.
-    throw new TypeError(
-      'content-router: api.local: user is undefined; pass overrideAccess: false to run as an anonymous caller ' +
-        '(e.g. { user: req.user, overrideAccess: false }), overrideAccess: true to skip access, or omit user',
-    );
-  }
-  const overrideAccess = override ?? !userGiven;
-  // Access overridden also lets server code write hidden fields, as it may read them.
-  return { user: options?.user ?? null, overrideAccess, trusted: overrideAccess, state: localState(options), req: options?.req };
-}
-
-/**
- * The request state a call runs in: its request's (so its hooks share the request's context, and its writes
- * count as the request's), or, without a request or with a context of its own, the state of its context (a
- * new one when it passes none): its hooks share it, and its field rules are asked once, nested calls included.
- */
-function localState(options: LocalOptions | undefined): RequestState {
-  const context = options?.context;
-  if (options?.req) {
-    const own = requestState(options.req);
-    if (context === undefined || context === own.context) return own;
-  }
-  return contextState(context ?? {});
-}
 
 /** The query parameters among find/findById options: everything but who is acting. */
 function queryOf<T extends LocalOptions>(options: T): Omit<T, keyof LocalOptions> {
@@ -176,8 +138,16 @@ export function bindLocalApi(local: LocalApi, caller: HookCaller): LocalApi {
     upload: (source, options) => local.upload(source, as(options)),
     deleteUpload: (filename, options) => local.deleteUpload(filename, as(options)),
     ...bindDraftsLocalApi(local, as),
+    publish: (slug, id, options) => local.publish(slug, id, as(options)),
+    unpublish: (slug, id, options) => local.unpublish(slug, id, as(options)),
+    publishGlobal: (slug, options) => local.publishGlobal(slug, as(options)),
+    unpublishGlobal: (slug, options) => local.unpublishGlobal(slug, as(options)),
+    schedule: (target, input, options) => local.schedule(target, input, as(options)),
+    schedules: (target, options) => local.schedules(target, as(options)),
+    cancelSchedule: (target, scheduleId, options) => local.cancelSchedule(target, scheduleId, as(options)),
   };
 }
+
 
 declare module '../config/hooks' {
   // A hook's `api` is the local API (declared here, where the local API is).
@@ -267,6 +237,7 @@ export function createLocalApi(runtime: Runtime): LocalApi {
     diffGlobalVersion: async (slug, version, options = {}) => diffVersion({ runtime, collection: globalOf(slug), version, against: parseAgainst({ against: options.against }), ...actor(options) }),
     restoreGlobalVersion: async (slug, version, options = {}) =>
       restoreVersion({ runtime, collection: globalOf(slug), version, publish: options.publish === true, ifMatch: ifMatchOf(options), ...actor(options) }),
+    ...createPublishLocalApi(runtime),
     // Replaced by the uploads feature when it is configured.
     upload: uploadsNotConfigured,
     deleteUpload: uploadsNotConfigured,

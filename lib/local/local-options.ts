@@ -1,9 +1,10 @@
-// The options of api.local's calls: who is acting and whether access rules apply (LocalOptions), and each
-// kind of call's own. Kept apart from local-api.ts so the members other files add (draft-api.ts) read them
-// without an import circle.
+// The options of api.local's calls (who acts and whether access rules apply; each kind of call's own) and
+// how they are read into an operation's caller (actor). Kept apart from local-api.ts so the members other
+// files add (draft-api.ts, publish-api.ts) read them without an import circle.
 import type { Request } from 'express';
 import type { HookContext } from '../config/hooks';
 import type { AuthUser } from '../config/types';
+import { type RequestState, contextState, requestState } from '../operations/request-state';
 
 /** Who is acting, and whether access rules apply to it. */
 export interface LocalOptions {
@@ -69,4 +70,41 @@ export interface LocalPreconditionOptions extends LocalOptions {
 export interface LocalBulkOptions extends LocalOptions {
   /** Count the matching records and write nothing. */
   dryRun?: boolean;
+}
+
+/**
+ * Who is acting, as every operation takes it, from LocalOptions (their rules are documented there);
+ * shared with the features' local members (api.local.upload). Throws a TypeError for a call it cannot read.
+ */
+export function actor(options: LocalOptions | undefined): { user: AuthUser | null; overrideAccess: boolean; trusted: boolean; state: RequestState; req?: Request } {
+  const override: unknown = options?.overrideAccess;
+  if (override !== undefined && typeof override !== 'boolean') {
+    const got = override === null ? 'null' : typeof override === 'string' ? JSON.stringify(override) : `a ${typeof override}`;
+    throw new TypeError(`content-router: api.local: overrideAccess must be true or false (got ${got})`);
+  }
+  const userGiven = options != null && Object.hasOwn(options, 'user');
+  if (userGiven && options.user === undefined && override === undefined) {
+    // Most often req.user of an anonymous request: overriding would hand it everything, silently.
+    throw new TypeError(
+      'content-router: api.local: user is undefined; pass overrideAccess: false to run as an anonymous caller ' +
+        '(e.g. { user: req.user, overrideAccess: false }), overrideAccess: true to skip access, or omit user',
+    );
+  }
+  const overrideAccess = override ?? !userGiven;
+  // Access overridden also lets server code write hidden fields, as it may read them.
+  return { user: options?.user ?? null, overrideAccess, trusted: overrideAccess, state: localState(options), req: options?.req };
+}
+
+/**
+ * The request state a call runs in: its request's (so its hooks share the request's context, and its writes
+ * count as the request's), or, without a request or with a context of its own, the state of its context (a
+ * new one when it passes none): its hooks share it, and its field rules are asked once, nested calls included.
+ */
+function localState(options: LocalOptions | undefined): RequestState {
+  const context = options?.context;
+  if (options?.req) {
+    const own = requestState(options.req);
+    if (context === undefined || context === own.context) return own;
+  }
+  return contextState(context ?? {});
 }

@@ -41,7 +41,7 @@ function asOperation(args: GlobalArgs): OperationArgs & { trusted?: boolean } {
 }
 
 /** A global reads as its fields plus timestamps; it has no id of its own beyond its slug. */
-function withoutId(record: Record<string, unknown>): Record<string, unknown> {
+export function withoutId(record: Record<string, unknown>): Record<string, unknown> {
   const { id: _slug, ...fields } = record;
   return fields;
 }

@@ -6,6 +6,7 @@ import { createQueryMemo } from './query-memo';
 import { globalRoutes } from './global-routes';
 import { versionRoutes } from './version-routes';
 import { draftRoutes, globalDraftRoutes } from './draft-routes';
+import { publishRoutes } from './publish-routes';
 
 /** Collections under `/<slug>`, globals under `/globals/<slug>`. */
 export const restFeature: Feature = {
@@ -20,6 +21,7 @@ export const restFeature: Feature = {
         ...[...runtime.collections.values(), ...runtime.globals.values()].flatMap((owner) => versionRoutes(runtime, owner)),
         ...[...runtime.collections.values()].flatMap((collection) => draftRoutes(runtime, collection)),
         ...[...runtime.globals.values()].flatMap((global) => globalDraftRoutes(runtime, global)),
+        ...[...runtime.collections.values(), ...runtime.globals.values()].flatMap((collection) => publishRoutes(runtime, collection)),
       ],
     };
   },

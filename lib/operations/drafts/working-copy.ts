@@ -1,11 +1,16 @@
-// What every operation on working copies shares: the drafts runtime of a collection (a 404 saying drafts are
-// off without one), a working copy's status against its published record, and the copy a first draft save
-// makes of a published record that has none yet (one stored before drafts were switched on).
+// What every operation on working copies shares (draft routes, publish, unpublish, scheduled actions): the
+// drafts runtime of a collection (a 404 saying drafts are off without one), a record's two states (its working
+// copy, its published record: a record stored before drafts were switched on has no copy yet, and then its
+// published record is its working copy), a working copy's status and ETag, and the copy a first draft save
+// makes of a published record that has none yet.
 import { isDeepStrictEqual } from 'node:util';
 import type { ClientSession } from 'mongoose';
 import { NotFoundError } from '../../errors';
 import type { ApiRecord, RawDoc } from '../../schema/to-record';
-import type { CollectionRuntime } from '../runtime';
+import { presentFor } from '../present-records';
+import { assertTagMatches } from '../precondition';
+import { toRecordId } from '../record-id';
+import { type CollectionRuntime, type OperationArgs, operationArgs } from '../runtime';
 import { insertCopy } from '../write/store';
 
 /** Never published; the same as the published record; differs from it. */
@@ -37,20 +42,10 @@ export function draftsOf(collection: CollectionRuntime): CollectionRuntime {
   return collection.drafts;
 }
 
-/** The stored fields a status compares: every declared field, hidden ones too, not the system stamps. */
-function compared(collection: CollectionRuntime): string[] {
-  return Object.values(collection.descriptor.fields)
-    .filter((f) => !f.system)
-    .map((f) => f.name);
-}
-
 /** A working copy's status against its published record (null: never published). */
 export function statusOf(collection: CollectionRuntime, copy: RawDoc, published: RawDoc | null): DraftStatus {
   if (!published) return 'draft';
-  // Compared as serialized (ids as hex, dates as ISO text): the values, not the driver's objects.
-  const a = collection.serializeAll(copy);
-  const b = collection.serializeAll(published);
-  return compared(collection).every((name) => isDeepStrictEqual(a[name], b[name])) ? 'published' : 'changed';
+  return sameFields(collection, copy, published) ? 'published' : 'changed';
 }
 
 /**
@@ -78,4 +73,58 @@ export async function ensureWorkingCopy(collection: CollectionRuntime, id: unkno
   const published = await collection.model.findOne({ _id: id }).lean<RawDoc>();
   // Another save may make it first: its copy stands.
   if (published) await insertCopy(drafts, published, session);
+}
+
+/** The stored `_id` a path id names: a global's slug, else an ObjectId (a malformed one is a 404). */
+export function storedIdOf(collection: CollectionRuntime, id: string): unknown {
+  return collection.descriptor.isGlobal ? collection.descriptor.slug : toRecordId(id);
+}
+
+/** A record's two states: its working copy's row (absent when it has none yet) and its published row. */
+export interface RecordStates {
+  _id: unknown;
+  draft: RawDoc | null;
+  published: RawDoc | null;
+}
+
+/** Reads both states of the record; neither is a 404. */
+export async function readStates(collection: CollectionRuntime, id: string): Promise<RecordStates> {
+  const drafts = draftsOf(collection);
+  const _id = storedIdOf(collection, id);
+  const [draft, published] = await Promise.all([drafts.model.findOne({ _id }).lean<RawDoc>(), collection.model.findOne({ _id }).lean<RawDoc>()]);
+  if (!draft && !published) throw new NotFoundError(collection.descriptor.isGlobal ? `The global "${collection.descriptor.slug}" has no working copy.` : 'No record with this id.');
+  return { _id, draft, published };
+}
+
+/** The working copy as this caller reads it through the drafts runtime: what its ETag is the hash of. */
+export async function presentDraft(args: OperationArgs, row: RawDoc): Promise<ApiRecord> {
+  // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- called on drafts collections only (draftsOf first)
+  const [record] = await presentFor({ ...operationArgs(args), collection: args.collection.drafts! }, [row]);
+  return record;
+}
+
+/** 412 unless the working copy (or, without one, the published record) has one of the tags, as this caller reads it. */
+export async function assertDraftMatches(args: OperationArgs, tags: readonly string[], states: RecordStates): Promise<void> {
+  // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- readStates found one of them
+  assertTagMatches(tags, await presentDraft(args, (states.draft ?? states.published)!));
+}
+
+/** The record's own field values (no id, timestamps nor revision), as JSON shows them: a body to publish, or to compare. */
+export function fieldValues(collection: CollectionRuntime, row: RawDoc): Record<string, unknown> {
+  const all = collection.serializeAll(row);
+  const values: Record<string, unknown> = {};
+  for (const field of Object.values(collection.descriptor.fields)) {
+    if (!field.system && all[field.name] !== undefined && all[field.name] !== null) values[field.name] = all[field.name];
+  }
+  return values;
+}
+
+/** True when the two rows hold the same field values (JSON-equal): publishing one over the other changes nothing. */
+export function sameFields(collection: CollectionRuntime, a: RawDoc, b: RawDoc): boolean {
+  return isDeepStrictEqual(json(fieldValues(collection, a)), json(fieldValues(collection, b)));
+}
+
+/** A value as its JSON reads back (ObjectIds as hex, dates as ISO strings): stored values compared by meaning. */
+export function json(value: unknown): unknown {
+  return value === undefined ? undefined : JSON.parse(JSON.stringify(value));
 }

@@ -1,0 +1,77 @@
+// The publish and unpublish routes of a collection (`/<slug>/:id/publish|unpublish`) and of a global
+// (`/globals/<slug>/publish|unpublish`), on collections and globals with drafts only: elsewhere the paths
+// stay free (a host's own `POST /<slug>/:id/publish` endpoint keeps working) and answer the router's 404.
+import type { Request } from 'express';
+import type { RouteDef } from '../http/route-table';
+import { endJson } from '../http/json-answer';
+import { requestUser } from '../http/request-user';
+import { publish } from '../operations/drafts/publish';
+import { unpublish } from '../operations/drafts/unpublish';
+import type { CollectionRuntime, Runtime } from '../operations/runtime';
+import { recordNouns } from '../schema/type-names';
+import { ETAG_HEADER, ifMatchHeader, preconditionResponses } from './precondition-docs';
+import { ifMatchOf, sendWritten } from './preconditions';
+
+const ERRORS = { 401: { description: 'Invalid credentials' }, 403: { description: 'Not allowed (the publish rule)' } };
+
+/** Publish and unpublish of one collection's records, or of one global (`global`). */
+export function publishRoutes(runtime: Runtime, collection: CollectionRuntime): RouteDef[] {
+  const { descriptor } = collection;
+  const { slug, isGlobal } = descriptor;
+  const at = isGlobal ? `/globals/${slug}` : `/${slug}/:id`;
+  const idOf = (req: Request) => (isGlobal ? slug : String(req.params.id));
+  const noun = isGlobal ? `the ${slug} global` : recordNouns(slug).one;
+  const required = descriptor.requireIfMatch;
+  if (!collection.drafts) return [];
+  const run = async (req: Request, action: typeof publish) => {
+    const ifMatch = ifMatchOf(req, descriptor);
+    return action({ runtime, collection, req, user: await requestUser(runtime, req), id: idOf(req), ifMatch });
+  };
+  const shape = isGlobal ? { kind: 'global' as const, slug } : { kind: 'record' as const, slug };
+  return [
+    {
+      method: 'post',
+      path: `${at}/publish`,
+      operationId: isGlobal ? `globals.${slug}.publish` : `${slug}.publish`,
+      summary: `Publish ${noun}'s working copy`,
+      description:
+        'The working copy becomes the published record: the `publish` rule (and `create` on a first publish), full validation (400, nothing written), unique values (409), hooks as for a create or update. If-Match takes the ETag of the working copy. An unchanged copy is a 200 that writes nothing.',
+      tags: [isGlobal ? 'globals' : slug],
+      ...(isGlobal ? {} : { collection: slug }),
+      auth: 'optional',
+      headers: [ifMatchHeader(required)],
+      responses: {
+        200: { description: 'The published record', shape, headers: ETAG_HEADER },
+        400: { description: 'The working copy is not valid as a published record' },
+        ...ERRORS,
+        404: { description: 'No such record' },
+        409: { description: 'Unique value taken' },
+        ...preconditionResponses(required),
+      },
+      async handler(req, res) {
+        sendWritten(res, await run(req, publish));
+      },
+    },
+    {
+      method: 'post',
+      path: `${at}/unpublish`,
+      operationId: isGlobal ? `globals.${slug}.unpublish` : `${slug}.unpublish`,
+      summary: `Unpublish ${noun}`,
+      description: 'Removes the published record (a delete for subscribers and webhooks) and keeps the working copy, answered with `_status: draft`. Needs the `publish` rule.',
+      tags: [isGlobal ? 'globals' : slug],
+      ...(isGlobal ? {} : { collection: slug }),
+      auth: 'optional',
+      headers: [ifMatchHeader(required)],
+      responses: {
+        200: { description: 'The working copy', shape: { kind: 'schema', schema: { type: 'object', properties: { _status: { type: 'string', const: 'draft' } }, required: ['_status'] } } },
+        ...ERRORS,
+        404: { description: 'Not published' },
+        409: { description: 'The published record changed meanwhile' },
+        ...preconditionResponses(required),
+      },
+      async handler(req, res) {
+        endJson(res, await run(req, unpublish));
+      },
+    },
+  ];
+}
