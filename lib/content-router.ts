@@ -33,6 +33,7 @@ import { createOutageLog } from './operations/outage-log';
 import { fieldReadRules, fullView } from './operations/field-view';
 import { type CollectionRuntime, type HookApiFactory, type Runtime, type RuntimeHooks, createCollectionRuntime, createRuntimeHooks } from './operations/runtime';
 import { syncDraft } from './operations/drafts/sync-draft';
+import { createPreviewTokenIndexes } from './operations/preview/preview-tokens';
 import { recordVersion } from './operations/versions/record-version';
 import { rateLimitFeature } from './rate-limit/rate-limit-feature';
 import { buildCollectionModels, buildDraftModel, buildGlobalModels, buildVersionModel } from './schema/build-models';
@@ -168,6 +169,8 @@ async function buildIndexes(runtime: Runtime): Promise<void> {
   const models = owners.flatMap((c) => [c.model, ...(c.drafts ? [c.drafts.model] : []), ...(c.versions ? [c.versions] : [])]);
   // Globals share one versions (and one drafts) collection: each model's indexes are built once.
   await Promise.all([...new Set(models)].map((model) => model.createIndexes()));
+  // Preview links (of working copies only) are kept in one collection of the router's own.
+  if ([...runtime.collections.values(), ...runtime.globals.values()].some((c) => c.drafts)) await createPreviewTokenIndexes(runtime.connection);
 }
 
 /** Builds the content API router from a config. Throws a ConfigError listing every config problem. */

@@ -14,6 +14,7 @@ import { updateGlobal } from '../operations/globals';
 import { NotFoundError } from '../errors';
 import { parseCountQuery, parseListQuery, parseRecordQuery } from '../query';
 import type { ApiRecord } from '../schema/to-record';
+import { type PreviewLocalApi, bindPreviewLocalApi, createPreviewLocalApi } from './preview-api';
 
 /** Who is acting, and whether access rules apply to it. */
 export interface LocalOptions {
@@ -94,7 +95,8 @@ export interface LocalUploadOptions extends LocalOptions {
   alt?: string;
 }
 
-export interface LocalApi {
+/** Preview links: PreviewLocalApi (docs/versions.md). */
+export interface LocalApi extends PreviewLocalApi<LocalOptions> {
   find(collection: string, options?: LocalFindOptions): Promise<FindResult>;
   /** How many records match, as `GET /<slug>/count` answers; always counted afresh (never a cached total). */
   count(collection: string, options?: LocalCountOptions): Promise<{ total: number }>;
@@ -188,6 +190,7 @@ export function bindLocalApi(local: LocalApi, caller: HookCaller): LocalApi {
     updateGlobal: (slug, data, options) => local.updateGlobal(slug, data, as(options)),
     upload: (source, options) => local.upload(source, as(options)),
     deleteUpload: (filename, options) => local.deleteUpload(filename, as(options)),
+    ...bindPreviewLocalApi(local, as),
   };
 }
 
@@ -265,5 +268,6 @@ export function createLocalApi(runtime: Runtime): LocalApi {
     // Replaced by the uploads feature when it is configured.
     upload: uploadsNotConfigured,
     deleteUpload: uploadsNotConfigured,
+    ...createPreviewLocalApi(runtime, actor),
   };
 }

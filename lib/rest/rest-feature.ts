@@ -4,6 +4,7 @@ import { collectionRoutes } from './collection-routes';
 import type { Feature } from '../http/feature';
 import { createQueryMemo } from './query-memo';
 import { globalRoutes } from './global-routes';
+import { previewRoutes } from './preview-routes';
 
 /** Collections under `/<slug>`, globals under `/globals/<slug>`. */
 export const restFeature: Feature = {
@@ -15,6 +16,7 @@ export const restFeature: Feature = {
       routes: [
         ...[...runtime.collections.values()].flatMap((collection) => collectionRoutes(runtime, collection, memo)),
         ...[...runtime.globals.values()].flatMap((global) => globalRoutes(runtime, global)),
+        ...[...runtime.collections.values(), ...runtime.globals.values()].flatMap((owner) => previewRoutes(runtime, owner)),
       ],
     };
   },

@@ -1,0 +1,264 @@
+// Preview links end to end against the real test database: POST /<slug>/:id/preview makes a link (readDrafts,
+// expiresIn 1h by default, at most 7d), the token opens the record's working copy (never the published
+// record) as an anonymous reader would see it published, until it expires on the router's clock or is
+// revoked (DELETE /<slug>/:id/preview); a wrong, tampered, expired, revoked or other record's token is a 401.
+// Only a digest of each token is stored. Globals likewise, and the local API.
+import { createHash } from 'node:crypto';
+import { Types } from 'mongoose';
+import request from 'supertest';
+import type { ApiRecord } from '../../lib';
+import { type TestApp, asUser, createTestApp } from '../helpers/create-test-app';
+import { createTestClock } from '../helpers/test-clock';
+
+const EDITOR = { id: '0000000000000000000000e1', role: 'editor' };
+const READER = { id: '0000000000000000000000a1', role: 'reader' };
+const HOUR = 3_600_000;
+const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+const clock = createTestClock();
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await createTestApp({
+    clock,
+    collections: [
+      {
+        slug: 'posts',
+        versions: { drafts: true },
+        access: { read: () => true, create: () => true, update: () => true, readDrafts: ({ user }) => user?.role === 'editor' },
+        fields: {
+          title: { type: 'text', required: true },
+          summary: { type: 'text' },
+          secret: { type: 'text', hidden: true },
+          internal: { type: 'text', access: { read: ({ user }) => user !== null } },
+        },
+        hooks: { afterRead: [({ doc }) => ({ ...doc, summary: `about ${String(doc.title)}` })] },
+      },
+      // readDrafts as a where: only working copies whose title is "open" may be previewed.
+      {
+        slug: 'notes',
+        versions: { drafts: true },
+        access: { read: () => true, create: () => true, readDrafts: () => ({ title: { eq: 'open' } }) },
+        fields: { title: { type: 'text' } },
+      },
+      { slug: 'plain', access: { read: () => true, create: () => true }, fields: { title: { type: 'text' } } },
+    ],
+    globals: [
+      { slug: 'site', versions: { drafts: true }, access: { read: () => true, update: ({ user }) => user?.role === 'editor' }, fields: { headline: { type: 'text' }, hiddenNote: { type: 'text', hidden: true } } },
+      { slug: 'footer', access: { read: () => true }, fields: { text: { type: 'text' } } },
+    ],
+  });
+});
+afterAll(() => t.close());
+
+/** A record published with `title`, and (unless `draft` is null) a working copy of it with `draft`'s values. */
+async function record(slug: string, title: string, draft: Record<string, unknown> | null = { title: `${title} (draft)`, secret: 'hush', internal: 'staff only' }): Promise<string> {
+  const published = await t.api.local.create(slug, { title });
+  if (draft) {
+    const now = clock.now();
+    await t.connection.collection(`${slug}_drafts`).insertOne({ _id: new Types.ObjectId(published.id as string), ...draft, createdAt: now, updatedAt: now, _rev: 1 });
+  }
+  return published.id as string;
+}
+
+/** A working copy that was never published. */
+async function draftOnly(slug: string, values: Record<string, unknown>): Promise<string> {
+  const id = new Types.ObjectId();
+  const now = clock.now();
+  await t.connection.collection(`${slug}_drafts`).insertOne({ _id: id, ...values, createdAt: now, updatedAt: now, _rev: 1 });
+  return id.toHexString();
+}
+
+const makeLink = (path: string, body?: unknown, user: Record<string, unknown> | null = EDITOR) => {
+  let req = request(t.app).post(`/api${path}/preview`);
+  if (user) req = req.set(...asUser(user));
+  return body === undefined ? req : req.send(body as object);
+};
+const open = (slug: string, id: string, token: string) => t.api.local.findDraftByPreview(slug, id, token);
+const refused = async (opening: Promise<unknown>) => {
+  await expect(opening).rejects.toMatchObject({ status: 401, code: 'invalid_preview_token' });
+};
+
+describe('POST /<slug>/:id/preview', () => {
+  it('makes a link that expires in 1h: a 256-bit token, the draft URL under the mount, no-store; only its digest is stored', async () => {
+    const id = await record('posts', 'Hello');
+    const res = await makeLink(`/posts/${id}`);
+    expect(res.status).toBe(201);
+    expect(res.headers['cache-control']).toBe('no-store');
+    const { token, url, expiresAt } = res.body as { token: string; url: string; expiresAt: string };
+    expect(token).toMatch(TOKEN);
+    expect(url).toBe(`/api/posts/${id}/draft?preview=${token}`);
+    expect(new Date(expiresAt).getTime()).toBe(clock.now().getTime() + HOUR);
+    const rows = await t.connection.collection('content-router.preview-tokens').find({ record: id }).toArray();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]._id).toBe(createHash('sha256').update(token).digest('hex'));
+    expect(JSON.stringify(rows)).not.toContain(token);
+    expect(rows[0]).toMatchObject({ slug: 'posts', global: false, createdBy: { id: EDITOR.id, origin: 'rest' } });
+  });
+
+  it.each<[string, unknown, number]>([
+    ['7d', '7d', 7 * 24 * HOUR],
+    ['30m', '30m', HOUR / 2],
+    ['a number of seconds', 90, 90_000],
+  ])('takes expiresIn as %s', async (_name, expiresIn, ms) => {
+    const id = await record('posts', 'Lifetimes');
+    const res = await makeLink(`/posts/${id}`, { expiresIn });
+    expect(res.status).toBe(201);
+    expect(new Date(res.body.expiresAt as string).getTime()).toBe(clock.now().getTime() + ms);
+  });
+
+  it.each<[string, unknown, string]>([
+    ['above 7d', { expiresIn: '8d' }, 'too_long'],
+    ['above 7d in seconds', { expiresIn: 7 * 86_400 + 1 }, 'too_long'],
+    ['zero', { expiresIn: 0 }, 'invalid_duration'],
+    ['negative', { expiresIn: -60 }, 'invalid_duration'],
+    ['malformed', { expiresIn: 'soon' }, 'invalid_duration'],
+    ['a fraction of a unit', { expiresIn: '1.5h' }, 'invalid_duration'],
+    ['not a duration at all', { expiresIn: true }, 'invalid_duration'],
+    ['an unknown field', { expiresIn: '1h', ttl: 5 }, 'unknown_field'],
+    ['not an object', ['1h'], 'invalid_body'],
+  ])('refuses %s with a 400, storing nothing', async (_name, body, code) => {
+    const id = await record('posts', 'Bad input');
+    const res = await makeLink(`/posts/${id}`, body);
+    expect(res.status).toBe(400);
+    expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
+    expect(res.body.errors).toEqual([expect.objectContaining({ code })]);
+    expect(await t.connection.collection('content-router.preview-tokens').countDocuments({ record: id })).toBe(0);
+  });
+
+  it('needs readDrafts: 401 without a user, 403 for one the rule refuses', async () => {
+    const id = await record('posts', 'Guarded');
+    expect((await makeLink(`/posts/${id}`, undefined, null)).status).toBe(401);
+    const res = await makeLink(`/posts/${id}`, undefined, READER);
+    expect(res.status).toBe(403);
+    expect(await t.connection.collection('content-router.preview-tokens').countDocuments({ record: id })).toBe(0);
+  });
+
+  it('matches a readDrafts where against the working copy: outside it is a 404', async () => {
+    const inside = await draftOnly('notes', { title: 'open' });
+    const outside = await record('notes', 'open', { title: 'closed' });
+    expect((await makeLink(`/notes/${inside}`)).status).toBe(201);
+    // The published record matches, but the working copy is what a link shows, and it does not.
+    expect((await makeLink(`/notes/${outside}`)).status).toBe(404);
+  });
+
+  it('is a 404 for an unknown or malformed id', async () => {
+    expect((await makeLink(`/posts/${new Types.ObjectId().toHexString()}`)).status).toBe(404);
+    expect((await makeLink('/posts/not-an-id')).status).toBe(404);
+  });
+
+  it('is a 404 saying drafts are off on a collection or global without drafts', async () => {
+    const plain = await t.api.local.create('plain', { title: 'x' });
+    for (const path of [`/plain/${String(plain.id)}`, '/globals/footer']) {
+      for (const res of [await makeLink(path), await request(t.app).delete(`/api${path}/preview`).set(...asUser(EDITOR))]) {
+        expect(res.status).toBe(404);
+        expect(res.body.detail).toMatch(/Drafts are off/);
+      }
+    }
+  });
+});
+
+describe('opening a link (findDraftByPreview)', () => {
+  it('shows the working copy, never the published record, as an anonymous reader would see it published', async () => {
+    const id = await record('posts', 'Published title');
+    const { token } = (await makeLink(`/posts/${id}`)).body as { token: string };
+    const shown = await open('posts', id, token);
+    expect(shown).toMatchObject({ id, title: 'Published title (draft)', summary: 'about Published title (draft)' });
+    // Hidden fields and fields no user may read stay out, though the link was made by an editor.
+    expect(shown).not.toHaveProperty('secret');
+    expect(shown).not.toHaveProperty('internal');
+  });
+
+  it('shows a never-published draft, and the published record of one that has no working copy yet', async () => {
+    const draft = await draftOnly('posts', { title: 'Only a draft' });
+    const { token } = (await makeLink(`/posts/${draft}`)).body as { token: string };
+    expect(await open('posts', draft, token)).toMatchObject({ id: draft, title: 'Only a draft' });
+    const old = await record('posts', 'From before drafts', null);
+    const link = (await makeLink(`/posts/${old}`)).body as { token: string };
+    expect(await open('posts', old, link.token)).toMatchObject({ id: old, title: 'From before drafts' });
+  });
+
+  it('refuses a wrong, tampered or malformed token, and one for another record, with a 401', async () => {
+    const id = await record('posts', 'Mine');
+    const other = await record('posts', 'Theirs');
+    const { token } = (await makeLink(`/posts/${other}`)).body as { token: string };
+    await refused(open('posts', id, token));
+    const flipped = token.slice(0, -1) + (token.endsWith('A') ? 'B' : 'A');
+    await refused(open('posts', other, flipped));
+    await refused(open('posts', other, 'x'.repeat(43)));
+    await refused(open('posts', other, 'short'));
+    await refused(open('posts', other, `${token}=`));
+    await expect(open('posts', other, token)).resolves.toMatchObject({ title: 'Theirs (draft)' });
+  });
+
+  it('refuses a link once the clock reaches its expiry, whether or not a TTL monitor removed it', async () => {
+    const id = await record('posts', 'Short-lived');
+    const { token } = (await makeLink(`/posts/${id}`, { expiresIn: '1h' })).body as { token: string };
+    clock.advance(HOUR - 1);
+    await expect(open('posts', id, token)).resolves.toMatchObject({ id });
+    clock.advance(1);
+    await refused(open('posts', id, token));
+  });
+
+  it('builds a TTL index that clears expired links away', async () => {
+    const indexes = await t.connection.collection('content-router.preview-tokens').listIndexes().toArray();
+    expect(indexes).toEqual(expect.arrayContaining([expect.objectContaining({ key: { expiresAt: 1 }, expireAfterSeconds: 0 })]));
+  });
+});
+
+describe('DELETE /<slug>/:id/preview', () => {
+  it("revokes every link of the record, and none of another record's", async () => {
+    const id = await record('posts', 'Revoked');
+    const other = await record('posts', 'Kept');
+    const first = (await makeLink(`/posts/${id}`)).body as { token: string };
+    const second = (await makeLink(`/posts/${id}`, { expiresIn: '2h' })).body as { token: string };
+    const kept = (await makeLink(`/posts/${other}`)).body as { token: string };
+    const res = await request(t.app).delete(`/api/posts/${id}/preview`).set(...asUser(EDITOR));
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ revoked: 2 });
+    await refused(open('posts', id, first.token));
+    await refused(open('posts', id, second.token));
+    await expect(open('posts', other, kept.token)).resolves.toMatchObject({ id: other });
+  });
+
+  it('needs readDrafts: 401 without a user, 403 for one the rule refuses, revoking nothing', async () => {
+    const id = await record('posts', 'Still open');
+    const { token } = (await makeLink(`/posts/${id}`)).body as { token: string };
+    expect((await request(t.app).delete(`/api/posts/${id}/preview`)).status).toBe(401);
+    expect((await request(t.app).delete(`/api/posts/${id}/preview`).set(...asUser(READER))).status).toBe(403);
+    await expect(open('posts', id, token)).resolves.toMatchObject({ id });
+  });
+});
+
+describe('preview links of a global', () => {
+  it('makes, opens and revokes a link of the global working copy', async () => {
+    await t.api.local.updateGlobal('site', { headline: 'Live' });
+    const now = clock.now();
+    await t.connection.collection('globals_drafts').insertOne({ _id: 'site' as unknown as Types.ObjectId, headline: 'Coming soon', hiddenNote: 'x', createdAt: now, updatedAt: now, _rev: 1 });
+    const res = await makeLink('/globals/site');
+    expect(res.status).toBe(201);
+    const { token, url } = res.body as { token: string; url: string };
+    expect(url).toBe(`/api/globals/site/draft?preview=${token}`);
+    const shown = await t.api.local.findGlobalDraftByPreview('site', token);
+    expect(shown).toMatchObject({ headline: 'Coming soon' });
+    expect(shown).not.toHaveProperty('hiddenNote');
+    expect(shown).not.toHaveProperty('id');
+    expect((await request(t.app).delete('/api/globals/site/preview').set(...asUser(EDITOR))).body).toEqual({ revoked: 1 });
+    await expect(t.api.local.findGlobalDraftByPreview('site', token)).rejects.toMatchObject({ status: 401 });
+  });
+});
+
+describe('the local API', () => {
+  it('makes a link as server code (access overridden), or as a user under readDrafts, and checks expiresIn the same way', async () => {
+    const id = await record('posts', 'Local');
+    const link = await t.api.local.createPreview('posts', id, { expiresIn: '2h' });
+    expect(link.path).toBe(`/posts/${id}/draft?preview=${link.token}`);
+    expect(link.expiresAt.getTime()).toBe(clock.now().getTime() + 2 * HOUR);
+    const shown: ApiRecord = await t.api.local.findDraftByPreview('posts', id, link.token, { user: EDITOR, overrideAccess: true } as never);
+    // The reader stays anonymous whatever the call says.
+    expect(shown).not.toHaveProperty('internal');
+    await expect(t.api.local.createPreview('posts', id, { user: READER })).rejects.toMatchObject({ status: 403 });
+    await expect(t.api.local.createPreview('posts', id, { expiresIn: '8d' })).rejects.toMatchObject({ status: 400 });
+    await expect(t.api.local.revokePreviews('posts', id, { user: EDITOR })).resolves.toEqual({ revoked: 1 });
+  });
+});
