@@ -1,7 +1,8 @@
 // The preview-link routes of a collection (`/<slug>/:id/preview`) and of a global
 // (`/globals/<slug>/preview`): make a link (POST) and revoke every link of the record (DELETE). The link
 // itself is read by the draft route (`GET .../draft?preview=<token>`), which calls findDraftByPreview.
-// Registered for every collection and global, so one without drafts answers a 404 that says drafts are off.
+// Served only where drafts are on (`versions: { drafts: true }`): elsewhere the path is the router's 404 for
+// an unknown route, and the operations (the local API) answer a 404 saying drafts are off.
 import type { Request, Response } from 'express';
 import { ValidationError } from '../errors';
 import { endJson } from '../http/json-answer';
@@ -56,6 +57,7 @@ function expiresInOf(req: Request): unknown {
 
 /** The routes of one collection's (or global's) preview links. */
 export function previewRoutes(runtime: Runtime, collection: CollectionRuntime): RouteDef[] {
+  if (!collection.drafts) return [];
   const { slug, isGlobal } = collection.descriptor;
   const path = isGlobal ? `/globals/${slug}/preview` : `/${slug}/:id/preview`;
   const operationId = isGlobal ? `globals.${slug}` : slug;
@@ -67,7 +69,7 @@ export function previewRoutes(runtime: Runtime, collection: CollectionRuntime): 
       method: 'post',
       path,
       operationId: `${operationId}.createPreview`,
-      summary: `Make a preview link of ${what}'s draft`,
+      summary: `Create a preview link of ${what}'s draft`,
       description: 'Anyone holding the link reads the working copy, as an anonymous reader would see it published, until it expires or is revoked. Needs the readDrafts rule.',
       tags,
       collection: isGlobal ? undefined : slug,

@@ -9,6 +9,7 @@ import request from 'supertest';
 import type { ApiRecord } from '../../lib';
 import { type TestApp, asUser, createTestApp } from '../helpers/create-test-app';
 import { createTestClock } from '../helpers/test-clock';
+import { createResponseValidator, lintWithRedocly, validateOpenApiDocument } from '../openapi/openapi-validators';
 
 const EDITOR = { id: '0000000000000000000000e1', role: 'editor' };
 const READER = { id: '0000000000000000000000a1', role: 'reader' };
@@ -147,14 +148,17 @@ describe('POST /<slug>/:id/preview', () => {
     expect((await makeLink('/posts/not-an-id')).status).toBe(404);
   });
 
-  it('is a 404 saying drafts are off on a collection or global without drafts', async () => {
+  it('is a 404 on a collection or global without drafts (the operations say drafts are off)', async () => {
     const plain = await t.api.local.create('plain', { title: 'x' });
     for (const path of [`/plain/${String(plain.id)}`, '/globals/footer']) {
-      for (const res of [await makeLink(path), await request(t.app).delete(`/api${path}/preview`).set(...asUser(EDITOR))]) {
-        expect(res.status).toBe(404);
-        expect(res.body.detail).toMatch(/Drafts are off/);
-      }
+      expect((await makeLink(path)).status).toBe(404);
+      expect((await request(t.app).delete(`/api${path}/preview`).set(...asUser(EDITOR))).status).toBe(404);
     }
+    const off = { status: 404, message: expect.stringMatching(/Drafts are off/) };
+    await expect(t.api.local.createPreview('plain', String(plain.id))).rejects.toMatchObject(off);
+    await expect(t.api.local.revokePreviews('plain', String(plain.id))).rejects.toMatchObject(off);
+    await expect(t.api.local.findDraftByPreview('plain', String(plain.id), 'x'.repeat(43))).rejects.toMatchObject(off);
+    await expect(t.api.local.createGlobalPreview('footer')).rejects.toMatchObject(off);
   });
 });
 
@@ -260,5 +264,24 @@ describe('the local API', () => {
     await expect(t.api.local.createPreview('posts', id, { user: READER })).rejects.toMatchObject({ status: 403 });
     await expect(t.api.local.createPreview('posts', id, { expiresIn: '8d' })).rejects.toMatchObject({ status: 400 });
     await expect(t.api.local.revokePreviews('posts', id, { user: EDITOR })).resolves.toEqual({ revoked: 1 });
+  });
+});
+
+describe('the OpenAPI document', () => {
+  it('describes the preview routes of drafts collections and globals only, lint-clean, and their answers match it', async () => {
+    const doc = (await request(t.app).get('/api/docs/openapi.json')).body as Parameters<typeof createResponseValidator>[0];
+    expect(validateOpenApiDocument(doc)).toEqual({ valid: true });
+    const previewPaths = Object.keys(doc.paths).filter((p) => p.endsWith('/preview')).sort();
+    expect(previewPaths).toEqual(['/globals/site/preview', '/notes/{id}/preview', '/posts/{id}/preview']);
+    // This router has no auth collection and declares no security schemes: no operation of it has security (security-defined).
+    const problems = lintWithRedocly(doc).filter((p) => (p.location[0]?.pointer ?? '').includes('preview') && p.ruleId !== 'security-defined');
+    expect(lintWithRedocly(doc).filter((p) => p.ruleId === 'security-defined' && p.location[0]?.pointer === '#/paths/~1posts~1{id}/get')).toHaveLength(1);
+    expect(problems.map((p) => `${p.ruleId} at ${p.location[0]?.pointer}: ${p.message}`)).toEqual([]);
+    const validator = createResponseValidator(doc);
+    const id = await record('posts', 'Documented');
+    const made = await makeLink(`/posts/${id}`);
+    expect(validator.errorsOf(`/posts/${id}/preview`, 'post', 201, 'application/json', made.body)).toEqual([]);
+    const revoked = await request(t.app).delete(`/api/posts/${id}/preview`).set(...asUser(EDITOR));
+    expect(validator.errorsOf(`/posts/${id}/preview`, 'delete', 200, 'application/json', revoked.body)).toEqual([]);
   });
 });
