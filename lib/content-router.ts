@@ -34,6 +34,7 @@ import { fieldReadRules, fullView } from './operations/field-view';
 import { type CollectionRuntime, type HookApiFactory, type Runtime, type RuntimeHooks, createCollectionRuntime, createRuntimeHooks } from './operations/runtime';
 import { syncDraft } from './operations/drafts/sync-draft';
 import { createPreviewTokenIndexes } from './operations/preview/preview-tokens';
+import { forgetPreviews } from './operations/preview/forget-previews';
 import { recordVersion } from './operations/versions/record-version';
 import { rateLimitFeature } from './rate-limit/rate-limit-feature';
 import { buildCollectionModels, buildDraftModel, buildGlobalModels, buildVersionModel } from './schema/build-models';
@@ -149,6 +150,7 @@ function historyHooks(descriptors: readonly CollectionDescriptor[]): RuntimeHook
   const hooks = createRuntimeHooks();
   // A working copy is brought in line with its published record before the change's version is written.
   if (descriptors.some((d) => d.versions)) hooks.changeStored.push(syncDraft, recordVersion);
+  if (descriptors.some((d) => d.versions?.drafts)) hooks.changeCommitted.push(forgetPreviews);
   return hooks;
 }
 

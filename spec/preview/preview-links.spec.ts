@@ -8,6 +8,7 @@ import { Types } from 'mongoose';
 import request from 'supertest';
 import type { ApiRecord } from '../../lib';
 import { type TestApp, asUser, createTestApp } from '../helpers/create-test-app';
+import { until } from '../helpers/eventually';
 import { createTestClock } from '../helpers/test-clock';
 import { createResponseValidator, lintWithRedocly, validateOpenApiDocument } from '../openapi/openapi-validators';
 
@@ -231,6 +232,26 @@ describe('DELETE /<slug>/:id/preview', () => {
     expect((await request(t.app).delete(`/api/posts/${id}/preview`)).status).toBe(401);
     expect((await request(t.app).delete(`/api/posts/${id}/preview`).set(...asUser(READER))).status).toBe(403);
     await expect(open('posts', id, token)).resolves.toMatchObject({ id });
+  });
+});
+
+describe('a deleted record', () => {
+  it('loses its links once neither its published record nor its working copy is left, so a record created again under its id does not reopen them', async () => {
+    const id = await record('posts', 'Doomed');
+    const { token } = (await makeLink(`/posts/${id}`)).body as { token: string };
+    const links = t.connection.collection('content-router.preview-tokens');
+    // Unpublishing-like: the published record goes, the working copy stays, and so do the links.
+    const kept = await record('posts', 'Kept as a draft');
+    const keptLink = (await makeLink(`/posts/${kept}`)).body as { token: string };
+    await t.api.local.delete('posts', kept);
+    // The working copy goes with its record in the same write (as the drafts sync does), then the record.
+    await t.connection.collection('posts_drafts').deleteOne({ _id: new Types.ObjectId(id) });
+    await t.api.local.delete('posts', id);
+    await until(async () => (await links.countDocuments({ record: id })) === 0, 10_000, 'the links of the deleted record to go');
+    await expect(open('posts', kept, keptLink.token)).resolves.toMatchObject({ id: kept, title: 'Kept as a draft (draft)' });
+    expect(await links.countDocuments({ record: kept })).toBe(1);
+    await t.connection.collection('posts_drafts').insertOne({ _id: new Types.ObjectId(id), title: 'Born again' });
+    await refused(open('posts', id, token));
   });
 });
 
