@@ -97,6 +97,8 @@ export type { MountedRoute } from './http/dispatch';
 export type { ApiRecord } from './schema/to-record';
 export type { FindResult } from './operations/find-result';
 export type { LocalApi, LocalCountOptions, LocalFindOptions, LocalOptions, LocalUploadOptions, UploadedFile } from './local/local-api';
+/** Working copies through the local API (docs/versions.md#drafts): what its draft members answer. */
+export type { DraftPage, DraftRecord, DraftStatus, DraftsLocalApi, GlobalDraft } from './local/draft-api';
 /** Errors: throw one from an access function or endpoint to answer with its status. */
 export {
   ConfigError,

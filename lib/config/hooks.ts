@@ -39,6 +39,11 @@ export interface HookArgs {
    * reset, a verification, a token mailed); `user` is then null and `actor.name` says which flow.
    */
   actor?: SystemActor;
+  /**
+   * `true` when the operation reads or writes a working copy of a drafts collection (`versions.drafts`):
+   * a draft save, a draft created with `?draft=true`. Absent on the published record's operations.
+   */
+  draft?: true;
 }
 
 /** `beforeValidate` and `beforeChange`: the body about to be validated or written. */
@@ -149,6 +154,8 @@ export interface FieldHookArgs {
   user: AuthUser | null;
   req?: Request;
   context: HookContext;
+  /** `true` on a working copy's operations (see HookArgs.draft). */
+  draft?: true;
 }
 
 /** Returns the field's new value; `undefined` keeps it. May be async. */

@@ -30,6 +30,8 @@ export interface MountedRoute {
   readonly method: string;
   readonly path: string;
   readonly operationId: string;
+  /** Left out of the OpenAPI document (RouteDef.undocumented). */
+  readonly undocumented?: true;
 }
 
 /** What serves an upgrade request: the route's phases (its handler replaced by `upgrade`), then its `upgrade` handler. */
@@ -129,7 +131,7 @@ export function createDispatcher(routes: readonly RouteDef[], lifecycle: Pick<Li
     // Its phases passing it on is not leaving the router: the route's `upgrade` takes it from there.
     const upgrade = route.upgrade ? { steps: chain.steps, onSend: [], onError: chain.onError, onLeave: [] } : undefined;
     pattern.methods.set(method, { route, chain, upgrade });
-    mounted.push(Object.freeze({ method, path: route.path, operationId: route.operationId }));
+    mounted.push(Object.freeze({ method, path: route.path, operationId: route.operationId, ...(route.undocumented && { undocumented: true as const }) }));
   }
   if (problems.length) throw new ConfigError(problems);
   // For the dispatcher's own errors (a 404 under a path the router owns, a 405, a malformed parameter).

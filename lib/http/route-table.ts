@@ -118,4 +118,6 @@ export interface RouteDef {
   upgrade?: UpgradeHandler;
   /** Where the route was declared when that is config the host wrote (`endpoints[2]`), for start-up errors. */
   source?: string;
+  /** Left out of the OpenAPI document: a path that only explains why nothing is there (drafts are off). */
+  undocumented?: true;
 }

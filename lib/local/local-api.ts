@@ -14,6 +14,7 @@ import { updateGlobal } from '../operations/globals';
 import { NotFoundError } from '../errors';
 import { parseCountQuery, parseListQuery, parseRecordQuery } from '../query';
 import type { ApiRecord } from '../schema/to-record';
+import { type DraftsLocalApi, bindDraftsLocalApi, createDraftsLocalApi } from './draft-api';
 import { type PreviewLocalApi, bindPreviewLocalApi, createPreviewLocalApi } from './preview-api';
 
 /** Who is acting, and whether access rules apply to it. */
@@ -95,8 +96,8 @@ export interface LocalUploadOptions extends LocalOptions {
   alt?: string;
 }
 
-/** Preview links: PreviewLocalApi (docs/versions.md). */
-export interface LocalApi extends PreviewLocalApi<LocalOptions> {
+/** The operations of `api.local`; the working copies' members are DraftsLocalApi's (draft-api.ts), the preview links' PreviewLocalApi's (preview-api.ts). */
+export interface LocalApi extends DraftsLocalApi, PreviewLocalApi<LocalOptions> {
   find(collection: string, options?: LocalFindOptions): Promise<FindResult>;
   /** How many records match, as `GET /<slug>/count` answers; always counted afresh (never a cached total). */
   count(collection: string, options?: LocalCountOptions): Promise<{ total: number }>;
@@ -190,6 +191,7 @@ export function bindLocalApi(local: LocalApi, caller: HookCaller): LocalApi {
     updateGlobal: (slug, data, options) => local.updateGlobal(slug, data, as(options)),
     upload: (source, options) => local.upload(source, as(options)),
     deleteUpload: (filename, options) => local.deleteUpload(filename, as(options)),
+    ...bindDraftsLocalApi(local, as),
     ...bindPreviewLocalApi(local, as),
   };
 }
@@ -268,6 +270,7 @@ export function createLocalApi(runtime: Runtime): LocalApi {
     // Replaced by the uploads feature when it is configured.
     upload: uploadsNotConfigured,
     deleteUpload: uploadsNotConfigured,
+    ...createDraftsLocalApi(runtime, actor),
     ...createPreviewLocalApi(runtime, actor),
   };
 }

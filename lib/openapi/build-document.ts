@@ -223,6 +223,7 @@ export function buildOpenApiDocument(source: DocumentSource, serverUrl: string):
   const items = new Map<string, { template: string; params: string[]; item: PathItemObject }>();
   const tags = new Set<string>();
   for (const route of routes) {
+    if (route.undocumented) continue;
     const split = splitPath(route.path);
     let entry = items.get(split.key);
     if (!entry) {

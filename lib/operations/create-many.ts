@@ -11,7 +11,6 @@
 import { type ErrorDetail, ItemsFailedError, ValidationError } from '../errors';
 import type { ApiRecord } from '../schema/to-record';
 import { assertValidInput } from '../schema/validate-input';
-import { checkAccess } from './access';
 import { assertWithinConstraints } from './constraint-match';
 import { hasBeforeWriteHooks } from './hooks';
 import { withAfterError } from './after-error';
@@ -23,6 +22,7 @@ import { recordToInsert, removeRecords } from './write/store';
 import { type StoredChange, changeStored, publishChange } from './write/stored-change';
 import { type ItemFailure, refuseFailedItems, storeEach } from './write/store-each';
 import { uniqueValueFailures } from './write/unique-values';
+import { checkWriteAccess } from './drafts/publish-access';
 
 export interface CreateManyArgs extends WriteArgs {
   items: unknown;
@@ -78,7 +78,7 @@ async function createAll(args: CreateManyArgs): Promise<BatchResult> {
     throw new ValidationError(`A batch may hold at most ${max} records.`, [{ field: 'data', message: `at most ${max} items`, code: 'too_many' }]);
   }
   // 1. Prepare every item; any failure fails the batch, nothing written.
-  const constraints = await Promise.all(items.map((item) => checkAccess({ ...args, op: 'create', data: bodyOf(item) })));
+  const constraints = await Promise.all(items.map((item) => checkWriteAccess({ ...args, op: 'create', data: bodyOf(item) })));
   const prepare = (item: unknown) => prepareWrite(args, item, { mode: 'create', operation: 'create', checkRelations: false });
   // With hooks, one item after another: they share the request's context and see the items in the client's
   // order. Without, together: a password hash per item runs on the thread pool.

@@ -4,13 +4,13 @@
 // 3-4. insert, and record the change at the seam -> 5-7. publish, afterChange, the answer.
 import { assertValidInput } from '../schema/validate-input';
 import type { ApiRecord } from '../schema/to-record';
-import { checkAccess } from './access';
 import { assertWithinConstraints } from './constraint-match';
 import { withAfterError } from './after-error';
 import { bodyOf, prepareWrite } from './prepare-input';
 import type { WriteArgs } from './runtime';
 import { answerStored, storeCreate, storeOne } from './write/pipeline';
 import { recordToInsert } from './write/store';
+import { checkWriteAccess } from './drafts/publish-access';
 
 export interface CreateArgs extends WriteArgs {
   data: unknown;
@@ -19,7 +19,7 @@ export interface CreateArgs extends WriteArgs {
 /** Creates one record and returns it as the API shows it. */
 export function create(args: CreateArgs): Promise<ApiRecord> {
   return withAfterError(args, 'create', async () => {
-    const constraint = await checkAccess({ ...args, op: 'create', data: bodyOf(args.data) });
+    const constraint = await checkWriteAccess({ ...args, op: 'create', data: bodyOf(args.data) });
     const { input, data } = await prepareWrite(args, args.data, { mode: 'create', operation: 'create' });
     assertValidInput(input.errors, 'The record is not valid.');
     if (constraint) await assertWithinConstraints(args, [{ doc: recordToInsert(args.collection, input.set), constraint }]);

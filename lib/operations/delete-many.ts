@@ -13,13 +13,14 @@
 //   3. for each record deleted: its change event and afterDelete. The answer lists the ids deleted.
 import type { DeleteHookArgs } from '../config/hooks';
 import type { RawDoc } from '../schema/to-record';
-import { checkAccess, findableConstraint } from './access';
+import { findableConstraint } from './access';
 import { buildFilter } from './build-filter';
 import { type BulkArgs, type BulkFailure, type BulkResult, dryRunAnswer, failureOf, selectRows } from './bulk-write';
 import { hookBase, runAll } from './hooks';
 import { withAfterError } from './after-error';
 import { finishDelete, storeDelete } from './write/pipeline';
 import { type ItemFailure, refuseFailedItems, storeEach } from './write/store-each';
+import { checkWriteAccess } from './drafts/publish-access';
 
 export interface DeleteManyArgs extends BulkArgs {
   /** Soft-delete collections: remove the records for good instead of stamping deletedAt. */
@@ -34,7 +35,7 @@ export function deleteMany(args: DeleteManyArgs): Promise<BulkResult> {
     const { collection } = args;
     const { beforeDelete, afterDelete } = collection.descriptor.hooks;
     const soft = collection.descriptor.softDelete && !args.permanent;
-    const constraint = await checkAccess({ ...args, op: 'delete' });
+    const constraint = await checkWriteAccess({ ...args, op: 'delete' });
     // A record the caller may not read, it cannot find by its values (nor count in a dry run).
     const findable = await findableConstraint(args);
     const filter = await buildFilter({ ...args, nodes: [args.where, constraint, findable], deleted: soft ? false : true });

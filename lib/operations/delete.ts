@@ -11,7 +11,7 @@ import type { DeleteHookArgs } from '../config/hooks';
 import { NotFoundError } from '../errors';
 import { assertValidInput } from '../schema/validate-input';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
-import { checkAccess, findableConstraint } from './access';
+import { findableConstraint } from './access';
 import { buildFilter, idCondition } from './build-filter';
 import { hookBase, hooksSeeOriginal, runAll } from './hooks';
 import { withAfterError } from './after-error';
@@ -21,6 +21,7 @@ import { presentFor } from './present-records';
 import { toRecordId } from './record-id';
 import type { OperationArgs } from './runtime';
 import { answerStored, finishDelete, storeDelete, storeOne, storeUpdate } from './write/pipeline';
+import { checkWriteAccess } from './drafts/publish-access';
 
 export interface DeleteArgs extends OperationArgs {
   id: string;
@@ -37,7 +38,7 @@ async function assertPrecondition(args: DeleteArgs, stored: RawDoc | undefined, 
 
 async function idFilter(args: DeleteArgs, op: 'delete' | 'update', deleted: boolean | 'only'): Promise<Record<string, unknown>> {
   const _id = toRecordId(args.id);
-  const constraint = await checkAccess({ ...args, op });
+  const constraint = await checkWriteAccess({ ...args, op });
   // A record the caller may not read is not found, as its GET is not.
   const findable = await findableConstraint(args);
   return buildFilter({ ...args, nodes: [idCondition(args.collection, [_id]), constraint, findable], deleted });

@@ -18,6 +18,7 @@ import type { CollectionRuntime, OperationArgs, Runtime } from './runtime';
 import { answerStored, storeOne, storeUpdate } from './write/pipeline';
 import { atRevisionOf } from './write/store';
 import { type IfMatch, assertTagMatches, conditionalMiss, tagsToMatch } from './precondition';
+import { checkWriteAccess } from './drafts/publish-access';
 
 export interface GlobalArgs {
   runtime: Runtime;
@@ -43,7 +44,7 @@ function withoutId(record: Record<string, unknown>): Record<string, unknown> {
 }
 
 /** The stored (or default) document as this caller receives it: afterRead hooks and field access applied. */
-async function toGlobalRecord(args: GlobalArgs, row: RawDoc): Promise<Record<string, unknown>> {
+export async function toGlobalRecord(args: GlobalArgs, row: RawDoc): Promise<Record<string, unknown>> {
   const [record] = await presentFor(asOperation(args), [row]);
   return withoutId(record);
 }
@@ -52,7 +53,7 @@ async function toGlobalRecord(args: GlobalArgs, row: RawDoc): Promise<Record<str
  * The filter of the global document, ANDed with the rule's where-constraint when it returned one: a stored
  * document that does not match it (or none stored yet) is then a 404, for reads and writes alike.
  */
-async function globalFilter(args: GlobalArgs, constraint: WhereNode | undefined): Promise<Record<string, unknown>> {
+export async function globalFilter(args: GlobalArgs, constraint: WhereNode | undefined): Promise<Record<string, unknown>> {
   const _id = args.global.descriptor.slug;
   if (!constraint) return { _id };
   const filter = await buildFilter({ ...args, collection: args.global, nodes: [constraint] });
@@ -75,7 +76,7 @@ export function findGlobal(args: GlobalArgs): Promise<Record<string, unknown>> {
 }
 
 /** The stored document, or before the first write its defaults (unless a constraint hides the global). */
-function storedOrDefaults(args: GlobalArgs, row: RawDoc | null, constraint: WhereNode | undefined): RawDoc {
+export function storedOrDefaults(args: GlobalArgs, row: RawDoc | null, constraint: WhereNode | undefined): RawDoc {
   if (row) return row;
   if (constraint) throw notFound(args.global);
   return new args.global.model({ _id: args.global.descriptor.slug }).toObject();
@@ -89,7 +90,7 @@ export function updateGlobal(args: GlobalArgs & { data: unknown }): Promise<Reco
 async function writeGlobal(args: GlobalArgs & { data: unknown }): Promise<Record<string, unknown>> {
   const { global } = args;
   const operation = asOperation(args);
-  const constraint = await checkAccess({ ...args, collection: global, op: 'update', data: bodyOf(args.data) });
+  const constraint = await checkWriteAccess({ ...args, collection: global, op: 'update', data: bodyOf(args.data) });
   const filter = await globalFilter(args, constraint);
   const tags = tagsToMatch(args.ifMatch);
   const original = hooksSeeOriginal(global) || tags ? await global.model.findOne(filter).lean<RawDoc>() : undefined;

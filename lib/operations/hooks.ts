@@ -105,11 +105,14 @@ export interface HookBase {
   context: HookContext;
   readonly api: HookApi;
   actor?: OperationArgs['actor'];
+  draft?: true;
 }
 
 /** A field hook's args: the operation's shared part (without `api`, which field hooks do not get) and the field's own. */
 export function fieldHookArgs(base: HookBase, field: string, value: unknown, extra: Pick<FieldHookArgs, 'data' | 'doc' | 'originalDoc'>): FieldHookArgs {
-  return { value, field, collection: base.collection, operation: base.operation, user: base.user, req: base.req, context: base.context, ...extra };
+  const args: FieldHookArgs = { value, field, collection: base.collection, operation: base.operation, user: base.user, req: base.req, context: base.context, ...extra };
+  if (base.draft) args.draft = true;
+  return args;
 }
 
 /**
@@ -125,6 +128,8 @@ export function hookBase(args: OperationArgs, operation: HookOperation, collecti
   const base: HookBase = { operation, collection: collection.descriptor.slug, user, req, context: state.context, api };
   // Only on the router's own writes: a caller's hooks get no `actor` key at all.
   if (args.actor) base.actor = args.actor;
+  // Only on a working copy's operations: hooks of the published record get no `draft` key at all.
+  if (collection.descriptor.variant === 'draft') base.draft = true;
   return base;
 }
 

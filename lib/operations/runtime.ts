@@ -257,7 +257,8 @@ export interface RuntimeHooks {
 
 /** One stored change of one record (or global, or file), as the write read it back from the database. */
 export interface StoredChange {
-  readonly collection: Pick<CollectionRuntime, 'descriptor'>;
+  /** What was written: its descriptor, and a versioned collection's working copies and history (recorders write there). */
+  readonly collection: Pick<CollectionRuntime, 'descriptor' | 'drafts' | 'versions'>;
   /** What happened to the record, as the change bus names it (a restore is an update). */
   readonly type: 'create' | 'update' | 'delete';
   /** The operation that made the change. */

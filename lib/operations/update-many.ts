@@ -15,7 +15,7 @@
 import type { ErrorDetail } from '../errors';
 import { assertValidInput } from '../schema/validate-input';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
-import { accessDenied, checkAccess, findableConstraint, readConstraintOrNull } from './access';
+import { accessDenied, findableConstraint, readConstraintOrNull } from './access';
 import { buildFilter } from './build-filter';
 import { type BulkArgs, type BulkFailure, type BulkResult, dryRunAnswer, failureOf, selectRows } from './bulk-write';
 import { constraintTest } from './constraint-match';
@@ -27,6 +27,7 @@ import { applyInMemory } from './update';
 import { answerStored, changeOf, storeUpdate } from './write/pipeline';
 import { type ItemFailure, refuseFailedItems, storeEach } from './write/store-each';
 import { uniqueValueFailures } from './write/unique-values';
+import { checkWriteAccess } from './drafts/publish-access';
 
 export interface UpdateManyArgs extends BulkArgs {
   data: unknown;
@@ -36,7 +37,7 @@ export interface UpdateManyArgs extends BulkArgs {
 export function updateMany(args: UpdateManyArgs): Promise<BulkResult> {
   return withAfterError(args, 'update', async () => {
     const { collection } = args;
-    const constraint = await checkAccess({ ...args, op: 'update', data: bodyOf(args.data) });
+    const constraint = await checkWriteAccess({ ...args, op: 'update', data: bodyOf(args.data) });
     assertValidInput([...(await checkBody(args, args.data, 'update')), ...writeOnlyNamed(args)], 'The update is not valid; nothing was written.');
     // A record the caller may not read, it cannot find by its values (nor count in a dry run).
     const findable = await findableConstraint(args);

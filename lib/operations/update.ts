@@ -12,7 +12,7 @@ import { NotFoundError, WriteConflictError } from '../errors';
 import type { WhereNode } from '../query/types';
 import { assertValidInput } from '../schema/validate-input';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
-import { checkAccess, findableConstraint } from './access';
+import { findableConstraint } from './access';
 import { buildFilter, idCondition } from './build-filter';
 import { assertWithinConstraints } from './constraint-match';
 import { hasBeforeWriteHooks, hooksSeeOriginal } from './hooks';
@@ -24,6 +24,7 @@ import { presentFor } from './present-records';
 import { type CollectionRuntime, needsPriorState, type WriteArgs } from './runtime';
 import { answerStored, changeOf, storeOne, storeUpdate } from './write/pipeline';
 import type { StoredChange } from './write/stored-change';
+import { checkWriteAccess } from './drafts/publish-access';
 
 export interface UpdateArgs extends WriteArgs {
   id: string;
@@ -58,7 +59,7 @@ export function update(args: UpdateArgs): Promise<ApiRecord> {
   return withAfterError(args, 'update', async () => {
     const { runtime, collection } = args;
     // 1. Access: a record the caller may not read is not found, as its GET is not.
-    const constraint = await checkAccess({ ...args, op: 'update', data: bodyOf(args.data) });
+    const constraint = await checkWriteAccess({ ...args, op: 'update', data: bodyOf(args.data) });
     const findable = await findableConstraint(args);
     const filter = await buildFilter({ ...args, nodes: [idCondition(collection, [toRecordId(args.id)]), constraint, findable, args.condition], deleted: false });
     const tags = tagsToMatch(args.ifMatch);

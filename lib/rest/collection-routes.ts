@@ -18,6 +18,8 @@ import { parseQueryString, querySearch, readQuery } from '../http/read-query';
 import { callerAtOnce, requestUser } from '../http/request-user';
 import type { RouteDef } from '../http/route-table';
 import { recordNouns } from '../schema/type-names';
+import { DRAFT_PARAMETER, answerDraftCreate, answerDraftList, asksForDrafts } from './draft-routes';
+import { findDrafts } from '../operations/drafts/find-drafts';
 
 /** `{ data: [...] }` is a batch, unless the collection has a field of its own called `data`. */
 function isBatch(collection: CollectionRuntime, body: unknown): body is { data: unknown[] } {
@@ -97,6 +99,14 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
       headers: [IF_NONE_MATCH_HEADER],
       responses: { 200: { description: 'A page of records', shape: { kind: 'list', slug } }, ...NOT_MODIFIED, ...READ_ERRORS },
       async handler(req, res) {
+        if (asksForDrafts(req)) {
+          // The working copies (draft-routes.ts): every list parameter, read in the caller's view as below.
+          const caller = await requestUser(runtime, req);
+          const search = querySearch(req);
+          const query = viewed ? listQueryIn(await operationView({ runtime, collection, user: caller, req }, 'read'), search) : readListQuery(search);
+          await answerDraftList(res, findDrafts({ runtime, collection, req, user: caller, query }), query);
+          return;
+        }
         const user = viewed ? await requestUser(runtime, req) : undefined;
         const query = user !== undefined ? listQueryIn(await operationView({ runtime, collection, user, req }, 'read'), querySearch(req)) : readListQuery(querySearch(req));
         // Without field rules the query is read first: a malformed one costs no credential check.
@@ -162,6 +172,7 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
       tags,
       collection: slug,
       auth: 'optional',
+      ...(collection.drafts && { query: [DRAFT_PARAMETER] }),
       body: { type: 'json', shape: batchable ? { kind: 'one-of', shapes: [{ kind: 'record-input', slug, mode: 'create' }, { kind: 'batch-input', slug }] } : { kind: 'record-input', slug, mode: 'create' }, required: true },
       config: { idempotent: true },
       responses: {
@@ -169,6 +180,12 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
         ...WRITE_ERRORS,
       },
       async handler(req, res) {
+        // `?draft=true`: a record that exists only as a working copy (draft-routes.ts).
+        if (asksForDrafts(req)) {
+          if (isBatch(collection, req.body)) throw new QueryError('draft=true creates one record, not a batch.', [{ field: 'draft', message: 'takes one record', code: 'draft_batch' }]);
+          await answerDraftCreate(runtime, collection, req, res);
+          return;
+        }
         const args = await base(req);
         if (isBatch(collection, req.body)) {
           // Without transactions an item another writer raced is reported in `errors`; the others are created.

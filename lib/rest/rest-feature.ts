@@ -4,6 +4,7 @@ import { collectionRoutes } from './collection-routes';
 import type { Feature } from '../http/feature';
 import { createQueryMemo } from './query-memo';
 import { globalRoutes } from './global-routes';
+import { draftRoutes, globalDraftRoutes } from './draft-routes';
 import { previewRoutes } from './preview-routes';
 
 /** Collections under `/<slug>`, globals under `/globals/<slug>`. */
@@ -16,6 +17,8 @@ export const restFeature: Feature = {
       routes: [
         ...[...runtime.collections.values()].flatMap((collection) => collectionRoutes(runtime, collection, memo)),
         ...[...runtime.globals.values()].flatMap((global) => globalRoutes(runtime, global)),
+        ...[...runtime.collections.values()].flatMap((collection) => draftRoutes(runtime, collection)),
+        ...[...runtime.globals.values()].flatMap((global) => globalDraftRoutes(runtime, global)),
         ...[...runtime.collections.values(), ...runtime.globals.values()].flatMap((owner) => previewRoutes(runtime, owner)),
       ],
     };

@@ -110,7 +110,8 @@ describe('the document', () => {
     const documented = Object.entries(doc.paths).flatMap(([template, item]) =>
       Object.entries(item).map(([method, op]) => `${method.toUpperCase()} ${template} ${(op as unknown as { operationId: string }).operationId}`),
     );
-    const mounted = t.api.routes.map((r) => `${r.method} ${r.path.replace(/:(\w+)/g, '{$1}')} ${r.operationId}`);
+    // Routes that only explain why nothing is there (draft paths where drafts are off) are left out of it.
+    const mounted = t.api.routes.filter((r) => !r.undocumented).map((r) => `${r.method} ${r.path.replace(/:(\w+)/g, '{$1}')} ${r.operationId}`);
     expect(mounted.length).toBeGreaterThanOrEqual(30);
     expect([...documented].sort()).toEqual([...mounted].sort());
     expect(new Set(t.api.routes.map((r) => r.operationId)).size).toBe(t.api.routes.length);
@@ -315,7 +316,7 @@ describe('real answers match the document', () => {
   });
 
   it('every mounted route was exercised above', () => {
-    const missing = t.api.routes.map((r) => r.operationId).filter((id) => !exercised.has(id));
+    const missing = t.api.routes.filter((r) => !r.undocumented).map((r) => r.operationId).filter((id) => !exercised.has(id));
     expect(missing).toEqual([]);
   });
 });

@@ -7,7 +7,7 @@ import type { ClientSession } from 'mongoose';
 import type { RawDoc } from '../../schema/to-record';
 import { REVISION, atRevision } from '../../schema/revision';
 import type { CollectionRuntime } from '../runtime';
-import { rethrowWriteError } from '../write-errors';
+import { isDuplicateKeyError, rethrowWriteError } from '../write-errors';
 
 /** `filter`, narrowed to the revision read: a write through it holds only while the record is still at `rev`. */
 export function atRevisionOf(filter: Record<string, unknown>, row: { _rev?: unknown }): Record<string, unknown> {
@@ -79,4 +79,24 @@ export async function deleteRecordAt(collection: CollectionRuntime, filter: Reco
 /** Removes records just inserted, by id: a batch create undoing what landed before the database failed. */
 export async function removeRecords(collection: CollectionRuntime, ids: readonly unknown[]): Promise<void> {
   if (ids.length) await collection.model.deleteMany({ _id: { $in: ids } });
+}
+
+/**
+ * Stores `row` whole as the record with its id, replacing the one stored there (or inserting it): a working
+ * copy made from its published record, the same document in the sibling collection.
+ */
+export async function replaceRecord(collection: CollectionRuntime, row: RawDoc, session?: ClientSession): Promise<void> {
+  await collection.model.replaceOne({ _id: row._id }, row, { upsert: true, session, timestamps: false });
+}
+
+/**
+ * Inserts `row` whole, as it is, unless a record with its id is stored already (another writer made it
+ * first; that one stands): the first working copy of a published record.
+ */
+export async function insertCopy(collection: CollectionRuntime, row: RawDoc, session?: ClientSession): Promise<void> {
+  try {
+    await collection.model.collection.insertOne(row, { session });
+  } catch (error) {
+    if (!isDuplicateKeyError(error)) throw error;
+  }
 }
