@@ -1,13 +1,14 @@
 // The preview-link routes of a collection (`/<slug>/:id/preview`) and of a global
 // (`/globals/<slug>/preview`): make a link (POST) and revoke every link of the record (DELETE). The link
 // itself is read by the draft route (`GET .../draft?preview=<token>`), which calls findDraftByPreview.
-// Served only where drafts are on (`versions: { drafts: true }`): elsewhere the path is the router's 404 for
-// an unknown route, and the operations (the local API) answer a 404 saying drafts are off.
+// Where drafts are off the same paths answer a 404 saying so, left out of the document (a client has
+// nothing to call there), as the draft routes do.
 import type { Request, Response } from 'express';
 import { ValidationError } from '../errors';
 import { endJson } from '../http/json-answer';
 import { requestUser } from '../http/request-user';
 import type { RouteDef, RouteResponse } from '../http/route-table';
+import { draftsOff } from '../operations/drafts/working-copy';
 import { createPreview } from '../operations/preview/create-preview';
 import { revokePreviews } from '../operations/preview/revoke-previews';
 import type { CollectionRuntime, Runtime } from '../operations/runtime';
@@ -57,10 +58,10 @@ function expiresInOf(req: Request): unknown {
 
 /** The routes of one collection's (or global's) preview links. */
 export function previewRoutes(runtime: Runtime, collection: CollectionRuntime): RouteDef[] {
-  if (!collection.drafts) return [];
   const { slug, isGlobal } = collection.descriptor;
   const path = isGlobal ? `/globals/${slug}/preview` : `/${slug}/:id/preview`;
   const operationId = isGlobal ? `globals.${slug}` : slug;
+  if (!collection.drafts) return draftsOffRoutes(path, `${operationId}.preview`, collection.descriptor);
   const tags = isGlobal ? ['globals'] : [slug];
   const what = isGlobal ? `the ${slug} global` : recordNouns(slug).one;
   const args = async (req: Request) => ({ runtime, collection, req, user: await requestUser(runtime, req), ...(!isGlobal && { id: String(req.params.id) }) });
@@ -99,4 +100,20 @@ export function previewRoutes(runtime: Runtime, collection: CollectionRuntime): 
       },
     },
   ];
+}
+
+/** POST and DELETE of a preview path where drafts are off: a 404 saying so, left out of the document. */
+function draftsOffRoutes(path: string, operationId: string, descriptor: { slug: string; isGlobal: boolean }): RouteDef[] {
+  const refuse = (): Promise<void> => Promise.reject(draftsOff(descriptor));
+  return (['post', 'delete'] as const).map((method) => ({
+    method,
+    path,
+    operationId: `${operationId}.${method}`,
+    summary: 'Drafts are off',
+    tags: [],
+    auth: 'none',
+    undocumented: true,
+    responses: { 404: { description: 'Drafts are off' } },
+    handler: refuse,
+  }));
 }

@@ -53,13 +53,17 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** A record published with `title`, and (unless `draft` is null) a working copy of it with `draft`'s values. */
+/**
+ * A record published with `title`, whose working copy then holds `draft`'s values (written to the store
+ * directly, beside the router: what an editor's draft saves leave); `draft: null`: a record stored before
+ * drafts were switched on, which has no working copy at all.
+ */
 async function record(slug: string, title: string, draft: Record<string, unknown> | null = { title: `${title} (draft)`, secret: 'hush', internal: 'staff only' }): Promise<string> {
   const published = await t.api.local.create(slug, { title });
-  if (draft) {
-    const now = clock.now();
-    await t.connection.collection(`${slug}_drafts`).insertOne({ _id: new Types.ObjectId(published.id as string), ...draft, createdAt: now, updatedAt: now, _rev: 1 });
-  }
+  const copies = t.connection.collection(`${slug}_drafts`);
+  const _id = new Types.ObjectId(published.id as string);
+  if (draft) await copies.updateOne({ _id }, { $set: draft, $setOnInsert: { createdAt: clock.now(), updatedAt: clock.now(), _rev: 1 } }, { upsert: true });
+  else await copies.deleteOne({ _id });
   return published.id as string;
 }
 
@@ -149,11 +153,13 @@ describe('POST /<slug>/:id/preview', () => {
     expect((await makeLink('/posts/not-an-id')).status).toBe(404);
   });
 
-  it('is a 404 on a collection or global without drafts (the operations say drafts are off)', async () => {
+  it('is a 404 saying drafts are off on a collection or global without drafts, over REST and the local API', async () => {
     const plain = await t.api.local.create('plain', { title: 'x' });
     for (const path of [`/plain/${String(plain.id)}`, '/globals/footer']) {
-      expect((await makeLink(path)).status).toBe(404);
-      expect((await request(t.app).delete(`/api${path}/preview`).set(...asUser(EDITOR))).status).toBe(404);
+      for (const res of [await makeLink(path), await request(t.app).delete(`/api${path}/preview`).set(...asUser(EDITOR))]) {
+        expect(res.status).toBe(404);
+        expect(res.body.detail).toMatch(/Drafts are off/);
+      }
     }
     const off = { status: 404, message: expect.stringMatching(/Drafts are off/) };
     await expect(t.api.local.createPreview('plain', String(plain.id))).rejects.toMatchObject(off);
@@ -211,6 +217,51 @@ describe('opening a link (findDraftByPreview)', () => {
   });
 });
 
+describe('GET /<slug>/:id/draft?preview=<token>', () => {
+  const read = (path: string, token: string, user?: Record<string, unknown>) => {
+    const req = request(t.app).get(`/api${path}/draft`).query({ preview: token });
+    return user ? req.set(...asUser(user)) : req;
+  };
+
+  it('answers the working copy to anyone holding the link, no-store and noindex', async () => {
+    const id = await record('posts', 'Over HTTP');
+    const { token, url } = (await makeLink(`/posts/${id}`)).body as { token: string; url: string };
+    const res = await request(t.app).get(url);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id, title: 'Over HTTP (draft)', summary: 'about Over HTTP (draft)' });
+    expect(res.body).not.toHaveProperty('secret');
+    expect(res.body).not.toHaveProperty('internal');
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.headers['x-robots-tag']).toBe('noindex');
+    // A reader with a credential of its own is still shown what an anonymous reader sees.
+    expect((await read(`/posts/${id}`, token, READER)).body).not.toHaveProperty('internal');
+  });
+
+  it('is a 401 problem for a wrong, tampered, other record\'s, expired or revoked token, never the published record', async () => {
+    const id = await record('posts', 'Guarded over HTTP');
+    const other = await record('posts', 'Elsewhere');
+    const { token } = (await makeLink(`/posts/${id}`)).body as { token: string };
+    const elsewhere = (await makeLink(`/posts/${other}`)).body as { token: string };
+    const flipped = token.slice(0, -1) + (token.endsWith('A') ? 'B' : 'A');
+    for (const bad of [flipped, elsewhere.token, 'nonsense']) {
+      const res = await read(`/posts/${id}`, bad);
+      expect(res.status).toBe(401);
+      expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
+      expect(res.body.code).toBe('invalid_preview_token');
+      expect(JSON.stringify(res.body)).not.toContain('Guarded over HTTP');
+    }
+    const short = (await makeLink(`/posts/${id}`, { expiresIn: 60 })).body as { token: string };
+    clock.advance(60_000);
+    expect((await read(`/posts/${id}`, short.token)).status).toBe(401);
+    expect((await read(`/posts/${id}`, token)).status).toBe(200);
+    await request(t.app).delete(`/api/posts/${id}/preview`).set(...asUser(EDITOR));
+    expect((await read(`/posts/${id}`, token)).status).toBe(401);
+  });
+
+  // The global draft route (draft-routes.ts) does not read `preview=` yet: findGlobalDraftByPreview covers the read meanwhile.
+  it.todo('opens a global working copy through /globals/<slug>/draft?preview=, no-store and noindex');
+});
+
 describe('DELETE /<slug>/:id/preview', () => {
   it("revokes every link of the record, and none of another record's", async () => {
     const id = await record('posts', 'Revoked');
@@ -237,29 +288,33 @@ describe('DELETE /<slug>/:id/preview', () => {
 
 describe('a deleted record', () => {
   it('loses its links once neither its published record nor its working copy is left, so a record created again under its id does not reopen them', async () => {
-    const id = await record('posts', 'Doomed');
-    const { token } = (await makeLink(`/posts/${id}`)).body as { token: string };
     const links = t.connection.collection('content-router.preview-tokens');
-    // Unpublishing-like: the published record goes, the working copy stays, and so do the links.
-    const kept = await record('posts', 'Kept as a draft');
-    const keptLink = (await makeLink(`/posts/${kept}`)).body as { token: string };
-    await t.api.local.delete('posts', kept);
-    // The working copy goes with its record in the same write (as the drafts sync does), then the record.
-    await t.connection.collection('posts_drafts').deleteOne({ _id: new Types.ObjectId(id) });
-    await t.api.local.delete('posts', id);
-    await until(async () => (await links.countDocuments({ record: id })) === 0, 10_000, 'the links of the deleted record to go');
-    await expect(open('posts', kept, keptLink.token)).resolves.toMatchObject({ id: kept, title: 'Kept as a draft (draft)' });
-    expect(await links.countDocuments({ record: kept })).toBe(1);
-    await t.connection.collection('posts_drafts').insertOne({ _id: new Types.ObjectId(id), title: 'Born again' });
-    await refused(open('posts', id, token));
+    const linkOf = async (id: string) => ((await makeLink(`/posts/${id}`)).body as { token: string }).token;
+    // Deleting the published record takes its working copy along: nothing is left.
+    const deleted = await record('posts', 'Doomed');
+    const deletedToken = await linkOf(deleted);
+    await t.api.local.delete('posts', deleted);
+    // Discarding a never-published draft deletes the record.
+    const discarded = await draftOnly('posts', { title: 'Never published' });
+    await linkOf(discarded);
+    await t.api.local.discardDraft('posts', discarded);
+    // Discarding the changes of a published record leaves its working copy (now the published state): links stay.
+    const reset = await record('posts', 'Reset');
+    const resetToken = await linkOf(reset);
+    await t.api.local.discardDraft('posts', reset);
+    await until(async () => (await links.countDocuments({ record: { $in: [deleted, discarded] } })) === 0, 10_000, 'the links of the deleted records to go');
+    await expect(open('posts', reset, resetToken)).resolves.toMatchObject({ id: reset, title: 'Reset' });
+    await t.connection.collection('posts_drafts').insertOne({ _id: new Types.ObjectId(deleted), title: 'Born again' });
+    await refused(open('posts', deleted, deletedToken));
   });
 });
 
 describe('preview links of a global', () => {
   it('makes, opens and revokes a link of the global working copy', async () => {
+    await t.api.local.revokeGlobalPreviews('site');
     await t.api.local.updateGlobal('site', { headline: 'Live' });
     const now = clock.now();
-    await t.connection.collection('globals_drafts').insertOne({ _id: 'site' as unknown as Types.ObjectId, headline: 'Coming soon', hiddenNote: 'x', createdAt: now, updatedAt: now, _rev: 1 });
+    await t.connection.collection('globals_drafts').updateOne({ _id: 'site' as unknown as Types.ObjectId }, { $set: { headline: 'Coming soon', hiddenNote: 'x', createdAt: now, updatedAt: now, _rev: 1 } }, { upsert: true });
     const res = await makeLink('/globals/site');
     expect(res.status).toBe(201);
     const { token, url } = res.body as { token: string; url: string };

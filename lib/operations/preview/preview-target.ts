@@ -1,13 +1,13 @@
 // What every preview operation starts from: the record a link is for (a collection's record or a global),
 // on a collection that keeps drafts, and its working copy. Operations may be handed the published
 // collection or its working copies' runtime: both lead to the same pair.
-import { NotFoundError } from '../../errors';
 import type { WhereNode } from '../../query/types';
 import type { RawDoc } from '../../schema/to-record';
 import type { DescribedArgs } from '../access';
 import { buildFilter, liveRecordFilter } from '../build-filter';
 import { checkRecordId } from '../record-id';
 import type { CollectionRuntime, OperationArgs } from '../runtime';
+import { draftsOff } from '../drafts/working-copy';
 
 /** A record that may have preview links: its published collection, its working copies, and its stored id. */
 export interface PreviewTarget {
@@ -30,9 +30,7 @@ export function previewTarget(args: Pick<OperationArgs, 'runtime' | 'collection'
   const { slug, isGlobal } = args.collection.descriptor;
   const published = args.collection.descriptor.variant === 'draft' ? (isGlobal ? runtime.globals : runtime.collections).get(slug) : args.collection;
   const drafts = published?.drafts;
-  if (!published || !drafts) {
-    throw new NotFoundError(`Drafts are off for the ${isGlobal ? 'global' : 'collection'} "${slug}", so it has no preview links (versions: { drafts: true } turns them on).`);
-  }
+  if (!published || !drafts) throw draftsOff({ slug, isGlobal });
   return { published, drafts, slug, global: isGlobal, record: isGlobal ? slug : checkRecordId(id).toLowerCase() };
 }
 
