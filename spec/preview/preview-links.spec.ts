@@ -44,6 +44,7 @@ beforeAll(async () => {
         fields: { title: { type: 'text' } },
       },
       { slug: 'plain', access: { read: () => true, create: () => true }, fields: { title: { type: 'text' } } },
+      { slug: 'cached', versions: { drafts: true }, cache: { ttl: 600 }, access: { read: () => true, create: () => true }, fields: { title: { type: 'text' } } },
     ],
     globals: [
       { slug: 'site', versions: { drafts: true }, access: { read: () => true, update: ({ user }) => user?.role === 'editor' }, fields: { headline: { type: 'text' }, hiddenNote: { type: 'text', hidden: true } } },
@@ -211,6 +212,19 @@ describe('opening a link (findDraftByPreview)', () => {
     await refused(open('posts', id, token));
   });
 
+  it('reads the working copy afresh every time, on a collection with a response cache too', async () => {
+    const id = await record('cached', 'Cached', { title: 'First draft' });
+    const link = await t.api.local.createPreview('cached', id);
+    expect(await open('cached', id, link.token)).toMatchObject({ title: 'First draft' });
+    expect((await request(t.app).get(`/api${link.path}`)).body).toMatchObject({ title: 'First draft' });
+    // A change the router never saw (another instance, a script): no cached answer hides it.
+    await t.connection.collection('cached_drafts').updateOne({ _id: new Types.ObjectId(id) }, { $set: { title: 'Second draft' } });
+    expect(await open('cached', id, link.token)).toMatchObject({ title: 'Second draft' });
+    const res = await request(t.app).get(`/api${link.path}`);
+    expect(res.body).toMatchObject({ title: 'Second draft' });
+    expect(res.headers['x-cache']).toBeUndefined();
+  });
+
   it('builds a TTL index that clears expired links away', async () => {
     const indexes = await t.connection.collection('content-router.preview-tokens').listIndexes().toArray();
     expect(indexes).toEqual(expect.arrayContaining([expect.objectContaining({ key: { expiresAt: 1 }, expireAfterSeconds: 0 })]));
@@ -348,7 +362,7 @@ describe('the OpenAPI document', () => {
     const doc = (await request(t.app).get('/api/docs/openapi.json')).body as Parameters<typeof createResponseValidator>[0];
     expect(validateOpenApiDocument(doc)).toEqual({ valid: true });
     const previewPaths = Object.keys(doc.paths).filter((p) => p.endsWith('/preview')).sort();
-    expect(previewPaths).toEqual(['/globals/site/preview', '/notes/{id}/preview', '/posts/{id}/preview']);
+    expect(previewPaths).toEqual(['/cached/{id}/preview', '/globals/site/preview', '/notes/{id}/preview', '/posts/{id}/preview']);
     // This router has no auth collection and declares no security schemes: no operation of it has security (security-defined).
     const problems = lintWithRedocly(doc).filter((p) => (p.location[0]?.pointer ?? '').includes('preview') && p.ruleId !== 'security-defined');
     expect(lintWithRedocly(doc).filter((p) => p.ruleId === 'security-defined' && p.location[0]?.pointer === '#/paths/~1posts~1{id}/get')).toHaveLength(1);
