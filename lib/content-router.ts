@@ -37,6 +37,8 @@ import { syncDraft } from './operations/drafts/sync-draft';
 import { keepsHistory, versionRecorder } from './operations/versions/record-version';
 import { recorderFor } from './operations/write/stored-change';
 import { pruneVersions } from './operations/versions/prune-versions';
+import { createPreviewTokenIndexes } from './operations/preview/preview-tokens';
+import { forgetPreviews } from './operations/preview/forget-previews';
 import { rateLimitFeature } from './rate-limit/rate-limit-feature';
 import { buildCollectionModels, buildDraftModel, buildGlobalModels, buildVersionModel } from './schema/build-models';
 import type { CollectionDescriptor } from './schema/descriptors';
@@ -156,6 +158,8 @@ function historyHooks(clock: Clock, descriptors: readonly CollectionDescriptor[]
     hooks.changeStored.push(recorderFor(keepsHistory, syncDraft), versionRecorder(clock));
     hooks.changeCommitted.push(pruneVersions);
   }
+  // A record deleted for good, leaving no working copy, takes its preview links with it.
+  if (descriptors.some((d) => d.versions?.drafts)) hooks.changeCommitted.push(forgetPreviews);
   return hooks;
 }
 
@@ -176,6 +180,8 @@ async function buildIndexes(runtime: Runtime): Promise<void> {
   const models = owners.flatMap((c) => [c.model, ...(c.drafts ? [c.drafts.model] : []), ...(c.versions ? [c.versions] : [])]);
   // Globals share one versions (and one drafts) collection: each model's indexes are built once.
   await Promise.all([...new Set(models)].map((model) => model.createIndexes()));
+  // Preview links (of working copies only) are kept in one collection of the router's own.
+  if ([...runtime.collections.values(), ...runtime.globals.values()].some((c) => c.drafts)) await createPreviewTokenIndexes(runtime.connection);
 }
 
 /** Builds the content API router from a config. Throws a ConfigError listing every config problem. */

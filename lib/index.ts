@@ -99,6 +99,8 @@ export type { FindResult } from './operations/find-result';
 export type { LocalApi, LocalCountOptions, LocalFindOptions, LocalOptions, LocalUploadOptions, UploadedFile } from './local/local-api';
 /** Working copies through the local API (docs/versions.md#drafts): what its draft members answer. */
 export type { DraftPage, DraftRecord, DraftStatus, DraftsLocalApi, GlobalDraft } from './local/draft-api';
+/** Preview links through the local API (docs/versions.md#preview-links): what createPreview answers. */
+export type { PreviewLink, PreviewLinkOptions, PreviewLocalApi } from './local/preview-api';
 /** Errors: throw one from an access function or endpoint to answer with its status. */
 export {
   ConfigError,

@@ -14,6 +14,7 @@ import { type VersionDiff, type VersionPage, type VersionRecord, diffVersion, fi
 import type { ApiRecord } from '../schema/to-record';
 import { type DraftsLocalApi, bindDraftsLocalApi, createDraftsLocalApi } from './draft-api';
 import { type PublishLocalApi, createPublishLocalApi } from './publish-api';
+import { type PreviewLocalApi, bindPreviewLocalApi, createPreviewLocalApi } from './preview-api';
 
 // The options every call takes, and who a call runs as (actor), live in local-options.ts: the members other
 // files add (draft-api.ts, publish-api.ts) read them too, without an import circle back to this file.
@@ -54,8 +55,11 @@ export interface LocalRestoreOptions extends LocalPreconditionOptions {
   publish?: boolean;
 }
 
-/** The operations of `api.local`; the working copies' members are DraftsLocalApi's (draft-api.ts), publish, unpublish and scheduled actions PublishLocalApi's (publish-api.ts). */
-export interface LocalApi extends DraftsLocalApi, PublishLocalApi {
+/**
+ * The operations of `api.local`; the working copies' members are DraftsLocalApi's (draft-api.ts), publish,
+ * unpublish and scheduled actions PublishLocalApi's (publish-api.ts), preview links PreviewLocalApi's (preview-api.ts).
+ */
+export interface LocalApi extends DraftsLocalApi, PublishLocalApi, PreviewLocalApi<LocalOptions> {
   find(collection: string, options?: LocalFindOptions): Promise<FindResult>;
   /** How many records match, as `GET /<slug>/count` answers; always counted afresh (never a cached total). */
   count(collection: string, options?: LocalCountOptions): Promise<{ total: number }>;
@@ -145,6 +149,7 @@ export function bindLocalApi(local: LocalApi, caller: HookCaller): LocalApi {
     schedule: (target, input, options) => local.schedule(target, input, as(options)),
     schedules: (target, options) => local.schedules(target, as(options)),
     cancelSchedule: (target, scheduleId, options) => local.cancelSchedule(target, scheduleId, as(options)),
+    ...bindPreviewLocalApi(local, as),
   };
 }
 
@@ -242,5 +247,6 @@ export function createLocalApi(runtime: Runtime): LocalApi {
     upload: uploadsNotConfigured,
     deleteUpload: uploadsNotConfigured,
     ...createDraftsLocalApi(runtime, actor),
+    ...createPreviewLocalApi(runtime, actor),
   };
 }

@@ -63,7 +63,7 @@ export function publishRoutes(runtime: Runtime, collection: CollectionRuntime): 
       auth: 'optional',
       headers: [ifMatchHeader(required)],
       responses: {
-        200: { description: 'The working copy', shape: { kind: 'schema', schema: { type: 'object', properties: { _status: { type: 'string', const: 'draft' } }, required: ['_status'] } } },
+        200: { description: 'The working copy', shape: { kind: 'draft', slug, ...(isGlobal && { global: true }) } },
         ...ERRORS,
         404: { description: 'Not published' },
         409: { description: 'The published record changed meanwhile' },

@@ -7,6 +7,7 @@ import { globalRoutes } from './global-routes';
 import { versionRoutes } from './version-routes';
 import { draftRoutes, globalDraftRoutes } from './draft-routes';
 import { publishRoutes } from './publish-routes';
+import { previewRoutes } from './preview-routes';
 
 /** Collections under `/<slug>`, globals under `/globals/<slug>`. */
 export const restFeature: Feature = {
@@ -22,6 +23,7 @@ export const restFeature: Feature = {
         ...[...runtime.collections.values()].flatMap((collection) => draftRoutes(runtime, collection)),
         ...[...runtime.globals.values()].flatMap((global) => globalDraftRoutes(runtime, global)),
         ...[...runtime.collections.values(), ...runtime.globals.values()].flatMap((collection) => publishRoutes(runtime, collection)),
+        ...[...runtime.collections.values(), ...runtime.globals.values()].flatMap((owner) => previewRoutes(runtime, owner)),
       ],
     };
   },

@@ -10,24 +10,6 @@ import { recordNouns } from '../schema/type-names';
 import { type ScheduleCaller, cancelAction, listActions, scheduleAction } from './schedule-actions';
 import type { ScheduleStore } from './schedule-store';
 
-const ACTION: JsonSchema = {
-  type: 'object',
-  properties: {
-    id: { type: 'string' },
-    action: { type: 'string', enum: ['publish', 'unpublish'] },
-    at: { type: 'string', format: 'date-time' },
-    status: { type: 'string', enum: ['pending', 'done', 'failed', 'cancelled'] },
-    reason: { type: 'string', description: 'Why a failed action failed: the code of the problem it met (precondition_failed, forbidden, validation_error, unique_conflict, not_found, ...).' },
-    detail: { type: 'string' },
-    collection: { type: 'string' },
-    global: { type: 'string' },
-    record: { type: 'string' },
-    ifMatch: { type: 'string' },
-    createdAt: { type: 'string', format: 'date-time' },
-    finishedAt: { type: 'string', format: 'date-time' },
-  },
-  required: ['id', 'action', 'at', 'status', 'record', 'createdAt'],
-};
 const INPUT: JsonSchema = {
   type: 'object',
   properties: {
@@ -62,7 +44,7 @@ export function scheduleRoutes(runtime: Runtime, collection: CollectionRuntime, 
       body: { type: 'json', shape: { kind: 'schema', schema: INPUT }, required: true },
       // A retried request must not schedule the action twice: it may carry an Idempotency-Key.
       config: { idempotent: true },
-      responses: { 201: { description: 'The scheduled action, pending', shape: { kind: 'schema', schema: ACTION } }, 400: { description: 'Invalid schedule' }, ...ERRORS, 404: { description: 'No such record' } },
+      responses: { 201: { description: 'The scheduled action, pending', shape: { kind: 'schedule' } }, 400: { description: 'Invalid schedule' }, ...ERRORS, 404: { description: 'No such record' } },
       async handler(req, res) {
         const { store: kept, caller } = await callerOf(req);
         endJson(res.status(201), await scheduleAction(kept, caller, req.body));
@@ -75,7 +57,7 @@ export function scheduleRoutes(runtime: Runtime, collection: CollectionRuntime, 
       operationId: isGlobal ? `globals.${slug}.schedules` : `${slug}.schedules`,
       summary: `List the scheduled actions of ${noun}`,
       description: 'Every status is kept: pending, done, failed (with its reason), cancelled. Newest first.',
-      responses: { 200: { description: 'The actions', shape: { kind: 'schema', schema: { type: 'object', properties: { data: { type: 'array', items: ACTION } }, required: ['data'] } } }, ...ERRORS, 404: { description: 'No such record' } },
+      responses: { 200: { description: 'The actions', shape: { kind: 'schedule-list' } }, ...ERRORS, 404: { description: 'No such record' } },
       async handler(req, res) {
         const { store: kept, caller } = await callerOf(req);
         endJson(res.set('Cache-Control', 'private, no-store'), { data: await listActions(kept, caller) });
@@ -88,7 +70,7 @@ export function scheduleRoutes(runtime: Runtime, collection: CollectionRuntime, 
       operationId: isGlobal ? `globals.${slug}.cancelSchedule` : `${slug}.cancelSchedule`,
       summary: `Cancel a scheduled action of ${noun}`,
       responses: {
-        200: { description: 'The action, cancelled', shape: { kind: 'schema', schema: ACTION } },
+        200: { description: 'The action, cancelled', shape: { kind: 'schedule' } },
         ...ERRORS,
         404: { description: 'No such action for this record' },
         409: { description: 'The action is no longer pending (done, failed, cancelled, or running)' },

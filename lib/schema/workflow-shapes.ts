@@ -39,7 +39,13 @@ export const SCHEDULED_ACTION_FIELDS: readonly WorkflowField[] = Object.freeze([
   { name: 'at', type: 'date', description: 'When it runs (within seconds of it).' },
   { name: 'status', type: { enum: SCHEDULE_STATUSES } },
   { name: 'ifMatch', type: 'text', optional: true, description: "The draft's ETag it was scheduled against: a draft changed since makes it fail (`precondition_failed`) and publishes nothing." },
-  { name: 'reason', type: 'text', optional: true, nullable: true, description: 'Why a failed action failed.' },
+  { name: 'reason', type: 'text', optional: true, nullable: true, description: 'Why a failed action failed: the code of the problem it met (precondition_failed, forbidden, validation_error, unique_conflict, not_found, ...).' },
+  { name: 'detail', type: 'text', optional: true, description: "The problem's message, for a failed action." },
+  { name: 'collection', type: 'text', optional: true, description: 'The collection of the record it acts on.' },
+  { name: 'global', type: 'text', optional: true, description: 'The global it acts on.' },
+  { name: 'record', type: 'text', description: "The record's id (a global's slug)." },
+  { name: 'createdAt', type: 'date' },
+  { name: 'finishedAt', type: 'date', optional: true, description: 'When it ran, or was cancelled.' },
 ]);
 
 /** A preview link, as POST `/<slug>/:id/preview` answers it. */
