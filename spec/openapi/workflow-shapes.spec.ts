@@ -140,7 +140,7 @@ it('describes scheduled actions and preview links the same for every collection'
       at: { type: 'string', format: 'date-time' },
       status: { enum: ['pending', 'done', 'failed', 'cancelled'] },
     },
-    required: ['id', 'action', 'at', 'status'],
+    required: ['id', 'action', 'at', 'status', 'record', 'createdAt'],
   });
   expect(schemas.PreviewLink).toMatchObject({ properties: { token: { type: 'string' }, url: { type: 'string' }, expiresAt: { format: 'date-time' } }, required: ['token', 'url', 'expiresAt'] });
 });

@@ -92,7 +92,7 @@ it('declares a version as its summary plus the record as it was, and a diff keye
 
 it('declares scheduled actions and preview links once, for every drafts collection', () => {
   expect(bare('ScheduledAction')).toBe(
-    ['export interface ScheduledAction {', '  id: string;', '  action: "publish" | "unpublish";', '  at: string;', '  status: "pending" | "done" | "failed" | "cancelled";', '  ifMatch?: string;', '  reason?: string | null;', '}', ''].join('\n'),
+    ['export interface ScheduledAction {', '  id: string;', '  action: "publish" | "unpublish";', '  at: string;', '  status: "pending" | "done" | "failed" | "cancelled";', '  ifMatch?: string;', '  reason?: string | null;', '  detail?: string;', '  collection?: string;', '  global?: string;', '  record: string;', '  createdAt: string;', '  finishedAt?: string;', '}', ''].join('\n'),
   );
   expect(bare('PreviewLink')).toBe(['export interface PreviewLink {', '  token: string;', '  url: string;', '  expiresAt: string;', '}', ''].join('\n'));
 });
@@ -139,7 +139,7 @@ describe('compiled with tsc --strict', () => {
           `const page: PageVersion = { ...${summary}, op: 'publish', actor: { origin: 'schedule' }, doc: { id: '2', title: 'T', createdAt: '', updatedAt: '' } };`,
           "const diff: ArticleVersionDiff = { from: 1, to: 'draft', changes: [{ field: 'title', before: 'A', after: 'B' }, { field: 'body', before: null, after: 'x' }] };",
           "const siteDiff: SiteVersionDiff = { from: null, to: 1, changes: [{ field: 'title', before: null, after: 'Hi' }] };",
-          "const scheduled: ScheduledAction = { id: 's', action: 'unpublish', at: '2030-01-01T00:00:00.000Z', status: 'pending' };",
+          "const scheduled: ScheduledAction = { id: 's', action: 'unpublish', at: '2030-01-01T00:00:00.000Z', status: 'pending', record: 'r', createdAt: '2029-12-31T00:00:00.000Z' };",
           "const link: PreviewLink = { token: 't', url: '/api/articles/1/draft?preview=t', expiresAt: '' };",
           'export { draft, item, version, page, diff, siteDiff, scheduled, link };',
         ].join('\n'),
