@@ -31,12 +31,6 @@ export function entryOfRow(row: AuditRow): AuditEntry {
   return { id: _id.toHexString(), ...rest };
 }
 
-/** A driver error saying an index of that name exists with other options (the retention changed). */
-function isIndexConflict(error: unknown): boolean {
-  const code = (error as { code?: unknown }).code;
-  return code === 85 || code === 86;
-}
-
 export function createAuditStore(connection: Connection): AuditStore {
   const rows = () => connection.collection<AuditRow>(AUDIT_COLLECTION);
   return {
@@ -52,15 +46,12 @@ export function createAuditStore(connection: Connection): AuditStore {
       return rows().find(filter, { sort, batchSize: 500 });
     },
     async createIndexes(retentionMs) {
-      const time: mongo.IndexDescription = { key: { at: 1 }, name: TIME_INDEX, ...(retentionMs > 0 && { expireAfterSeconds: Math.floor(retentionMs / 1000) }) };
-      await rows()
-        .createIndexes([time])
-        .catch(async (error: unknown) => {
-          // A changed retention: the time index is made again with the new expiry (or none).
-          if (!isIndexConflict(error)) throw error;
-          await rows().dropIndex(TIME_INDEX);
-          await rows().createIndexes([time]);
-        });
+      const expireAfterSeconds = retentionMs > 0 ? Math.floor(retentionMs / 1000) : undefined;
+      // A changed retention: the time index is made again with the new expiry (or none). Compared first, since
+      // not every server refuses an index of the same name with other options.
+      const existing = (await rows().indexes().catch(() => [])).find((index) => index.name === TIME_INDEX);
+      if (existing && existing.expireAfterSeconds !== expireAfterSeconds) await rows().dropIndex(TIME_INDEX);
+      await rows().createIndexes([{ key: { at: 1 }, name: TIME_INDEX, ...(expireAfterSeconds !== undefined && { expireAfterSeconds }) }]);
       await rows().createIndexes([
         { key: { at: -1, _id: -1 }, name: 'at_id' },
         { key: { 'resource.collection': 1, 'resource.id': 1, at: -1, _id: -1 }, name: 'resource' },
