@@ -1,8 +1,9 @@
 // The audit log as a feature (docs/audit.md): a recorder at the write pipeline's seam stores one entry per
-// stored change of a recorded collection, in the session that stored it (so with transactions the change and
-// its entry commit or roll back together); a listener stores the account events, webhook retries and refused
-// writes the other features emit, outside any transaction; each stored entry then goes to the sink, never
-// awaited by the write. Every request gets an id (`X-Request-Id`). Routes read entries, none writes them.
+// stored change of a recorded collection, in the session that stored it where the server has transactions
+// (the change and its entry commit or roll back together), else written behind in batches once the change is
+// stored (entry-queue.ts); a listener stores the account events, webhook retries and refused writes the other
+// features emit, outside any transaction, through the same queue; each stored entry then goes to the sink,
+// never awaited by the write. Every request gets an id (`X-Request-Id`). Routes read entries, none writes them.
 import type { AuthUser } from '../config/types';
 import type { Feature } from '../http/feature';
 import { isDatabaseUnavailable } from '../http/to-problem';
@@ -14,8 +15,9 @@ import { boundedSink } from './audit-sink';
 import { auditReadAllowed } from './audit-access';
 import { type AuditPage, parseAuditQuery, readAuditPage } from './audit-query';
 import { auditRoutes } from './audit-routes';
-import { createAuditStore } from './audit-store';
+import { createAuditStore, withNewId } from './audit-store';
 import { entryOfChange } from './change-entry';
+import { createEntryQueue } from './entry-queue';
 import { entryOfEvent } from './event-entry';
 import { assignRequestId } from './request-info';
 
@@ -52,24 +54,27 @@ export const auditFeature: Feature<ResolvedAudit | undefined> = {
     const { config } = runtime;
     const store = createAuditStore(runtime.connection);
     const sink = boundedSink(options.sink, config.logger);
-    const lost = (what: string) => (error: unknown) => {
+    const report = (error: unknown, what: string) => {
       if (isDatabaseUnavailable(error)) runtime.outage.failed('audit entry', error);
       else config.logger.error(`content-router: could not store the audit entry of ${what}:`, toLoggableError(error));
     };
-    /** Entries stored for changes not yet committed: the sink hears of an entry once its change is committed. */
+    const describe = (entry: Omit<AuditEntry, 'id'>) => `a ${entry.action}${entry.resource.collection ?? entry.resource.global ? ` of ${entry.resource.collection ?? entry.resource.global}` : ''}${entry.resource.id ? ` ${entry.resource.id}` : ''}`;
+    const queue = createEntryQueue(
+      store,
+      (entries) => entries.forEach(sink),
+      (error, entries) => report(error, entries.map(describe).join(', ')),
+    );
+    /** Entries stored in a transaction not yet committed: the sink hears of an entry once its change is committed. */
     const uncommitted = new WeakMap<StoredChange, AuditEntry>();
 
     const recordChange: ChangeRecorder = async (change, session, by) => {
       if (!options.records(change.collection.descriptor.slug)) return;
       const entry = entryOfChange(change, by, config.clock.now());
-      try {
-        uncommitted.set(change, await store.insert(entry, session));
-      } catch (error) {
-        // In a transaction the change rolls back with its entry: the write fails, nothing is unrecorded.
-        if (session) throw error;
-        // Without transactions the change is stored already: it stands, and the missing entry is logged.
-        lost(`a ${entry.action} of ${change.collection.descriptor.slug} ${change.id}`)(error);
-      }
+      // In a transaction the entry commits or rolls back with its change: a failure fails the write, so no
+      // change goes unrecorded.
+      if (session) uncommitted.set(change, await store.insert(entry, session));
+      // Without one the change is stored already: its entry is written behind (entry-queue.ts).
+      else queue.add(withNewId(entry));
     };
     const committed = (change: StoredChange) => {
       const entry = uncommitted.get(change);
@@ -82,11 +87,10 @@ export const auditFeature: Feature<ResolvedAudit | undefined> = {
       const slug = event.action === 'refused' ? (event.resource?.collection ?? event.resource?.global) : undefined;
       if (slug !== undefined && !options.records(slug)) return;
       try {
-        const entry = entryOfEvent(event, config.clock.now());
         // Outside any transaction: a refused write has none, and an account event stands on its own.
-        store.insert(entry).then(sink, lost(`a ${entry.action} event`));
+        queue.add(withNewId(entryOfEvent(event, config.clock.now())));
       } catch (error) {
-        lost(`a ${event.action} event`)(error);
+        report(error, `a ${event.action} event`);
       }
     };
 
@@ -102,16 +106,20 @@ export const auditFeature: Feature<ResolvedAudit | undefined> = {
     lifecycle.onReady.push(async () => {
       await store.createIndexes(options.retentionMs);
     });
+    // Before the connection closes: the entries still queued are stored.
+    lifecycle.onClose.push(() => queue.flush());
     const audit: AuditApi = {
       async find(find = {}) {
         const { user, where, limit, cursor } = find;
         const allowed = user === undefined ? undefined : await auditReadAllowed(options.read, user);
-        const raw = { where, limit, cursor };
-        return readAuditPage(store, parseAuditQuery(raw, config.query, allowed));
+        const query = parseAuditQuery({ where, limit, cursor }, config.query, allowed);
+        // This process's own entries are read: those queued are stored first.
+        await queue.flush();
+        return readAuditPage(store, query);
       },
     };
     return {
-      routes: auditRoutes(runtime, store, options, config.logger),
+      routes: auditRoutes(runtime, store, queue, options, config.logger),
       hooks: { changeStored: [recordChange], changeCommitted: [committed], auditEvents: [hearEvent] },
       expose: { audit },
     };

@@ -19,6 +19,7 @@ import { auditReadAllowed } from './audit-access';
 import type { ResolvedAudit } from './audit-options';
 import { ACTOR_TYPES, AUDIT_ACTIONS, AUDIT_PAGINATION, EXPORT_SORT, FILTER_NAMES, type AuditQuery, parseAuditQuery, parseAuditWhere, readAuditPage } from './audit-query';
 import { type AuditStore, entryOfRow } from './audit-store';
+import type { EntryQueue } from './entry-queue';
 
 /** One entry as the routes, the export and the sink give it. */
 export const AUDIT_ENTRY: JsonSchema = {
@@ -121,11 +122,14 @@ async function* ndjson(store: AuditStore, query: AuditQuery): AsyncGenerator<str
   if (batch) yield batch;
 }
 
-export function auditRoutes(runtime: Runtime, store: AuditStore, options: ResolvedAudit, logger: Logger): RouteDef[] {
+export function auditRoutes(runtime: Runtime, store: AuditStore, queue: EntryQueue, options: ResolvedAudit, logger: Logger): RouteDef[] {
   /** The query of a read, the caller's read rule's where ANDed in; 401/403 before anything is read. */
   async function queryOf(req: Request, paged: boolean, scope?: WhereNode): Promise<AuditQuery> {
     const allowed = await auditReadAllowed(options.read, await requestUser(runtime, req), req);
-    return parseAuditQuery(readQuery(req), runtime.config.query, combineAnd(allowed, scope), paged);
+    const query = parseAuditQuery(readQuery(req), runtime.config.query, combineAnd(allowed, scope), paged);
+    // This process's own entries are read: those queued are stored first.
+    await queue.flush();
+    return query;
   }
   const page = async (req: Request, res: Response, scope?: WhereNode) => {
     res.set('Cache-Control', 'private, no-store');

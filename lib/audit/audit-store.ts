@@ -17,6 +17,8 @@ const TIME_INDEX = 'at';
 export interface AuditStore {
   /** Stores an entry (in `session` when given); answers it with its id. */
   insert(entry: Omit<AuditEntry, 'id'>, session?: ClientSession): Promise<AuditEntry>;
+  /** Stores entries that were given their ids already, in one command; each is stored or not on its own. */
+  insertMany(entries: readonly AuditEntry[]): Promise<void>;
   /** Up to `limit` rows matching `filter` in `sort` order. */
   find(filter: Record<string, unknown>, sort: Record<string, 1 | -1>, limit: number): Promise<AuditRow[]>;
   /** A driver cursor over the rows matching `filter` in `sort` order, read in batches (the export). */
@@ -31,6 +33,17 @@ export function entryOfRow(row: AuditRow): AuditEntry {
   return { id: _id.toHexString(), ...rest };
 }
 
+/** The row an entry is stored as. */
+function rowOfEntry(entry: AuditEntry): AuditRow {
+  const { id, ...rest } = entry;
+  return { _id: new Types.ObjectId(id), ...rest };
+}
+
+/** An entry with the id it will be stored under. */
+export function withNewId(entry: Omit<AuditEntry, 'id'>): AuditEntry {
+  return { id: new Types.ObjectId().toHexString(), ...entry };
+}
+
 export function createAuditStore(connection: Connection): AuditStore {
   const rows = () => connection.collection<AuditRow>(AUDIT_COLLECTION);
   return {
@@ -38,6 +51,9 @@ export function createAuditStore(connection: Connection): AuditStore {
       const row = { _id: new Types.ObjectId(), ...entry } as AuditRow;
       await rows().insertOne(row, session ? { session } : {});
       return entryOfRow(row);
+    },
+    async insertMany(entries) {
+      await rows().insertMany(entries.map(rowOfEntry), { ordered: false });
     },
     find(filter, sort, limit) {
       return rows().find(filter, { sort, limit }).toArray();
