@@ -69,8 +69,8 @@ const FEATURES: readonly Feature<unknown>[] = [
 
 /**
  * The router contentRouter() returns: mount it with app.use(prefix, api). Besides these, the members
- * features add (RouterMembers): `auth` (docs/auth.md), `realtime` when it is enabled (docs/realtime.md), and
- * `webhooks` when webhooks are configured (docs/webhooks.md).
+ * features add (RouterMembers): `auth` (docs/auth.md), `realtime` when it is enabled (docs/realtime.md),
+ * `webhooks` when webhooks are configured (docs/webhooks.md), and `audit` when the audit log is (docs/audit.md).
  */
 export interface ContentRouter extends Router, Readonly<RouterMembers> {
   /** Server-side access to the same operations (access overridden unless a user is passed). */

@@ -61,6 +61,9 @@ export function parseAuditOptions(config: ContentConfig): ParsedOptions<Resolved
   if (value === undefined) return { problems: [], options: undefined };
   if (!isRecord(value)) return { problems: [SHAPE], options: undefined };
   const problems = Object.keys(value).filter((key) => !KEYS.includes(key)).map((key) => `audit.${key}: unknown option`);
+  if ((config.collections ?? []).some((collection) => isRecord(collection) && collection.slug === 'audit')) {
+    problems.push('audit: the collection "audit" would answer the audit log\'s routes (/audit); rename the collection to turn the audit log on');
+  }
   const records = parseCollections(value.collections, config, problems);
   const retentionMs = parseRetention(value.retention, problems);
   const { sink, access } = value;

@@ -43,6 +43,11 @@ describe('audit config', () => {
     expect(problems(audit)).toEqual([expect.stringContaining(problem)]);
   });
 
+  it('refuses a collection named audit, whose routes the log would take', () => {
+    const taken = validateConfig({ db, collections: [{ slug: 'audit', fields: { a: { type: 'text' } } }], audit: {} } as ContentConfig, [parseAuditOptions]);
+    expect(taken).toEqual([expect.stringContaining('audit: the collection "audit" would answer the audit log\'s routes')]);
+  });
+
   it('reports its problems through contentRouter(), before any connection', () => {
     expect(() => contentRouter({ db, collections, audit: { retention: 'forever' } as never })).toThrow(ConfigError);
   });

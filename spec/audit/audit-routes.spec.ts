@@ -4,6 +4,7 @@
 import request from 'supertest';
 import { type TestApp, asUser, createTestApp } from '../helpers/create-test-app';
 import type { AuditEntry } from '../../lib/audit/audit-entry';
+import { createResponseValidator, validateOpenApiDocument } from '../openapi/openapi-validators';
 
 const open = { read: () => true, create: () => true, update: () => true, delete: () => true };
 const admin = asUser({ id: 'admin1', role: 'admin' });
@@ -124,11 +125,17 @@ describe('the audit log routes', () => {
     await expect(t.api.audit!.find({ where: { nope: 1 } })).rejects.toMatchObject({ status: 400 });
   });
 
-  it('describes its routes in the OpenAPI document', async () => {
+  it('describes its routes in the OpenAPI document, as they answer', async () => {
     const { body } = await request(t.app).get('/api/docs/openapi.json').expect(200);
     expect(Object.keys(body.paths['/audit'])).toEqual(['get']);
     expect(body.paths['/audit/export'].get.responses['200'].content).toHaveProperty(['application/x-ndjson']);
     expect(body.paths['/posts/{id}/audit'].get.operationId).toBe('posts.audit');
+    expect(validateOpenApiDocument(body)).toEqual({ valid: true });
+    const validator = createResponseValidator(body);
+    const page = await list({ limit: '2', cursor: '' }).expect(200);
+    expect(validator.errorsOf('/audit', 'get', 200, 'application/json', page.body)).toEqual([]);
+    const one = await request(t.app).get(`/api/posts/${first}/audit`).set(...admin).expect(200);
+    expect(validator.errorsOf(`/posts/${first}/audit`, 'get', 200, 'application/json', one.body)).toEqual([]);
   });
 });
 

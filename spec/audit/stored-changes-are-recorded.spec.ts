@@ -101,6 +101,12 @@ describe('the audit log records stored changes', () => {
     expect(await entries()).toEqual([]);
   });
 
+  it("names the request's Idempotency-Key", async () => {
+    await request(t.app).post('/api/posts').set('Idempotency-Key', 'retry-key-1').send({ title: 'i' }).expect(201);
+    const [entry] = await entries();
+    expect(entry.idempotencyKey).toBe('retry-key-1');
+  });
+
   it("keeps a sane X-Request-Id the client sent, and replaces one that is not", async () => {
     const kept = await request(t.app).post('/api/posts').set('X-Request-Id', 'trace-123.abc').send({ title: 'k' }).expect(201);
     expect(kept.headers['x-request-id']).toBe('trace-123.abc');
