@@ -26,6 +26,7 @@ const UNIT = [
   'auth/verified-tokens.spec.ts',
   'rate-limit/rate-limit-config.spec.ts',
   'idempotency/idempotency-config.spec.ts',
+  'audit/audit-config.spec.ts',
   'webhooks/webhook-config.spec.ts',
   'webhooks/endpoint-url-credentials.spec.ts',
   'webhooks/delivery-queue.spec.ts',

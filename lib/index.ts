@@ -80,6 +80,12 @@ export type { WebhookEndpoint, WebhookRetryOptions, WebhookView, WebhooksOptions
 // Also what declares api.webhooks on ContentRouter (RouterMembers), for the host's compiler.
 export type { WebhookAttempt, WebhookDelivery, WebhookDeliveryPage, WebhookDeliveryQuery } from './webhooks/delivery-log';
 export type { WebhooksApi } from './webhooks/webhooks-feature';
+/** The audit log: options, entries, and api.audit (docs/audit.md). */
+export type { AuditOptions, AuditReadRule } from './config/types';
+export type { AuditAction, AuditActor, AuditEntry } from './config/audit-entry';
+// Also what declares api.audit on ContentRouter (RouterMembers), for the host's compiler.
+export type { AuditApi, AuditFindOptions } from './audit/audit-feature';
+export type { AuditPage } from './audit/audit-query';
 /** Response caching of a collection (docs/cache.md). */
 export type { CacheOptions } from './config/types';
 // Also what declares api.auth on ContentRouter (RouterMembers), for the host's compiler.

@@ -336,9 +336,15 @@ export interface AuditEvent {
 /** Hears audit events; a listener stores them away from the caller's path and never throws into it. */
 export type AuditEventListener = (event: AuditEvent) => void;
 
-/** Records a stored change in the session that stored it (versions, audit); a failure rolls the write back. */
+/** The operation a change is stored for: its runtime, its request (if any) and the request state it counts as written for. */
+export type WriteBy = Pick<OperationArgs, 'runtime' | 'state' | 'req'>;
+
+/**
+ * Records a stored change in the session that stored it (versions, audit); a failure rolls the write back.
+ * `by`: the operation that stored it (the audit log reads the request from it).
+ */
 export interface ChangeRecorder {
-  (change: StoredChange, session: ClientSession | undefined): Promise<void>;
+  (change: StoredChange, session: ClientSession | undefined, by: WriteBy): Promise<void>;
   /**
    * Whether it records the changes of `collection`; absent: of every collection. A write of a collection no
    * recorder records needs no transaction (write/stored-change.ts recordsChanges).
