@@ -33,6 +33,7 @@ const UNIT = [
   'openapi/build-document.spec.ts',
   'openapi/docs-options.spec.ts',
   'util/',
+  'audit/audit-event-entry.spec.ts',
   'cache/invalidation.spec.ts',
   'changes/echo-filter.spec.ts',
   'changes/collection-watcher.spec.ts',
