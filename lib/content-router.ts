@@ -4,6 +4,7 @@
 import type { Server } from 'node:http';
 import express, { type Router } from 'express';
 import mongoose, { type Connection, type Model } from 'mongoose';
+import { auditFeature } from './audit/audit-feature';
 import { authFeature } from './auth/auth-feature';
 import { cacheFeature } from './cache/cache-feature';
 import { changeFeedFeature } from './change-feed/change-feed-feature';
@@ -44,14 +45,15 @@ import { databaseAddress } from './util/database-address';
 import { describeError } from './util/loggable-error';
 
 /**
- * The features of every router, in hook order: the rate limit first, so a request is counted before any
- * other work; auth before the rest, so its authenticator and access defaults lead; idempotency next, so a
+ * The features of every router, in hook order: the audit log first, so every answer carries its request's
+ * id (`X-Request-Id`); the rate limit next, so a request is counted before any other work; auth before the rest, so its authenticator and access defaults lead; idempotency next, so a
  * malformed key is refused once the request is counted; the change feed before
  * its consumers, so it starts before them and closes after them; custom endpoints after the generated
  * routes, so a collision names the generated route they collide with. Webhooks watch their own streams
  * (from a kept position), apart from the change feed.
  */
 const FEATURES: readonly Feature<unknown>[] = [
+  auditFeature,
   rateLimitFeature,
   authFeature,
   idempotencyFeature,

@@ -4,6 +4,7 @@ import type { Clock } from '../util/clock';
 import type { Connection } from 'mongoose';
 import type { Request, Response, Router } from 'express';
 import type { CollectionHooks, FieldAccess, FieldHooks, GlobalHooks } from './hooks';
+import type { AuditEntry } from './audit-entry';
 import type { AuthUser, Scope } from './user';
 
 export type { AuthUser, Scope, SystemActor } from './user';
@@ -622,6 +623,37 @@ export interface IdempotencyOptions {
   maxKeysPerCaller?: number;
 }
 
+/** Who may read the audit log (`GET /audit`, `GET /<slug>/:id/audit`, `GET /audit/export`). */
+export type AuditReadRule = (args: { user: AuthUser | null; req?: Request }) => AccessResult | Promise<AccessResult>;
+
+/**
+ * The audit log (docs/audit.md): one entry per stored change, account event, webhook retry and refused write,
+ * kept in `content-router.audit`. Entries name who, what, which record, which fields, the outcome and the
+ * request; never a value.
+ */
+export interface AuditOptions {
+  /** The collections and globals whose changes are recorded, by slug (`_uploads`: files); `'*'`: all. Default `'*'`. */
+  collections?: '*' | string[];
+  /**
+   * How long entries are kept: a duration (`'90d'`, `'52w'`) or a number of seconds, enforced by a TTL index on
+   * `at`; `0` keeps every entry. Default `'90d'`.
+   */
+  retention?: string | number;
+  /**
+   * Receives each entry once it is stored (a SIEM, a file, a log pipeline). Never awaited by a write: each call
+   * is bounded to 5 s, and a failure or timeout is logged (once per burst), never the write's.
+   */
+  sink?: (entry: AuditEntry) => void | Promise<void>;
+  access?: {
+    /**
+     * Who may read entries: `true`, `false` or a where on the entries (`{ 'actor.id': { equals: user.id } }`).
+     * Default: role `admin`, and with an API key, one carrying the `admin` scope. Anonymous callers a rule
+     * refuses get a 401, others a 403.
+     */
+    read?: AuditReadRule;
+  };
+}
+
 /**
  * Webhooks: signed, retried, persisted deliveries of record changes to the host's receivers, following
  * Standard Webhooks (https://www.standardwebhooks.com/). The source is the MongoDB change stream, so writes
@@ -906,6 +938,8 @@ export interface ContentConfig {
   idempotency?: boolean | IdempotencyOptions;
   /** Signed, retried deliveries of record changes to the host's receivers (docs/webhooks.md). Default none. */
   webhooks?: WebhooksOptions;
+  /** The audit log: who did what, to which record, when, with what outcome (docs/audit.md). Default off. */
+  audit?: AuditOptions;
   /** The OpenAPI document (`/docs/openapi.json`) and Swagger UI (`/docs`); `false` serves neither. Default on and public. */
   docs?: boolean | DocsOptions;
   /** Custom endpoints, functions or objects (docs/endpoints.md). Default none. */

@@ -40,7 +40,7 @@ export const FIELD_KEYS: Readonly<Record<string, readonly string[]>> = {
   array: ['of', 'maxItems'],
   json: [],
 };
-const TOP_KEYS = ['core', 'db', 'collections', 'globals', 'auth', 'security', 'uploads', 'realtime', 'idempotency', 'webhooks', 'docs', 'endpoints', 'email', 'logger', 'warnings', 'clock'];
+const TOP_KEYS = ['core', 'db', 'collections', 'globals', 'auth', 'security', 'uploads', 'realtime', 'idempotency', 'webhooks', 'audit', 'docs', 'endpoints', 'email', 'logger', 'warnings', 'clock'];
 const WARNING_KEYS = ['unindexedSorts'];
 /** Every option a collection takes (the README's one-line shape names them all). */
 export const COLLECTION_KEYS: readonly string[] = Object.freeze([

@@ -338,8 +338,14 @@ export interface AuditEvent {
 /** Hears audit events; a listener stores them away from the caller's path and never throws into it. */
 export type AuditEventListener = (event: AuditEvent) => void;
 
-/** Records a stored change in the session that stored it (versions, audit); a failure rolls the write back. */
-export type ChangeRecorder = (change: StoredChange, session: ClientSession | undefined) => Promise<void>;
+/** The operation a change is stored for: its runtime, its request (if any) and the request state it counts as written for. */
+export type WriteBy = Pick<OperationArgs, 'runtime' | 'state' | 'req'>;
+
+/**
+ * Records a stored change in the session that stored it (versions, audit); a failure rolls the write back.
+ * `by`: the operation that stored it (the audit log reads the request from it).
+ */
+export type ChangeRecorder = (change: StoredChange, session: ClientSession | undefined, by: WriteBy) => Promise<void>;
 
 /** Says whether the updates of a collection must carry the record as it was before them. */
 export type PriorStateProvider = (collection: CollectionDescriptor) => boolean;

@@ -47,7 +47,8 @@ export function createWhereContext(
  */
 export function parseFieldCondition(name: string, raw: unknown, path: string, ctx: WhereContext, depth: number): WhereNode {
   const dot = name.indexOf('.');
-  if (dot === -1) {
+  // A field whose own name is a path (the audit log's `actor.id`; no collection field has a dot) is that field.
+  if (dot === -1 || Object.hasOwn(ctx.collection.fields, name)) {
     const field = findField(ctx.collection, name, ctx.trusted);
     if (!field) rejectQuery(path, 'unknown field', 'unknown_field');
     const nodes = readOperators(raw, path).map(([op, value]) => parseOperator(field, op, value, `${path}.${op}`, ctx));

@@ -7,14 +7,11 @@
 // Publishing on the change bus (subscribers: caches, realtime, webhooks) happens later, after the commit,
 // and only for changes that were stored: publishChange().
 import type { ClientSession } from 'mongoose';
-import type { OperationArgs, Runtime, StoredChange } from '../runtime';
+import type { OperationArgs, Runtime, StoredChange, WriteBy } from '../runtime';
 import { noteWrite } from '../request-state';
 import { isSystemActor } from '../../config/user';
 
-export type { ChangeRecorder, StoredChange } from '../runtime';
-
-/** The operation a change is stored for: its runtime, and the request state it counts as written for. */
-export type WriteBy = Pick<OperationArgs, 'runtime' | 'state' | 'req'>;
+export type { ChangeRecorder, StoredChange, WriteBy } from '../runtime';
 
 /**
  * The one place where "a change was stored": called once per stored change, in the store's session, before
@@ -23,7 +20,7 @@ export type WriteBy = Pick<OperationArgs, 'runtime' | 'state' | 'req'>;
  */
 export async function changeStored(by: WriteBy, change: StoredChange, session: ClientSession | undefined): Promise<void> {
   noteWrite(by);
-  for (const record of by.runtime.hooks.changeStored) await record(change, session);
+  for (const record of by.runtime.hooks.changeStored) await record(change, session, by);
 }
 
 /** Who and what made a change, as every stored change carries it: the actor, where it came from, its version op. */
