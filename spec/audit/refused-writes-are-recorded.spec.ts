@@ -4,7 +4,7 @@
 // the local API. A 400 (a malformed request) is not recorded, nor a write the log does not cover.
 import request from 'supertest';
 import type { AuditEntry } from '../../lib/audit/audit-entry';
-import { asUser } from '../helpers/create-test-app';
+import { type TestApp, asUser, createTestApp } from '../helpers/create-test-app';
 import { type AuthTestApp, bearer, createAuthTestApp, registerUser } from '../auth/auth-test-app';
 import { eventually, quietFor } from '../helpers/eventually';
 
@@ -142,4 +142,30 @@ it('records nothing for a malformed write (400), an allowed one, or a collection
   await request(t.app).post('/api/unlogged').set(...host).send({ title: 'x' }).expect(403);
   await quietFor(300);
   expect(await refusals()).toEqual([]);
+});
+
+describe('uploads', () => {
+  let u: TestApp;
+  beforeAll(async () => {
+    u = await createTestApp({
+      uploads: { access: { read: () => true, create: ({ user }) => user?.role === 'admin', delete: ({ user }) => user?.role === 'admin' } },
+      audit: { collections: ['_uploads'] },
+    });
+  });
+  afterAll(() => u.close());
+
+  it('records a refused upload and a refused file delete', async () => {
+    const stored = await request(u.app).post('/api/upload').set(...admin).attach('file', Buffer.from('hello'), { filename: 'a.txt', contentType: 'text/plain' }).expect(201);
+    const name = String(stored.body.url).split('/').pop();
+    await request(u.app).post('/api/upload').set(...host).attach('file', Buffer.from('hello'), { filename: 'b.txt', contentType: 'text/plain' }).expect(403);
+    await request(u.app).delete(`/api/uploads/${name}`).set(...host).expect(403);
+
+    await eventually(async () => expect(await u.connection.collection('content-router.audit').countDocuments({ 'outcome.status': 403 })).toBe(2));
+    await quietFor(150);
+    const rows = await u.connection.collection('content-router.audit').find({ 'outcome.status': 403 }, { projection: { _id: 0 } }).sort({ _id: 1 }).toArray();
+    expect(rows.map((row) => [row.action, row.actor, row.resource])).toEqual([
+      ['upload', { type: 'host', id: 'h1' }, { collection: '_uploads' }],
+      ['upload.delete', { type: 'host', id: 'h1' }, { collection: '_uploads' }],
+    ]);
+  });
 });
