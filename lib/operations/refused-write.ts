@@ -17,7 +17,7 @@ import type { RefusedWriteAction, Runtime } from './runtime';
 const REFUSED_STATUSES: ReadonlySet<number> = new Set([401, 403, 409, 412, 428]);
 
 /** Failures told already, so an error seen by several operations (or by a route and its operation) is told once. */
-const told = new WeakSet<object>();
+const told = new WeakSet();
 
 /** The write that was refused: its collection or global, the record when it names one, and who asked. */
 export interface RefusedWrite {
