@@ -12,7 +12,7 @@ import type { AuditActor } from './audit-entry';
 export function auditActor(actor: AuthUser | SystemActor | null): AuditActor {
   if (actor === null) return { type: 'anonymous' };
   if (isSystemActor(actor)) return { type: 'system', name: actor.name };
-  const identity = { id: String(actor.id), ...(typeof actor.collection === 'string' && { collection: actor.collection }) };
+  const identity = { id: actor.id, ...(typeof actor.collection === 'string' && { collection: actor.collection }) };
   if (typeof actor.apiKeyId === 'string' || Array.isArray(actor.scopes)) {
     return {
       type: 'apiKey',

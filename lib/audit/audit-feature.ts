@@ -3,6 +3,7 @@
 // its entry commit or roll back together); a listener stores the account events, webhook retries and refused
 // writes the other features emit, outside any transaction; each stored entry then goes to the sink, never
 // awaited by the write. Every request gets an id (`X-Request-Id`). Routes read entries, none writes them.
+import type { AuthUser } from '../config/types';
 import type { Feature } from '../http/feature';
 import { isDatabaseUnavailable } from '../http/to-problem';
 import type { AuditEventListener, ChangeRecorder, StoredChange } from '../operations/runtime';
@@ -10,10 +11,38 @@ import { toLoggableError } from '../util/loggable-error';
 import type { AuditEntry } from './audit-entry';
 import { type ResolvedAudit, parseAuditOptions } from './audit-options';
 import { boundedSink } from './audit-sink';
+import { auditReadAllowed } from './audit-access';
+import { type AuditPage, parseAuditQuery, readAuditPage } from './audit-query';
+import { auditRoutes } from './audit-routes';
 import { createAuditStore } from './audit-store';
 import { entryOfChange } from './change-entry';
 import { entryOfEvent } from './event-entry';
 import { assignRequestId } from './request-info';
+
+declare module '../http/feature' {
+  interface RouterMembers {
+    /** The audit log for server code (docs/audit.md); present only when `audit` is configured. */
+    audit?: AuditApi;
+  }
+}
+
+/** What `api.audit.find` takes: the parameters of `GET /audit`, as values. */
+export interface AuditFindOptions {
+  /** Conditions on action, actor.id, actor.type, resource.collection, resource.global, resource.id, outcome.status, at. */
+  where?: Record<string, unknown>;
+  /** Page size (default 50, at most 500). */
+  limit?: number;
+  /** A nextCursor or prevCursor of a previous page. */
+  cursor?: string;
+  /** Read as this user, under the read rule (401/403 as over HTTP); default: every entry (server code). */
+  user?: AuthUser | null;
+}
+
+/** The audit log for server code. */
+export interface AuditApi {
+  /** One page of entries, newest first, in the collections' cursor envelope; a bad where is a 400 QueryError. */
+  find(options?: AuditFindOptions): Promise<AuditPage>;
+}
 
 export const auditFeature: Feature<ResolvedAudit | undefined> = {
   name: 'audit',
@@ -73,8 +102,18 @@ export const auditFeature: Feature<ResolvedAudit | undefined> = {
     lifecycle.onReady.push(async () => {
       await store.createIndexes(options.retentionMs);
     });
+    const audit: AuditApi = {
+      async find(find = {}) {
+        const { user, where, limit, cursor } = find;
+        const allowed = user === undefined ? undefined : await auditReadAllowed(options.read, user);
+        const raw = { where, limit, cursor };
+        return readAuditPage(store, parseAuditQuery(raw, config.query, allowed));
+      },
+    };
     return {
+      routes: auditRoutes(runtime, store, options, config.logger),
       hooks: { changeStored: [recordChange], changeCommitted: [committed], auditEvents: [hearEvent] },
+      expose: { audit },
     };
   },
 };

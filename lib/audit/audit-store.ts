@@ -46,10 +46,10 @@ export function createAuditStore(connection: Connection): AuditStore {
       return entryOfRow(row);
     },
     find(filter, sort, limit) {
-      return rows().find(filter, { sort, limit }).toArray() as Promise<AuditRow[]>;
+      return rows().find(filter, { sort, limit }).toArray();
     },
     stream(filter, sort) {
-      return rows().find(filter, { sort, batchSize: 500 }) as unknown as mongo.FindCursor<AuditRow>;
+      return rows().find(filter, { sort, batchSize: 500 });
     },
     async createIndexes(retentionMs) {
       const time: mongo.IndexDescription = { key: { at: 1 }, name: TIME_INDEX, ...(retentionMs > 0 && { expireAfterSeconds: Math.floor(retentionMs / 1000) }) };

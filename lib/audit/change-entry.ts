@@ -20,10 +20,12 @@ export function actionOf(change: StoredChange): AuditAction {
 }
 
 /**
- * The version the change produced, for a versioned collection's entry. The versions feature numbers them as it
- * records them at the same seam; until it tells the audit log that number, entries carry none.
+ * The version the change produced, for a versioned collection's entry. Versions are numbered as they are
+ * recorded at the same seam, before this recorder runs; until that number is handed on with the change,
+ * entries carry none. THE place to wire it.
  */
-export function versionOf(_change: StoredChange): number | undefined {
+export function versionOf(change: StoredChange): number | undefined {
+  if (!change.collection.descriptor.versions) return undefined;
   return undefined;
 }
 
