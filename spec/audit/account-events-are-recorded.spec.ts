@@ -2,6 +2,7 @@
 // refresh token used twice, a password reset (and a reset token that spends nothing), an e-mail verification,
 // an API key created or revoked; over HTTP and from the local API. An entry names the account and who acted,
 // never an address, a password, a token, a key or a hash: a spec greps every stored entry for them.
+import { Types } from 'mongoose';
 import request from 'supertest';
 import type { AuditEntry } from '../../lib/audit/audit-entry';
 import { type AuthTestApp, GOOD_PASSWORD, bearer, createAuthTestApp, registerUser, tokenFromMail, uniqueEmail } from '../auth/auth-test-app';
@@ -188,6 +189,26 @@ it('records the local API’s account events with origin local and no request', 
     ['login', account(user.id), { origin: 'local' }],
     ['logout', account(user.id), { origin: 'local' }],
   ]);
+});
+
+it("is read back by an admin through GET /audit, the account's own audit route and api.audit.find", async () => {
+  const user = await registeredUser();
+  await request(t.app).post('/api/users/login').send({ email: user.email, password: 'Wr0ng-password!' }).expect(401);
+  const admin = await registerUser(t);
+  await t.connection.collection('users').updateOne({ _id: new Types.ObjectId(admin.id) }, { $set: { role: 'admin' } });
+  secrets.add(admin.password).add(admin.accessToken).add(admin.refreshToken).add(admin.email);
+  await recorded(2);
+
+  const where = JSON.stringify({ action: 'login.failed', 'resource.id': user.id });
+  const { body } = await request(t.app).get('/api/audit').query({ where }).set(...bearer(admin.accessToken)).expect(200);
+  expect(body.data).toEqual([expect.objectContaining({ action: 'login.failed', resource: account(user.id), outcome: { status: 401, code: 'invalid_credentials' } })]);
+  const own = await request(t.app).get(`/api/users/${user.id}/audit`).set(...bearer(admin.accessToken)).expect(200);
+  expect(own.body.data.map((entry: Entry) => entry.action)).toContain('login.failed');
+  // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- the audit log is configured
+  const page = await t.api.audit!.find({ where: { action: 'register', 'resource.id': admin.id } });
+  expect(page.data).toEqual([expect.objectContaining({ action: 'register', actor: { type: 'user', id: admin.id, collection: 'users' } })]);
+  // Not the user's own to read (an admin's, by default).
+  await request(t.app).get('/api/audit').set(...bearer(user.accessToken)).expect(403);
 });
 
 it('never stores an address, a password, a token, a key or a hash in any entry', async () => {
