@@ -5,8 +5,8 @@ import type { HookOperation } from '../config/hooks';
 import { ContentError, isErrorAnswer } from '../errors';
 import { toLoggableError } from '../util/loggable-error';
 import { hookBase, hookLabel, namedHookError } from './hooks';
-import { hearsRefusals, noteRefusedWrite } from './refused-write';
-import type { OperationArgs, RefusedWriteAction } from './runtime';
+import { hearsRefusals, noteRefusedWrite, writeAction } from './refused-write';
+import type { OperationArgs } from './runtime';
 
 /** The collections whose afterError hooks were told of an error already. */
 const reported = new WeakMap<object, Set<string>>();
@@ -35,12 +35,6 @@ export async function reportError(args: OperationArgs, operation: HookOperation,
       args.runtime.config.logger.error(`content-router: the ${hookLabel(collection, 'hooks.afterError', index, hooks[index])} hook failed:`, toLoggableError(failure));
     }
   }
-}
-
-/** What a write is to the audit log: its history op (a publish...), a working copy's save, or the operation. */
-function writeAction(args: OperationArgs, operation: Exclude<HookOperation, 'read'>): RefusedWriteAction {
-  if (args.versionOp && args.versionOp !== 'create' && args.versionOp !== 'update' && args.versionOp !== 'delete') return args.versionOp;
-  return args.collection.descriptor.variant === 'draft' ? 'draft' : operation;
 }
 
 /**

@@ -11,7 +11,7 @@ import { ContentError } from '../errors';
 import type { CollectionDescriptor } from '../schema/descriptors';
 import { isObjectIdString } from '../util/object-id';
 import { emitAuditEvent } from './audit-events';
-import type { RefusedWriteAction, Runtime } from './runtime';
+import type { OperationArgs, RefusedWriteAction, Runtime } from './runtime';
 
 /** The statuses of a refused write. */
 const REFUSED_STATUSES: ReadonlySet<number> = new Set([401, 403, 409, 412, 428]);
@@ -30,6 +30,13 @@ export interface RefusedWrite {
   origin?: string;
   /** The record's id, when the write names one (not for a create or a bulk write); kept only if it is a record id. */
   id?: unknown;
+}
+
+/** What a write is to the audit log: its history op (a publish...), a working copy's save, or the operation. */
+export function writeAction(args: Pick<OperationArgs, 'versionOp' | 'collection'>, operation: 'create' | 'update' | 'delete' | 'restore'): RefusedWriteAction {
+  const op = args.versionOp;
+  if (op === 'restore' || op === 'publish' || op === 'unpublish' || op === 'draft') return op;
+  return args.collection.descriptor.variant === 'draft' ? 'draft' : operation;
 }
 
 /** True when the audit log hears refused writes: callers skip catching anything without it. */
