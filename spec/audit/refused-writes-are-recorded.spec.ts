@@ -118,6 +118,21 @@ it('records refused bulk writes, a refused restore and a refused global update',
   ]);
 });
 
+it("records a cross-site write riding the host's session (403) as the write it was, before its body is read", async () => {
+  const id = await article();
+  const crossSite = (test: request.Test) => test.set(...host).set('Origin', 'https://evil.example').set('Sec-Fetch-Site', 'cross-site');
+  await crossSite(request(t.app).patch(`/api/articles/${id}`)).send({ title: 'x' }).expect(403);
+  await crossSite(request(t.app).post('/api/articles')).send({ title: 'x' }).expect(403);
+  await crossSite(request(t.app).patch('/api/globals/site')).send({ name: 'x' }).expect(403);
+
+  const rows = await recorded(3);
+  expect(rows.map((row) => [row.action, row.actor, row.resource, row.outcome])).toEqual([
+    ['update', { type: 'host', id: 'h1' }, { collection: 'articles', id }, { status: 403, code: 'cross_origin_request' }],
+    ['create', { type: 'host', id: 'h1' }, { collection: 'articles' }, { status: 403, code: 'cross_origin_request' }],
+    ['update', { type: 'host', id: 'h1' }, { global: 'site' }, { status: 403, code: 'cross_origin_request' }],
+  ]);
+});
+
 it('records an API key refused for its scope, naming the key', async () => {
   const user = await registerUser(t);
   const key = await request(t.app).post('/api/users/api-keys').set(...bearer(user.accessToken)).send({ name: 'reader', scopes: ['read'] }).expect(201);
