@@ -36,6 +36,7 @@ const UNIT = [
   'openapi/workflow-shapes.spec.ts',
   'openapi/docs-options.spec.ts',
   'util/',
+  'audit/audit-event-entry.spec.ts',
   'cache/invalidation.spec.ts',
   'changes/echo-filter.spec.ts',
   'changes/collection-watcher.spec.ts',

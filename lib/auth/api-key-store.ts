@@ -43,8 +43,8 @@ export interface ApiKeyStore {
   remove(userId: string, id: string): Promise<boolean>;
   /** Deletes every key of a user; returns how many there were. */
   removeAll(userId: string): Promise<number>;
-  /** The owner and scopes of a live key (and notes its use), or undefined for an unknown, revoked or expired key. */
-  verify(key: string): Promise<{ userId: string; scopes: Scope[] } | undefined>;
+  /** The owner, scopes and id of a live key (and notes its use), or undefined for an unknown, revoked or expired key. */
+  verify(key: string): Promise<{ userId: string; scopes: Scope[]; keyId: string } | undefined>;
 }
 
 function toRecord(row: ApiKeyRow): ApiKeyRecord {
@@ -107,7 +107,7 @@ export function createApiKeyStore(connection: Connection, collectionName: string
       if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
         await model.updateOne({ _id: row._id }, { $set: { lastUsedAt: now } });
       }
-      return { userId: row.userId.toHexString(), scopes: [...row.scopes] };
+      return { userId: row.userId.toHexString(), scopes: [...row.scopes], keyId: row._id.toHexString() };
     },
   };
 }

@@ -1,9 +1,11 @@
 // API-key operations for the caller's own keys: create (the key shown once), list (never the key),
 // delete. Scopes are read, write and admin; omitted scopes grant all three.
-import type { Scope } from '../config/types';
+import type { Request } from 'express';
+import type { AuthUser, Scope } from '../config/types';
 import { type ErrorDetail, NotFoundError, ValidationError } from '../errors';
 import { SCOPES } from '../operations/access';
 import type { ApiKeyRecord } from './api-key-store';
+import { emitAccountEvent } from './account-events';
 import type { AuthCollection } from './auth-collection';
 import { readBody } from './auth-input';
 
@@ -58,10 +60,19 @@ function readKeyInput(body: unknown, now: Date): KeyInput {
   return { name, scopes, expiresAt };
 }
 
+/** Who manages a user's keys: the user, logged in (`actor`), in a request when there is one. */
+interface KeyCaller {
+  auth: AuthCollection;
+  userId: string;
+  actor?: AuthUser;
+  req?: Request;
+}
+
 /** Creates a key for the user from `{ name, scopes?, expiresAt? }`. */
-export async function createApiKey(args: { auth: AuthCollection; userId: string; data: unknown }): Promise<CreatedApiKey> {
+export async function createApiKey(args: KeyCaller & { data: unknown }): Promise<CreatedApiKey> {
   const input = readKeyInput(args.data, args.auth.runtime.config.clock.now());
   const { record, key } = await args.auth.apiKeys.create({ userId: args.userId, ...input });
+  emitAccountEvent(args.auth, 'apikey.create', { userId: args.userId, ...(args.actor && { actor: args.actor }), outcome: 201, req: args.req });
   return { id: record.id, name: record.name, scopes: record.scopes, expiresAt: record.expiresAt, createdAt: record.createdAt, key };
 }
 
@@ -71,7 +82,8 @@ export function listApiKeys(args: { auth: AuthCollection; userId: string }): Pro
 }
 
 /** Deletes one of the user's keys; 404 when the user has no key with this id. */
-export async function deleteApiKey(args: { auth: AuthCollection; userId: string; id: string }): Promise<{ deleted: true }> {
+export async function deleteApiKey(args: KeyCaller & { id: string }): Promise<{ deleted: true }> {
   if (!(await args.auth.apiKeys.remove(args.userId, args.id))) throw new NotFoundError('No API key with this id.');
+  emitAccountEvent(args.auth, 'apikey.revoke', { userId: args.userId, ...(args.actor && { actor: args.actor }), outcome: 200, req: args.req });
   return { deleted: true };
 }

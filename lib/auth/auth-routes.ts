@@ -1,6 +1,7 @@
 // The HTTP routes of one auth collection as route-table entries: register, login, refresh, logout,
 // logout-all, forgot/reset-password, send-verification, verify-email, me, and API keys.
 import type { Request } from 'express';
+import type { AuthUser } from '../config/types';
 import { ForbiddenError, UnauthorizedError } from '../errors';
 import { sendJson } from '../http/json-answer';
 import { requestUser } from '../http/request-user';
@@ -52,6 +53,8 @@ export function authRoutes(auth: AuthCollection): RouteDef[] {
   const registerToken = literal(auth.options.requireVerification ? { type: 'null', description: 'Verify the e-mail address first, then log in.' } : str);
   const account = (req: Request, forbidApiKeys = false) =>
     requestUser(auth.runtime, req).then((caller) => currentAccount({ auth, user: caller, forbidApiKeys }));
+  // The logged-in caller account() found (its credential is checked once per request).
+  const caller = (req: Request) => requestUser(auth.runtime, req) as Promise<AuthUser>;
   const route = (
     method: RouteDef['method'],
     action: string,
@@ -101,16 +104,16 @@ export function authRoutes(auth: AuthCollection): RouteDef[] {
     }),
     route('post', 'refresh', 'refresh', 'Exchange a refresh token for new tokens', async (req, res) => {
       const { refreshToken } = readStrings(req.body, ['refreshToken']);
-      sendJson(req, res, await refresh({ auth, refreshToken }));
+      sendJson(req, res, await refresh({ auth, refreshToken, req }));
     }, { secret: true, body: json(object({ refreshToken: str }, ['refreshToken'])), responses: { 200: { description: 'New tokens', shape: answer(TOKENS) }, ...ERRORS } }),
     route('post', 'logout', 'logout', 'Revoke a refresh token', async (req, res) => {
       const { refreshToken } = readStrings(req.body, ['refreshToken']);
-      await logout({ auth, refreshToken });
+      await logout({ auth, refreshToken, req });
       sendJson(req, res, { message: 'Logged out.' });
     }, { body: json(object({ refreshToken: str }, ['refreshToken'])), responses: { 200: { description: 'Logged out', shape: MESSAGE }, ...ERRORS } }),
     route('post', 'logout-all', 'logoutAll', "Revoke all of the user's refresh tokens", async (req, res) => {
       const me = await account(req, true);
-      const revoked = await logoutAll({ auth, userId: me.id });
+      const revoked = await logoutAll({ auth, userId: me.id, actor: await caller(req), req });
       sendJson(req, res, { message: 'Logged out of every session.', revoked });
     }, { auth: 'required', body: json(object({}), false), responses: { 200: { description: 'Sessions ended', shape: answer({ message: text, revoked: literal({ type: 'integer', minimum: 0 }) }) }, ...ERRORS, 403: { description: 'API keys cannot do this' } } }),
     route('post', 'forgot-password', 'forgotPassword', 'Ask for a password-reset e-mail', async (req, res) => {
@@ -172,7 +175,7 @@ export function authRoutes(auth: AuthCollection): RouteDef[] {
     }, { auth: 'required', responses: { 200: { description: 'The current user', shape: user }, 401: ERRORS[401] } }),
     route('post', 'api-keys', 'createApiKey', 'Create an API key (the key is shown only here)', async (req, res) => {
       const me = await account(req, true);
-      sendJson(req, res.status(201), { apiKey: await createApiKey({ auth, userId: me.id, data: req.body }) });
+      sendJson(req, res.status(201), { apiKey: await createApiKey({ auth, userId: me.id, actor: await caller(req), req, data: req.body }) });
     }, {
       auth: 'required',
       secret: true,
@@ -185,7 +188,7 @@ export function authRoutes(auth: AuthCollection): RouteDef[] {
     }, { auth: 'required', responses: { 200: { description: 'The keys', shape: answer({ apiKeys: literal({ type: 'array', items: API_KEY }) }) }, 401: ERRORS[401], 403: { description: 'API keys cannot do this' } } }),
     route('delete', 'api-keys/:id', 'deleteApiKey', 'Revoke an API key', async (req, res) => {
       const me = await account(req, true);
-      sendJson(req, res, await deleteApiKey({ auth, userId: me.id, id: String(req.params.id) }));
+      sendJson(req, res, await deleteApiKey({ auth, userId: me.id, actor: await caller(req), req, id: String(req.params.id) }));
     }, { auth: 'required', responses: { 200: { description: 'Revoked', shape: answer({ deleted: literal({ type: 'boolean', const: true }) }) }, 401: ERRORS[401], 403: { description: 'API keys cannot do this' }, 404: { description: 'No such key' } } }),
   ];
 }

@@ -4,6 +4,7 @@ import type { Request } from 'express';
 import { Types } from 'mongoose';
 import { AccountLockedError, UnauthorizedError, ValidationError } from '../errors';
 import type { RawDoc } from '../schema/to-record';
+import { emitAccountEvent } from './account-events';
 import type { AuthCollection } from './auth-collection';
 import { verifyPassword } from './password-hash';
 import { checkPassword } from './password-policy';
@@ -17,9 +18,16 @@ export async function changePassword(args: { auth: AuthCollection; userId: strin
   if (!row) throw new UnauthorizedError();
   const email = String(row.email);
   const attempt = await auth.failures.begin(email);
-  if (attempt.lockedForMs > 0) throw new AccountLockedError(attempt.lockedForMs);
+  if (attempt.lockedForMs > 0) {
+    const locked = new AccountLockedError(attempt.lockedForMs);
+    if (attempt.lockedNow) emitAccountEvent(auth, 'lockout', { userId, actor: { id: userId, collection: auth.slug }, outcome: locked, req: args.req });
+    throw locked;
+  }
   if (!(await verifyPassword(args.currentPassword, row.password))) {
-    await auth.failures.fail(email, attempt);
+    // Wrong guesses here lock the account as failed logins do: the lock is recorded, by the account's user.
+    if (await auth.failures.fail(email, attempt)) {
+      emitAccountEvent(auth, 'lockout', { userId, actor: { id: userId, collection: auth.slug }, outcome: new AccountLockedError(auth.options.lockTimeMs), req: args.req });
+    }
     throw wrongCurrentPassword();
   }
   await auth.failures.clear(email);

@@ -3,6 +3,7 @@
 import type { Request } from 'express';
 import { NotFoundError, ValidationError } from '../errors';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
+import { emitAccountEvent } from './account-events';
 import type { AuthCollection } from './auth-collection';
 import { presentAccount } from './current-account';
 import { verifyEmailEmail } from './auth-emails';
@@ -66,10 +67,13 @@ export async function verifyEmail(args: { auth: AuthCollection; token: string; r
   const verified = id && (await writeUser({ auth, flow: 'verify-email', id, data, condition: spendable, req: args.req }));
   const account = verified ? await auth.collection.model.findOne(auth.active({ _id: id }), auth.collection.projection).lean<RawDoc>() : null;
   if (!account) {
-    throw new ValidationError('The verification token is invalid, used or expired.', [
+    const refused = new ValidationError('The verification token is invalid, used or expired.', [
       { field: 'token', message: 'token is invalid, used or expired', code: 'invalid_token' },
     ]);
+    emitAccountEvent(auth, 'email.verify', { outcome: refused, req: args.req });
+    throw refused;
   }
+  emitAccountEvent(auth, 'email.verify', { userId: String(account._id), outcome: 200, req: args.req });
   // The token proves its holder is the account's user: the record as that user reads it.
   return presentAccount(auth, account, undefined, args.req);
 }

@@ -9,7 +9,7 @@ import { sendVerification, verifyEmail } from './email-verification';
 import { type LoginResult, login } from './login';
 import { requestPasswordReset, resetPassword } from './password-reset';
 import { type RegisterResult, register } from './register';
-import { logout } from './sessions';
+import { logout, logoutSession } from './sessions';
 
 // Declared beside the member's type, which the package's entry exports: a host's compiler then sees it.
 declare module '../http/feature' {
@@ -59,7 +59,7 @@ function bind(auth: AuthCollection, others: (slug: string) => LocalAuthApi): Loc
       if (typeof claims === 'string') throw new UnauthorizedError('The access token is invalid or expired.', 'invalid_token');
       if (claims.col !== auth.slug) return others(claims.col).logout(token);
       // An access token ends the session it was issued with: its refresh-token family.
-      await auth.refreshTokens.revokeFamily(claims.sid);
+      await logoutSession({ auth, userId: claims.sub, family: claims.sid });
     },
     async sendVerificationEmail(userId) {
       requireStrings({ userId });

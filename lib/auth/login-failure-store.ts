@@ -21,6 +21,8 @@ export interface Attempt {
   lockedForMs: number;
   /** Attempts on record for the address, this one included (0 when locking is disabled). */
   count: number;
+  /** True when this attempt locked the address (one too many under way at once): a lockout. */
+  lockedNow?: boolean;
 }
 
 export interface LoginFailureStore {
@@ -31,8 +33,8 @@ export interface LoginFailureStore {
    * recording the failure after the (slow) hash let every guess of a burst through.
    */
   begin(email: string): Promise<Attempt>;
-  /** The attempt failed: locks the address once maxAttempts attempts have failed. */
-  fail(email: string, attempt: Attempt): Promise<void>;
+  /** The attempt failed: locks the address once maxAttempts attempts have failed; true when this failure locked it. */
+  fail(email: string, attempt: Attempt): Promise<boolean>;
   /** Forgets the attempts (successful login, password reset). */
   clear(email: string): Promise<void>;
 }
@@ -64,8 +66,9 @@ export function createLoginFailureStore(
       .findOneAndUpdate({ _id: key }, { $inc: { count: 1 }, $set: { expiresAt } }, { upsert: true, returnDocument: 'after', setDefaultsOnInsert: true })
       .lean<FailureRow>();
 
-  const lock = (key: string, lockedUntil: Date) =>
-    model.updateOne({ _id: key, lockedUntil: null }, { $set: { lockedUntil, expiresAt: lockedUntil } });
+  /** Locks the address unless it is locked already; true when this call locked it. */
+  const lock = async (key: string, lockedUntil: Date) =>
+    (await model.updateOne({ _id: key, lockedUntil: null }, { $set: { lockedUntil, expiresAt: lockedUntil } })).modifiedCount > 0;
 
   return {
     async init() {
@@ -89,13 +92,13 @@ export function createLoginFailureStore(
       if (row.lockedUntil) return { lockedForMs: Math.max(1, row.lockedUntil.getTime() - now), count: row.count };
       if (row.count > options.maxAttempts) {
         // maxAttempts guesses are already under way (or failed): this one is not checked, and locks.
-        await lock(key, expiresAt);
-        return { lockedForMs: options.lockTimeMs, count: row.count };
+        const lockedNow = await lock(key, expiresAt);
+        return { lockedForMs: options.lockTimeMs, count: row.count, lockedNow };
       }
       return { lockedForMs: 0, count: row.count };
     },
     async fail(email, attempt) {
-      if (enabled && attempt.count >= options.maxAttempts) await lock(hashToken(email), after(options.clock, options.lockTimeMs));
+      return enabled && attempt.count >= options.maxAttempts && (await lock(hashToken(email), after(options.clock, options.lockTimeMs)));
     },
     async clear(email) {
       if (enabled) await model.deleteOne({ _id: hashToken(email) });

@@ -3,6 +3,7 @@
 import type { Request } from 'express';
 import { AccountLockedError, ForbiddenError, UnauthorizedError } from '../errors';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
+import { emitAccountEvent } from './account-events';
 import type { AuthCollection } from './auth-collection';
 import { presentAccount } from './current-account';
 import { normalizeEmail } from '../util/normalize-email';
@@ -22,19 +23,32 @@ export async function login(args: { auth: AuthCollection; email: string; passwor
   const email = normalizeEmail(args.email);
   // Counted before the password is checked, so parallel guesses cannot all slip in under the limit.
   const attempt = await auth.failures.begin(email);
-  if (attempt.lockedForMs > 0) throw new AccountLockedError(attempt.lockedForMs);
+  if (attempt.lockedForMs > 0) {
+    const locked = new AccountLockedError(attempt.lockedForMs);
+    emitAccountEvent(auth, 'login.failed', { outcome: locked, req: args.req });
+    // One guess too many under way at once: this one locked the address.
+    if (attempt.lockedNow) emitAccountEvent(auth, 'lockout', { outcome: locked, req: args.req });
+    throw locked;
+  }
 
   let row = await auth.collection.model.findOne(auth.active({ email })).lean<RawDoc>();
   // An unknown address still costs one scrypt verify, so timing does not tell whether it exists.
   const stored = row ? row.password : await auth.dummyHash();
   const matches = await verifyPassword(args.password, stored);
+  const account = row ? String(row._id) : undefined;
   if (!row || !matches) {
-    await auth.failures.fail(email, attempt);
-    throw new UnauthorizedError('Invalid e-mail or password.', 'invalid_credentials');
+    const lockedNow = await auth.failures.fail(email, attempt);
+    const refused = new UnauthorizedError('Invalid e-mail or password.', 'invalid_credentials');
+    emitAccountEvent(auth, 'login.failed', { userId: account, outcome: refused, req: args.req });
+    // This failure locked the address: the next attempts are refused until the lock ends.
+    if (lockedNow) emitAccountEvent(auth, 'lockout', { userId: account, outcome: new AccountLockedError(auth.options.lockTimeMs), req: args.req });
+    throw refused;
   }
   await auth.failures.clear(email);
   if (auth.options.requireVerification && row.verified !== true) {
-    throw new ForbiddenError('Verify your e-mail address before logging in.', 'email_not_verified');
+    const unverified = new ForbiddenError('Verify your e-mail address before logging in.', 'email_not_verified');
+    emitAccountEvent(auth, 'login.failed', { userId: account, outcome: unverified, req: args.req });
+    throw unverified;
   }
   const userId = String(row._id);
   if (needsRehash(row.password, auth.options.hash)) {
@@ -47,6 +61,7 @@ export async function login(args: { auth: AuthCollection; email: string; passwor
     }
   }
   const session = await startSession(auth, userId);
+  emitAccountEvent(auth, 'login', { userId, outcome: 200, req: args.req });
   // The record as the user now logged in reads it (its field read rules and read hooks).
   return { user: await presentAccount(auth, row), ...session, token: session.accessToken };
 }

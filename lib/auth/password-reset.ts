@@ -3,6 +3,7 @@
 import type { Request } from 'express';
 import { ValidationError } from '../errors';
 import type { RawDoc } from '../schema/to-record';
+import { emitAccountEvent } from './account-events';
 import type { AuthCollection } from './auth-collection';
 import { resetPasswordEmail } from './auth-emails';
 import { checkPassword } from './password-policy';
@@ -38,9 +39,12 @@ export async function resetPassword(args: { auth: AuthCollection; token: string;
   // Checked and spent in the write itself, so a token cannot be used twice even by concurrent requests.
   const data = { password: args.password, resetToken: null, resetExpiry: null };
   if (!row || !(await writeUser({ auth, flow: 'reset-password', id: String(row._id), data, condition: spendable, req: args.req }))) {
-    throw new ValidationError('The reset token is invalid, used or expired.', [
+    const refused = new ValidationError('The reset token is invalid, used or expired.', [
       { field: 'token', message: 'token is invalid, used or expired', code: 'invalid_token' },
     ]);
+    // A token that spends nothing is worth recording (someone guessing, or a link used twice); no account is named.
+    emitAccountEvent(auth, 'password.reset', { outcome: refused, req: args.req });
+    throw refused;
   }
   const userId = String(row._id);
   await Promise.all([
@@ -48,4 +52,5 @@ export async function resetPassword(args: { auth: AuthCollection; token: string;
     auth.failures.clear(String(row.email)),
     auth.options.revokeApiKeysOnReset ? auth.apiKeys.removeAll(userId) : undefined,
   ]);
+  emitAccountEvent(auth, 'password.reset', { userId, outcome: 200, req: args.req });
 }

@@ -18,7 +18,9 @@ interface RefreshTokenRow {
 /** What presenting a refresh token led to. */
 export type RotateResult =
   | { ok: true; token: string; userId: string; family: string }
-  | { ok: false; reason: 'unknown' | 'expired' | 'revoked' | 'reused' };
+  | { ok: false; reason: 'unknown' | 'expired' | 'revoked' }
+  /** A spent token presented again: its session (family) is ended; `userId` is its user. */
+  | { ok: false; reason: 'reused'; userId: string };
 
 export interface RefreshTokenStore {
   /** Builds the indexes (token digest unique, userId, family, TTL on expiresAt). */
@@ -98,7 +100,7 @@ export function createRefreshTokenStore(connection: Connection, collectionName: 
       if (row.usedAt) {
         // Someone holds a spent token: the legitimate client or a thief. End the session for both.
         await revokeFamily(row.family);
-        return { ok: false, reason: 'reused' };
+        return { ok: false, reason: 'reused', userId: row.userId.toHexString() };
       }
       return { ok: false, reason: 'expired' };
     },

@@ -4,6 +4,7 @@
 import type { Request } from 'express';
 import { create } from '../operations/create';
 import { stateOf } from '../operations/request-state';
+import { emitAccountEvent } from './account-events';
 import type { AuthCollection } from './auth-collection';
 import { REGISTER_READ_ONLY } from './auth-access';
 import { verifyEmailEmail } from './auth-emails';
@@ -52,6 +53,7 @@ export async function register(args: RegisterArgs): Promise<RegisterResult> {
     readOnly: REGISTER_READ_ONLY,
   });
   const email = String(record.email);
+  emitAccountEvent(auth, 'register', { userId: record.id, outcome: 201, req: args.req });
   await auth.mailer.deliver(verifyEmailEmail(auth.options, email, token));
 
   const user = { id: record.id, email, name: typeof record.name === 'string' ? record.name : null };

@@ -8,10 +8,16 @@ import { accountUser } from './current-account';
 import { createUserCache } from './user-cache';
 import type { Clock } from '../util/clock';
 
+/** The API key a request presented: its scopes and its id (never the key). */
+interface ApiKeyOfUser {
+  scopes: NonNullable<AuthUser['scopes']>;
+  keyId: string;
+}
+
 export interface UserResolver {
-  /** The active user `id` of auth collection `slug`, or null when there is none. */
-  loadUser(slug: string, id: string, scopes?: AuthUser['scopes']): Promise<AuthUser | null>;
-  /** The owner of an API key (with the key's scopes), or null for an unknown, revoked or expired key. */
+  /** The active user `id` of auth collection `slug`, or null when there is none; with `key`, as that API key's user. */
+  loadUser(slug: string, id: string, key?: ApiKeyOfUser): Promise<AuthUser | null>;
+  /** The owner of an API key (with the key's scopes and id), or null for an unknown, revoked or expired key. */
   userOfApiKey(key: string): Promise<AuthUser | null>;
   close(): void;
 }
@@ -20,7 +26,7 @@ export interface UserResolver {
 export function createUserResolver(collections: ReadonlyMap<string, AuthCollection>, ttlSeconds: number, changes: ChangeBus, clock: Clock): UserResolver {
   const users = createUserCache(ttlSeconds, changes, clock);
 
-  async function loadUser(slug: string, id: string, scopes?: AuthUser['scopes']): Promise<AuthUser | null> {
+  async function loadUser(slug: string, id: string, key?: ApiKeyOfUser): Promise<AuthUser | null> {
     const auth = collections.get(slug);
     if (!auth || !isObjectIdString(id)) return null;
     let user = users.get(slug, id);
@@ -30,7 +36,10 @@ export function createUserResolver(collections: ReadonlyMap<string, AuthCollecti
       user = accountUser(auth, row);
       users.set(slug, id, { ...user });
     }
-    if (scopes) user.scopes = scopes;
+    if (key) {
+      user.scopes = key.scopes;
+      user.apiKeyId = key.keyId;
+    }
     return user;
   }
 
@@ -39,7 +48,7 @@ export function createUserResolver(collections: ReadonlyMap<string, AuthCollecti
     async userOfApiKey(key) {
       for (const [slug, auth] of collections) {
         const owner = await auth.apiKeys.verify(key);
-        if (owner) return loadUser(slug, owner.userId, owner.scopes);
+        if (owner) return loadUser(slug, owner.userId, owner);
       }
       return null;
     },

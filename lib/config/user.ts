@@ -10,6 +10,8 @@ export interface AuthUser {
   role?: string;
   /** Present only for API-key requests. */
   scopes?: Scope[];
+  /** Present only for API-key requests: the key's id (never the key itself), as the audit log names it. */
+  apiKeyId?: string;
   /** Slug of the auth collection the user belongs to, when the package authenticated it. */
   collection?: string;
   [key: string]: unknown;

@@ -6,8 +6,10 @@
 // never sent by a browser on its own, so a request carrying one was written by its sender.
 import type { Request } from 'express';
 import { CrossOriginRequestError } from '../errors';
-import type { Runtime } from '../operations/runtime';
+import { type RefusedWrite, noteRefusedWrite } from '../operations/refused-write';
+import type { RefusedWriteAction, Runtime } from '../operations/runtime';
 import type { RouteHook } from './lifecycle';
+import type { RouteDef } from './route-table';
 import { callerAtOnce } from './request-user';
 
 /** Methods that may change state; GET, HEAD and OPTIONS are safe and never checked. */
@@ -74,10 +76,42 @@ export function isCrossOriginSession(runtime: Runtime, req: Request, trusted: Re
  */
 export function crossOriginCheck(runtime: Runtime): RouteHook {
   const trusted = trustedOrigins(runtime);
-  return (route) =>
-    UNSAFE.has(route.method)
-      ? (req, _res, next) => {
-          next(isCrossOriginSession(runtime, req, trusted) ? new CrossOriginRequestError() : undefined);
-        }
-      : undefined;
+  return (route) => {
+    if (!UNSAFE.has(route.method)) return undefined;
+    const write = refusableWrite(runtime, route);
+    return (req, _res, next) => {
+      if (!isCrossOriginSession(runtime, req, trusted)) {
+        next();
+        return;
+      }
+      const refused = new CrossOriginRequestError();
+      // A write of records refused here is one the audit log records, as the operation would have refused it.
+      if (write) noteRefusedWrite({ runtime, ...write, user: callerAtOnce(runtime, req) ?? null, req, id: req.params.id }, refused);
+      next(refused);
+    };
+  };
+}
+
+/** The record routes' writes by their operationId's last part (`posts.updateMany`: an update). */
+const WRITES: Readonly<Record<string, RefusedWriteAction>> = {
+  create: 'create',
+  update: 'update',
+  updateMany: 'update',
+  save: 'update',
+  delete: 'delete',
+  deleteMany: 'delete',
+  restore: 'restore',
+  publish: 'publish',
+  unpublish: 'unpublish',
+};
+
+/** The write of records (or a global) a route makes, as the audit log names it; undefined for any other route. */
+function refusableWrite(runtime: Runtime, route: RouteDef): Pick<RefusedWrite, 'collection' | 'action'> | undefined {
+  const parts = route.operationId.split('.');
+  const last = parts[parts.length - 1];
+  const action = Object.hasOwn(WRITES, last) ? WRITES[last] : undefined;
+  if (action === undefined) return undefined;
+  // `<slug>.<op>` of a collection's routes, `globals.<slug>.<op>` of a global's.
+  const collection = parts.length === 2 ? runtime.collections.get(parts[0]) : parts.length === 3 && parts[0] === 'globals' ? runtime.globals.get(parts[1]) : undefined;
+  return collection && { collection, action };
 }

@@ -1,9 +1,11 @@
 // An operation's unexpected failure given to the collection's afterError hooks, once per collection, and a
 // failure after the write stood (afterChange, afterDelete, the answer's read steps): logged, the write kept.
+// A write's refusal (401, 403, 409, 412, 428) is told to the audit log here too (refused-write.ts).
 import type { HookOperation } from '../config/hooks';
 import { ContentError, isErrorAnswer } from '../errors';
 import { toLoggableError } from '../util/loggable-error';
 import { hookBase, hookLabel, namedHookError } from './hooks';
+import { hearsRefusals, noteRefusedWrite, writeAction } from './refused-write';
 import type { OperationArgs } from './runtime';
 
 /** The collections whose afterError hooks were told of an error already. */
@@ -37,13 +39,16 @@ export async function reportError(args: OperationArgs, operation: HookOperation,
 
 /**
  * Runs `work` as one operation of the collection: an unexpected failure (see reportError) also goes to the
- * afterError hooks before it is rethrown (and answered, and logged, where it is caught).
+ * afterError hooks before it is rethrown (and answered, and logged, where it is caught), and a write's
+ * refusal to the audit log (naming the record when the write's args name one by `id`).
  */
 export async function withAfterError<T>(args: OperationArgs, operation: HookOperation, work: () => Promise<T>): Promise<T> {
-  if (args.collection.descriptor.hooks.afterError.length === 0) return work();
+  const audited = operation !== 'read' && hearsRefusals(args.runtime);
+  if (!audited && args.collection.descriptor.hooks.afterError.length === 0) return work();
   try {
     return await work();
   } catch (error) {
+    if (audited) noteRefusedWrite({ ...args, action: writeAction(args, operation), id: 'id' in args ? args.id : undefined }, error);
     await reportError(args, operation, error);
     throw error;
   }

@@ -4,6 +4,7 @@ import { TooManyMatchesError, isErrorAnswer } from '../errors';
 import type { WhereNode } from '../query/types';
 import type { ApiRecord, RawDoc } from '../schema/to-record';
 import { toLoggableError } from '../util/loggable-error';
+import { noteRefusedWrite, writeAction } from './refused-write';
 import type { WriteArgs } from './runtime';
 
 export interface BulkArgs extends WriteArgs {
@@ -41,8 +42,13 @@ export function dryRunAnswer(matched: number): BulkResult {
   return { data: [], meta: { matched } };
 }
 
-/** How one record's failure is reported: a ContentError as it would be answered; anything else a logged 500 without detail. */
-export function failureOf(args: WriteArgs, id: string, error: unknown): BulkFailure {
+/**
+ * How one record's failure is reported: a ContentError as it would be answered; anything else a logged 500
+ * without detail. A record refused on its own (another writer changed it first: 409) is told to the audit
+ * log as a refused `operation` of that record, as a single write of it would have been.
+ */
+export function failureOf(args: WriteArgs, id: string, error: unknown, operation: 'update' | 'delete'): BulkFailure {
+  noteRefusedWrite({ ...args, action: writeAction(args, operation), id }, error);
   if (isErrorAnswer(error)) {
     return { id, status: error.status, code: error.code, message: error.message };
   }

@@ -14,6 +14,7 @@ import { assertValidInput } from '../schema/validate-input';
 import { assertWithinConstraints } from './constraint-match';
 import { hasBeforeWriteHooks } from './hooks';
 import { withAfterError } from './after-error';
+import { noteRefusedWrite, writeAction } from './refused-write';
 import { type PreparedWrite, bodyOf, prepareWrite } from './prepare-input';
 import { findMissingRelations } from './check-relations';
 import type { WriteArgs } from './runtime';
@@ -117,7 +118,11 @@ async function createAll(args: CreateManyArgs): Promise<BatchResult> {
   const errors: BatchFailure[] = [];
   for (const [index, outcome] of outcomes.entries()) {
     if (outcome.change) data.push(await answerStored(args, outcome.change, prepared[index].data));
-    else if (outcome.failure) errors.push({ index, status: outcome.failure.status, code: outcome.failure.code, message: outcome.failure.message });
+    else if (outcome.failure) {
+      // An item refused on its own (its unique value taken meanwhile: 409) is a refused create, as it would be alone.
+      noteRefusedWrite({ ...args, action: writeAction(args, 'create') }, outcome.failure);
+      errors.push({ index, status: outcome.failure.status, code: outcome.failure.code, message: outcome.failure.message });
+    }
   }
   return { data, errors };
 }

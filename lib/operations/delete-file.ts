@@ -8,6 +8,7 @@ import { matchesConstraint } from './constraint-match';
 import type { FileCollection } from './file-storage';
 import type { RawDoc } from '../schema/to-record';
 import type { OperationArgs } from './runtime';
+import { refusalsNoted } from './refused-write';
 import { storeOne } from './write/pipeline';
 import { changeMadeBy, publishChange } from './write/stored-change';
 
@@ -18,7 +19,12 @@ export interface DeleteFileArgs extends Omit<OperationArgs, 'collection'> {
 }
 
 /** Deletes one file; throws NotFoundError when there is none the caller may delete. */
-export async function deleteFile(args: DeleteFileArgs): Promise<{ deleted: true }> {
+export function deleteFile(args: DeleteFileArgs): Promise<{ deleted: true }> {
+  // A refusal (401, 403) is told to the audit log as a refused file delete.
+  return refusalsNoted({ ...args, action: 'upload.delete' }, () => removeFile(args));
+}
+
+async function removeFile(args: DeleteFileArgs): Promise<{ deleted: true }> {
   const { collection, filename } = args;
   // 1. Access: a caller the rule refuses outright is refused before the file is looked up.
   const constraint = await checkAccess({ ...args, op: 'delete' });

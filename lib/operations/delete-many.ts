@@ -72,7 +72,7 @@ export function deleteMany(args: DeleteManyArgs): Promise<BulkResult> {
         await finishDelete(args, outcome.change, hookArgs.get(rows[index]));
         data.push({ id: outcome.change.id });
       } else if (outcome.failure) {
-        errors.push(failureOf(args, String(rows[index]._id), outcome.failure));
+        errors.push(failureOf(args, String(rows[index]._id), outcome.failure, 'delete'));
       }
     }
     errors.sort((a, b) => a.id.localeCompare(b.id));

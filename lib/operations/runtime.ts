@@ -313,12 +313,15 @@ export type AuditEventAction =
   | 'webhook.retry'
   | 'schedule';
 
+/** The writes a `refused` event may name: what the refused write would have recorded had it been stored. */
+export type RefusedWriteAction = 'create' | 'update' | 'delete' | 'restore' | 'publish' | 'unpublish' | 'draft' | 'schedule' | 'upload' | 'upload.delete';
+
 /** One event that is not a stored change of a record: an account event, a webhook retry, or a refused write. */
 export interface AuditEvent {
   /** The event; `refused` is a write the router refused (401, 403, 409, 412, 428). */
   action: AuditEventAction | 'refused';
   /** For `refused`: the write that was refused (`create`, `update`, `delete`, `publish`...). */
-  refusedAction?: string;
+  refusedAction?: RefusedWriteAction;
   /** Who acted, when known (a failed login's account is the resource, not the actor). */
   actor: AuthUser | SystemActor | null;
   /** Which record the event is about (an account, an API key's owner, a webhook endpoint...). */

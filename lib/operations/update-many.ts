@@ -86,7 +86,7 @@ export function updateMany(args: UpdateManyArgs): Promise<BulkResult> {
         // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- an update's stored change always has the record as stored
         data.push(mayRead(outcome.change.after!) ? answer : { id: outcome.change.id });
       } else if (outcome?.failure) {
-        errors.push(failureOf(args, String(item.stored._id), outcome.failure));
+        errors.push(failureOf(args, String(item.stored._id), outcome.failure, 'update'));
       } else {
         // Nothing to change (as a single PATCH with nothing to change): the record as it is, not counted as updated.
         data.push(mayRead(item.stored) ? (await presentFor(args, [item.stored], undefined, 'update'))[0] : { id: String(item.stored._id) });

@@ -9,6 +9,7 @@ import { assertWithinConstraints } from './constraint-match';
 import type { FileCollection, FileRow, IncomingFile, PendingFile, UploadedFile } from './file-storage';
 import type { RawDoc } from '../schema/to-record';
 import type { OperationArgs } from './runtime';
+import { refusalsNoted } from './refused-write';
 import { storeOne } from './write/pipeline';
 import { type StoredChange, changeMadeBy, publishChange } from './write/stored-change';
 
@@ -91,7 +92,12 @@ async function readUpload(args: UploadFileArgs, admit: (row: FileRow) => Promise
 }
 
 /** Stores one file and returns it as the API shows it. */
-export async function uploadFile(args: UploadFileArgs): Promise<UploadedFile> {
+export function uploadFile(args: UploadFileArgs): Promise<UploadedFile> {
+  // A refusal (401, 403, 409) is told to the audit log as a refused upload.
+  return refusalsNoted({ ...args, action: 'upload' }, () => storeUpload(args));
+}
+
+async function storeUpload(args: UploadFileArgs): Promise<UploadedFile> {
   const { runtime, collection } = args;
   // 1. Access, before a byte of the upload is read: a refused caller never streams a file in.
   const constraint = await checkAccess({ ...args, op: 'create' });

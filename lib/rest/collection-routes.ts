@@ -17,6 +17,7 @@ import type { QueryMemo } from './query-memo';
 import { parseQueryString, querySearch, readQuery } from '../http/read-query';
 import { callerAtOnce, requestUser } from '../http/request-user';
 import type { RouteDef } from '../http/route-table';
+import { refusalsHeard } from '../http/refused-write-route';
 import { recordNouns } from '../schema/type-names';
 import { DRAFT_PARAMETER, answerDraftCreate, answerDraftList, asksForDrafts } from './draft-routes';
 import { findDrafts } from '../operations/drafts/find-drafts';
@@ -179,7 +180,7 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
         201: { description: 'The created record (or { data } for a batch)', shape: batchable ? { kind: 'one-of', shapes: [{ kind: 'record', slug }, { kind: 'batch', slug }] } : { kind: 'record', slug } },
         ...WRITE_ERRORS,
       },
-      async handler(req, res) {
+      handler: refusalsHeard({ runtime, collection, action: 'create' }, async (req, res) => {
         // `?draft=true`: a record that exists only as a working copy (draft-routes.ts).
         if (asksForDrafts(req)) {
           if (isBatch(collection, req.body)) throw new QueryError('draft=true creates one record, not a batch.', [{ field: 'draft', message: 'takes one record', code: 'draft_batch' }]);
@@ -195,7 +196,7 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
         }
         const record = await create({ ...args, data: req.body });
         sendWritten(res.status(201).location(`${req.baseUrl}/${slug}/${record.id}`), record);
-      },
+      }),
     },
     {
       method: 'patch',
@@ -208,10 +209,10 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
       headers: [ifMatchHeader(required)],
       body: { type: 'json', shape: { kind: 'record-input', slug, mode: 'update' }, required: true },
       responses: { 200: { description: 'The updated record', shape: { kind: 'record', slug }, headers: ETAG_HEADER }, ...WRITE_ERRORS, 404: { description: 'No such record' }, ...preconditionResponses(required) },
-      async handler(req, res) {
+      handler: refusalsHeard({ runtime, collection, action: 'update' }, async (req, res) => {
         const ifMatch = ifMatchOf(req, descriptor);
         sendWritten(res, await update({ ...(await base(req)), id: String(req.params.id), data: req.body, ifMatch }));
-      },
+      }),
     },
     {
       method: 'delete',
@@ -224,11 +225,11 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
       query: descriptor.softDelete ? [PERMANENT] : undefined,
       headers: [ifMatchHeader(required)],
       responses: { 200: { description: '{ deleted: true }', shape: { kind: 'schema', schema: DELETED } }, ...READ_ERRORS, 404: { description: 'No such record' }, ...preconditionResponses(required) },
-      async handler(req, res) {
+      handler: refusalsHeard({ runtime, collection, action: 'delete' }, async (req, res) => {
         const permanent = readBoolean(readQuery(req).permanent, 'permanent');
         const ifMatch = ifMatchOf(req, descriptor);
         endJson(res, await deleteRecord({ ...(await base(req)), id: String(req.params.id), permanent, ifMatch }));
-      },
+      }),
     },
     {
       method: 'patch',
@@ -243,13 +244,13 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
       headers: [bulkIfMatchHeader(required)],
       body: { type: 'json', shape: { kind: 'record-input', slug, mode: 'update' }, required: true },
       responses: { 200: { description: 'The records as written, and those that failed', shape: { kind: 'bulk', slug, op: 'update' } }, ...WRITE_ERRORS, ...preconditionResponses(required, true) },
-      async handler(req, res) {
+      handler: refusalsHeard({ runtime, collection, action: 'update' }, async (req, res) => {
         checkBulkIfMatch(req, descriptor);
         const args = await base(req);
         const raw = readQuery(req);
         const where = await bulkWhere(req, raw, args.user);
         endJson(res, await updateMany({ ...args, where, data: req.body, dryRun: readBoolean(raw.dryRun, 'dryRun') }));
-      },
+      }),
     },
     {
       method: 'delete',
@@ -263,13 +264,13 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
       query: descriptor.softDelete ? [...BULK_QUERY, PERMANENT] : BULK_QUERY,
       headers: [bulkIfMatchHeader(required)],
       responses: { 200: { description: 'The ids deleted, and the records that failed', shape: { kind: 'bulk', slug, op: 'delete' } }, ...READ_ERRORS, ...preconditionResponses(required, true) },
-      async handler(req, res) {
+      handler: refusalsHeard({ runtime, collection, action: 'delete' }, async (req, res) => {
         checkBulkIfMatch(req, descriptor);
         const args = await base(req);
         const raw = readQuery(req);
         const where = await bulkWhere(req, raw, args.user);
         endJson(res, await deleteMany({ ...args, where, dryRun: readBoolean(raw.dryRun, 'dryRun'), permanent: readBoolean(raw.permanent, 'permanent') }));
-      },
+      }),
     },
   ];
   if (descriptor.softDelete) {
@@ -283,11 +284,11 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
       auth: 'optional',
       headers: [ifMatchHeader(false)],
       responses: { 200: { description: 'The restored record', shape: { kind: 'record', slug }, headers: ETAG_HEADER }, ...READ_ERRORS, 404: { description: 'No such deleted record' }, ...preconditionResponses(false) },
-      async handler(req, res) {
+      handler: refusalsHeard({ runtime, collection, action: 'restore' }, async (req, res) => {
         // The tag of the deleted record, as GET ?includeDeleted=true gave it; never required (a restore loses no change).
         const ifMatch = ifMatchOf(req, { requireIfMatch: false });
         sendWritten(res, await restoreRecord({ ...(await base(req)), id: String(req.params.id), ifMatch }));
-      },
+      }),
     });
   }
   return routes;

@@ -7,6 +7,7 @@ import { ETAG_HEADER, IF_NONE_MATCH_HEADER, NOT_MODIFIED, ifMatchHeader, precond
 import { ifMatchOf, sendWritten } from './preconditions';
 import { sendReadJson } from '../http/json-answer';
 import { requestUser } from '../http/request-user';
+import { refusalsHeard } from '../http/refused-write-route';
 
 const ERRORS = { 400: { description: 'Invalid body' }, 401: { description: 'Invalid credentials' }, 403: { description: 'Not allowed' } };
 
@@ -32,10 +33,10 @@ export function globalRoutes(runtime: Runtime, global: CollectionRuntime): Route
       415: { description: 'Not JSON' },
       ...preconditionResponses(global.descriptor.requireIfMatch),
     },
-    async handler(req, res) {
+    handler: refusalsHeard({ runtime, collection: global, action: 'update' }, async (req, res) => {
       const ifMatch = ifMatchOf(req, global.descriptor);
       sendWritten(res, await updateGlobal({ runtime, global, req, data: req.body, ifMatch, user: await requestUser(runtime, req) }));
-    },
+    }),
   });
   return [
     {

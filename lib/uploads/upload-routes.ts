@@ -6,6 +6,7 @@ import { NotFoundError } from '../errors';
 import { type MultipartReader, createMultipartReader } from '../http/multipart';
 import { endJson } from '../http/json-answer';
 import { requestUser } from '../http/request-user';
+import { refusalsHeard } from '../http/refused-write-route';
 import type { JsonSchema, RouteDef } from '../http/route-table';
 import { deleteFile } from '../operations/delete-file';
 import type { FileCollection } from '../operations/file-storage';
@@ -72,12 +73,12 @@ export function uploadRoutes(args: { runtime: Runtime; store: FileStore; files: 
         413: { description: 'The file is larger than uploads.maxFileSize, or the form holds more (fields, parts, bytes of a field) than this route takes' },
         415: { description: 'Not multipart, a type not allowed, or a type the content contradicts' },
       },
-      async handler(req, res) {
+      handler: refusalsHeard({ runtime, collection: files, action: 'upload' }, async (req, res) => {
         const user = await requestUser(runtime, req);
         const file = await uploadFile({ runtime, collection: files, user, req, upload: formUpload(readForm, req, res) });
         // Where the file is served, as a created record's Location names it.
         endJson(res.status(201).location(file.url), file);
-      },
+      }),
     },
     {
       method: 'get',
@@ -110,10 +111,10 @@ export function uploadRoutes(args: { runtime: Runtime; store: FileStore; files: 
         200: { description: 'Deleted', shape: { kind: 'schema', schema: { type: 'object', required: ['deleted'], properties: { deleted: { const: true } } } } },
         ...FILE_ERRORS,
       },
-      async handler(req, res) {
+      handler: refusalsHeard({ runtime, collection: files, action: 'upload.delete' }, async (req, res) => {
         const user = await requestUser(runtime, req);
         endJson(res, await deleteFile({ runtime, collection: files, user, req, filename: String(req.params.filename) }));
-      },
+      }),
     },
   ];
 }

@@ -5,6 +5,7 @@
 // close() lets attempts in flight finish for a moment, then aborts them and gives every lease back.
 import type { Logger } from '../config/types';
 import type { DeliveryRow, DeliveryStore, Settlement } from './delivery-store';
+import type { AttemptListener } from './retry-event';
 import { sendWebhook } from './send-webhook';
 import type { ResolvedEndpoint, ResolvedWebhooks } from './webhook-options';
 import { type Clock, after, nowMs } from '../util/clock';
@@ -59,8 +60,11 @@ function afterFailure(tries: number, delays: readonly number[], now: number): Pi
   return { status: 'pending', nextAttemptAt: new Date(now + jittered(delays[tries])) };
 }
 
-/** `clock`: the router's; due times, leases and retry schedules are in its time (the timers that wait for them are Node's). */
-export function createDeliveryQueue(store: DeliveryStore, options: ResolvedWebhooks, logger: Required<Logger>, clock: Clock): DeliveryQueue {
+/**
+ * `clock`: the router's; due times, leases and retry schedules are in its time (the timers that wait for them
+ * are Node's). `attempted`: told of every attempt that ended (the audit log records the retries among them).
+ */
+export function createDeliveryQueue(store: DeliveryStore, options: ResolvedWebhooks, logger: Required<Logger>, clock: Clock, attempted?: AttemptListener): DeliveryQueue {
   const now = () => nowMs(clock);
   const queues = new Map<string, EndpointQueue>(options.endpoints.map((endpoint) => [endpoint.url, { endpoint, waiting: [], running: new Map(), backlog: false }]));
   const closing = new AbortController();
@@ -119,6 +123,7 @@ export function createDeliveryQueue(store: DeliveryStore, options: ResolvedWebho
     // Aborted by close(): not the receiver's failure. The lease is given back and the row is sent later.
     if (closing.signal.aborted && !delivered) return;
     const settlement = (delivered ? { status: 'delivered', attempt } : { ...afterFailure(row.tries, options.delays, now()), attempt }) as Settlement;
+    attempted?.(row, settlement);
     if (settlement.status === 'failed') logger.warn(`content-router: webhook delivery ${row._id} (${row.type}) to ${endpoint.url} failed for good after ${row.attempts.length + 1} attempts: ${attempt.error}`);
     unwritten.push({ id: row._id, settlement });
     void writeSettlements();

@@ -6,6 +6,7 @@ import type { Feature } from '../http/feature';
 import { type WebhooksApi, createDeliveryLog, createWebhooksApi } from './delivery-log';
 import { createDeliveryQueue } from './delivery-queue';
 import { createDeliveryStore } from './delivery-store';
+import { retryEvents } from './retry-event';
 import { type ResolvedWebhooks, parseWebhooksOptions } from './webhook-options';
 import { webhookRoutes } from './webhook-routes';
 import { createWebhookSource } from './webhook-source';
@@ -26,7 +27,7 @@ export const webhooksFeature: Feature<ResolvedWebhooks | undefined> = {
     if (!options) return undefined;
     const { logger } = runtime.config;
     const store = createDeliveryStore(runtime.connection, options.retentionMs, runtime.config.clock);
-    const queue = createDeliveryQueue(store, options, logger, runtime.config.clock);
+    const queue = createDeliveryQueue(store, options, logger, runtime.config.clock, retryEvents(runtime));
     const source = createWebhookSource(runtime, options, store, queue);
     const log = createDeliveryLog(store, queue, options.delays);
     lifecycle.onReady.push(async () => {
