@@ -97,21 +97,12 @@ export function draftRoutes(runtime: Runtime, collection: CollectionRuntime): Ro
       tags,
       collection: slug,
       auth: 'optional',
-      query: [{ name: 'preview', description: 'A preview link token (POST /:id/preview): reads the working copy without credentials.', schema: { type: 'string' } }, ...RECORD_QUERY],
+      query: [PREVIEW_PARAMETER, ...RECORD_QUERY],
       headers: [IF_NONE_MATCH_HEADER],
       responses: { 200: { description: 'The working copy', shape: { kind: 'draft', slug }, headers: ETAG_HEADER }, ...NOT_MODIFIED, ...ERRORS },
       async handler(req, res) {
         const search = querySearch(req);
-        const raw = parseQueryString(search);
-        if (raw.preview !== undefined) {
-          if (typeof raw.preview !== 'string') throw new QueryError('Invalid query.', [{ field: 'preview', message: 'must be one token', code: 'invalid_preview' }]);
-          const record = await findDraftByPreview({ runtime, collection, req, user: null, id: String(req.params.id), token: raw.preview });
-          // Whoever holds the link, not a crawler nor a cache, reads it.
-          res.setHeader('Cache-Control', 'no-store');
-          res.setHeader('X-Robots-Tag', 'noindex');
-          sendReadJson(res, record);
-          return;
-        }
+        if (await answeredPreview(runtime, collection, String(req.params.id), req, res)) return;
         const args = await base(req);
         const query = recordQueryIn(await operationView(args, 'read'), search);
         sendDraftRead(res, await findDraft({ ...args, select: query.select, populate: query.populate }));
@@ -175,12 +166,14 @@ export function globalDraftRoutes(runtime: Runtime, global: CollectionRuntime): 
       path,
       operationId: `globals.${slug}.draft.get`,
       summary: `Get the working copy of the ${slug} global`,
-      description: 'Needs readDrafts. `_status`: draft (never published), published or changed.',
+      description: 'Needs readDrafts. `_status`: draft (never published), published or changed. With `preview=<token>`, a preview link: anyone holding the token reads the working copy as an anonymous reader would.',
       tags,
       auth: 'optional',
+      query: [PREVIEW_PARAMETER],
       headers: [IF_NONE_MATCH_HEADER],
       responses: { 200: { description: 'The working copy', shape: { kind: 'draft', slug, global: true }, headers: ETAG_HEADER }, ...NOT_MODIFIED, ...ERRORS },
       async handler(req, res) {
+        if (await answeredPreview(runtime, global, slug, req, res)) return;
         sendDraftRead(res, await findGlobalDraft(await base(req)));
       },
     },
@@ -230,6 +223,23 @@ function draftsOffRoutes(path: string, operationId: string, descriptor: { slug: 
     responses: { 404: { description: 'Drafts are off' } },
     handler: refuse,
   }));
+}
+
+const PREVIEW_PARAMETER = { name: 'preview', description: 'A preview link token (POST .../preview): reads the working copy without credentials.', schema: { type: 'string' } };
+
+/**
+ * A preview link's read (`?preview=<token>`), answered for whoever holds the token, never a crawler nor a
+ * cache; false when the request carries no token (the caller's own read then).
+ */
+async function answeredPreview(runtime: Runtime, owner: CollectionRuntime, id: string, req: Request, res: Response): Promise<boolean> {
+  const { preview } = parseQueryString(querySearch(req));
+  if (preview === undefined) return false;
+  if (typeof preview !== 'string') throw new QueryError('Invalid query.', [{ field: 'preview', message: 'must be one token', code: 'invalid_preview' }]);
+  const record = await findDraftByPreview({ runtime, collection: owner, req, user: null, id, token: preview });
+  res.setHeader('Cache-Control', 'no-store');
+  res.setHeader('X-Robots-Tag', 'noindex');
+  sendReadJson(res, record);
+  return true;
 }
 
 /** The single-record query parameters GET /:id/draft takes besides `preview`. */

@@ -272,8 +272,21 @@ describe('GET /<slug>/:id/draft?preview=<token>', () => {
     expect((await read(`/posts/${id}`, token)).status).toBe(401);
   });
 
-  // The global draft route (draft-routes.ts) does not read `preview=` yet: findGlobalDraftByPreview covers the read meanwhile.
-  it.todo('opens a global working copy through /globals/<slug>/draft?preview=, no-store and noindex');
+  it('opens a global working copy through /globals/<slug>/draft?preview=, no-store and noindex', async () => {
+    await t.api.local.updateGlobal('site', { headline: 'Live' });
+    const now = clock.now();
+    await t.connection.collection('globals_drafts').updateOne({ _id: 'site' as unknown as Types.ObjectId }, { $set: { headline: 'Coming soon', hiddenNote: 'x', createdAt: now, updatedAt: now, _rev: 1 } }, { upsert: true });
+    const { token, url } = (await makeLink('/globals/site')).body as { token: string; url: string };
+    const res = await request(t.app).get(url);
+    expect(res.status).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.headers['x-robots-tag']).toBe('noindex');
+    expect(res.body).toMatchObject({ headline: 'Coming soon' });
+    expect(res.body).not.toHaveProperty('hiddenNote');
+    const wrong = await request(t.app).get(`/api/globals/site/draft?preview=${token.slice(0, -2)}xx`);
+    expect(wrong.status).toBe(401);
+    expect(JSON.stringify(wrong.body)).not.toContain('Live');
+  });
 });
 
 describe('DELETE /<slug>/:id/preview', () => {
