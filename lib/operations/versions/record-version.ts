@@ -49,7 +49,8 @@ export function versionRecorder(clock: Clock): ChangeRecorder {
     const record = doc._id;
     const now = clock.now();
     for (let attempt = 1; ; attempt++) {
-      const newest = await newestVersion(history, record, session);
+      // Its number and what coalescing compares, never its record (`doc`, the whole stored record).
+      const newest = await newestVersion(history, record, session, SUMMARY_ONLY);
       if (op === 'draft' && newest && coalesces(newest, actor, now, options.coalesceMs)) {
         const changedFields = [...new Set([...newest.changedFields, ...changedFieldsOf(change)])];
         await history.updateOne({ _id: newest._id }, { $set: { doc, createdAt: now, changedFields } }, { session });
@@ -59,7 +60,8 @@ export function versionRecorder(clock: Clock): ChangeRecorder {
       const version = (newest?.version ?? 0) + 1;
       const published = collection.descriptor.variant !== 'draft' && change.type !== 'delete';
       try {
-        await new history({ record, version, op, createdAt: now, actor, changedFields: changedFieldsOf(change), doc, published }).save({ session });
+        // A plain insert: the version is built here whole, so the model's casting and validation would only cost.
+        await history.collection.insertOne({ record, version, op, createdAt: now, actor, changedFields: changedFieldsOf(change), doc, published }, { session });
         recorded.set(change, version);
         return;
       } catch (error) {
@@ -74,9 +76,12 @@ function isDuplicateKey(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === DUPLICATE_KEY;
 }
 
-/** The record's newest version, read in the write's session. */
-export function newestVersion(history: Model<Record<string, unknown>>, record: unknown, session?: ClientSession): Promise<StoredVersion | null> {
-  return history.findOne({ record }, null, { session }).sort({ version: -1 }).lean<StoredVersion>().exec();
+/** A version without its record: what numbering and coalescing read. */
+const SUMMARY_ONLY: Readonly<Record<string, 0>> = Object.freeze({ doc: 0 });
+
+/** The record's newest version, read in the write's session (`projection`: leave fields out). */
+export function newestVersion(history: Model<Record<string, unknown>>, record: unknown, session?: ClientSession, projection?: Record<string, 0>): Promise<StoredVersion | null> {
+  return history.findOne({ record }, projection ?? null, { session }).sort({ version: -1 }).lean<StoredVersion>().exec();
 }
 
 /** True when a draft save by `actor` at `now` replaces `newest` rather than following it. */
