@@ -35,7 +35,8 @@ export function changedFieldsOf(change: StoredChange): string[] | undefined {
 
 function isVisibleField(descriptor: CollectionDescriptor, name: string): boolean {
   const field = Object.hasOwn(descriptor.fields, name) ? descriptor.fields[name] : undefined;
-  return field !== undefined && !field.hidden && field.writeOnly !== true;
+  // System fields (createdAt, updatedAt...) change with every write: they say nothing of what was changed.
+  return field !== undefined && !field.system && !field.hidden && field.writeOnly !== true;
 }
 
 /** The entry of one stored change (its `id` is given when it is stored). */
@@ -52,7 +53,8 @@ export function entryOfChange(change: StoredChange, by: WriteBy, at: Date): Omit
     resource: descriptor.isGlobal ? { global: descriptor.slug } : { collection: descriptor.slug, id: change.id },
     ...(version !== undefined && { version }),
     ...(changedFields && { changedFields }),
-    outcome: { status: change.type === 'create' ? 201 : 200 },
+    // A create answers 201; a first publish or a restore that brings a record back creates it, and answers 200.
+    outcome: { status: change.type === 'create' && change.versionOp === undefined ? 201 : 200 },
     request: auditRequest(by.req, change.origin),
     ...(idempotencyKey !== undefined && { idempotencyKey }),
   };

@@ -18,6 +18,7 @@ import { findDraft } from '../operations/drafts/find-draft';
 import type { DraftPage } from '../operations/drafts/find-drafts';
 import { discardGlobalDraft, findGlobalDraft, saveGlobalDraft } from '../operations/drafts/global-drafts';
 import { findDraftByPreview } from '../operations/drafts/preview';
+import { refusalsHeard } from '../http/refused-write-route';
 import { saveDraft } from '../operations/drafts/save-draft';
 import { type DraftAnswer, draftsOff, withStatus } from '../operations/drafts/working-copy';
 import type { FieldView } from '../operations/field-view';
@@ -57,8 +58,9 @@ function sendDraftRead(res: Response, answer: DraftAnswer): void {
   sendReadJson(res, withStatus(answer));
 }
 
-/** Sends a working copy a write answers with: tagged as its read is. */
+/** Sends a working copy a write answers with: tagged and kept out of caches as its read is. */
 export function sendDraftWritten(res: Response, answer: DraftAnswer): void {
+  res.setHeader('Cache-Control', DRAFT_CACHE_CONTROL);
   res.setHeader('ETag', representationTag(answer.record));
   endJson(res, withStatus(answer));
 }
@@ -120,10 +122,10 @@ export function draftRoutes(runtime: Runtime, collection: CollectionRuntime): Ro
       headers: [ifMatchHeader(required)],
       body: { type: 'json', shape: { kind: 'record-input', slug, mode: 'update' }, required: true },
       responses: { 200: { description: 'The working copy as saved', shape: { kind: 'draft', slug }, headers: ETAG_HEADER }, ...ERRORS, 413: { description: 'Body too large' }, 415: { description: 'Not JSON' }, ...preconditionResponses(required) },
-      async handler(req, res) {
+      handler: refusalsHeard({ runtime, collection, action: 'draft' }, async (req, res) => {
         const ifMatch = ifMatchOf(req, descriptor);
         sendDraftWritten(res, await saveDraft({ ...(await base(req)), data: req.body, ifMatch }));
-      },
+      }),
     },
     {
       method: 'delete',
@@ -140,13 +142,13 @@ export function draftRoutes(runtime: Runtime, collection: CollectionRuntime): Ro
         ...ERRORS,
         ...preconditionResponses(false),
       },
-      async handler(req, res) {
+      handler: refusalsHeard({ runtime, collection, action: 'draft' }, async (req, res) => {
         // Never required: dropping changes loses none that were published.
         const ifMatch = ifMatchOf(req, { requireIfMatch: false });
         const answer = await discardDraft({ ...(await base(req)), ifMatch });
         if ('deleted' in answer) endJson(res, answer);
         else sendDraftWritten(res, answer);
-      },
+      }),
     },
   ];
 }
@@ -187,10 +189,10 @@ export function globalDraftRoutes(runtime: Runtime, global: CollectionRuntime): 
       headers: [ifMatchHeader(required)],
       body: { type: 'json', shape: { kind: 'global-input', slug }, required: true },
       responses: { 200: { description: 'The working copy as saved', shape: { kind: 'draft', slug, global: true }, headers: ETAG_HEADER }, ...ERRORS, 413: { description: 'Body too large' }, 415: { description: 'Not JSON' }, ...preconditionResponses(required) },
-      async handler(req, res) {
+      handler: refusalsHeard({ runtime, collection: global, action: 'draft' }, async (req, res) => {
         const ifMatch = ifMatchOf(req, descriptor);
         sendDraftWritten(res, await saveGlobalDraft({ ...(await base(req)), data: req.body, ifMatch }));
-      },
+      }),
     },
     {
       method: 'delete',
@@ -201,10 +203,10 @@ export function globalDraftRoutes(runtime: Runtime, global: CollectionRuntime): 
       auth: 'optional',
       headers: [ifMatchHeader(false)],
       responses: { 200: { description: 'The working copy as reset', shape: { kind: 'draft', slug, global: true } }, ...ERRORS, ...preconditionResponses(false) },
-      async handler(req, res) {
+      handler: refusalsHeard({ runtime, collection: global, action: 'draft' }, async (req, res) => {
         const ifMatch = ifMatchOf(req, { requireIfMatch: false });
         sendDraftWritten(res, await discardGlobalDraft({ ...(await base(req)), ifMatch }));
-      },
+      }),
     },
   ];
 }

@@ -3,7 +3,7 @@
 // stay free (a host's own `POST /<slug>/:id/publish` endpoint keeps working) and answer the router's 404.
 import type { Request } from 'express';
 import type { RouteDef } from '../http/route-table';
-import { endJson } from '../http/json-answer';
+import { refusalsHeard } from '../http/refused-write-route';
 import { requestUser } from '../http/request-user';
 import { publish } from '../operations/drafts/publish';
 import { unpublish } from '../operations/drafts/unpublish';
@@ -11,6 +11,8 @@ import type { CollectionRuntime, Runtime } from '../operations/runtime';
 import { recordNouns } from '../schema/type-names';
 import { ETAG_HEADER, ifMatchHeader, preconditionResponses } from './precondition-docs';
 import { ifMatchOf, sendWritten } from './preconditions';
+import { sendDraftWritten } from './draft-routes';
+import type { DraftStatus } from '../operations/drafts/working-copy';
 
 const ERRORS = { 401: { description: 'Invalid credentials' }, 403: { description: 'Not allowed (the publish rule)' } };
 
@@ -48,9 +50,9 @@ export function publishRoutes(runtime: Runtime, collection: CollectionRuntime): 
         409: { description: 'Unique value taken' },
         ...preconditionResponses(required),
       },
-      async handler(req, res) {
+      handler: refusalsHeard({ runtime, collection, action: 'publish' }, async (req, res) => {
         sendWritten(res, await run(req, publish));
-      },
+      }),
     },
     {
       method: 'post',
@@ -69,9 +71,11 @@ export function publishRoutes(runtime: Runtime, collection: CollectionRuntime): 
         409: { description: 'The published record changed meanwhile' },
         ...preconditionResponses(required),
       },
-      async handler(req, res) {
-        endJson(res, await run(req, unpublish));
-      },
+      handler: refusalsHeard({ runtime, collection, action: 'unpublish' }, async (req, res) => {
+        // The working copy, answered as a draft write answers it (its ETag, never cached).
+        const { _status, ...record } = await run(req, unpublish);
+        sendDraftWritten(res, { record, status: _status as DraftStatus });
+      }),
     },
   ];
 }

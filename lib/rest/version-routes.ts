@@ -7,6 +7,7 @@ import { sendReadJson } from '../http/json-answer';
 import { toListEnvelope } from '../http/list-envelope';
 import { parseQueryString, querySearch, readQuery } from '../http/read-query';
 import { requestUser } from '../http/request-user';
+import { refusalsHeard } from '../http/refused-write-route';
 import type { QueryParameter, RouteDef, RouteHandler } from '../http/route-table';
 import { diffVersion, findVersion, historyModel, listVersions, restoreVersion } from '../operations/versions';
 import type { CollectionRuntime, Runtime } from '../operations/runtime';
@@ -106,11 +107,13 @@ export function versionRoutes(runtime: Runtime, owner: CollectionRuntime): Route
         409: { description: 'Unique value taken' },
         ...preconditionResponses(false),
       },
-      handler: serve(async (req, res) => {
-        const ifMatch = ifMatchOf(req, { requireIfMatch: false });
-        const publish = readBooleanParam(readQuery(req), 'publish', false);
-        sendWritten(res, await restoreVersion({ ...(await args(req)), version: String(req.params.version), ifMatch, publish }));
-      }),
+      handler: serve(
+        refusalsHeard({ runtime, collection: owner, action: 'restore' }, async (req, res) => {
+          const ifMatch = ifMatchOf(req, { requireIfMatch: false });
+          const publish = readBooleanParam(readQuery(req), 'publish', false);
+          sendWritten(res, await restoreVersion({ ...(await args(req)), version: String(req.params.version), ifMatch, publish }));
+        }),
+      ),
     },
   ];
   return on ? routes : routes.map((route) => ({ ...route, undocumented: true }));

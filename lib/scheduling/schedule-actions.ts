@@ -9,6 +9,7 @@ import type { ScheduleAction, ScheduleInput, ScheduledAction } from '../local/pu
 import { checkAccess } from '../operations/access';
 import { parseIfMatch } from '../operations/precondition';
 import { noteWrite } from '../operations/request-state';
+import { emitAuditEvent } from '../operations/audit-events';
 import { draftsOf, readStates } from '../operations/drafts/working-copy';
 import type { CollectionRuntime, Runtime } from '../operations/runtime';
 import { parseIsoDate } from '../schema/parse-date';
@@ -96,7 +97,20 @@ export async function scheduleAction(store: ScheduleStore, caller: ScheduleCalle
   const row = await store.add({ ...target, ...input, by: { user, overrideAccess: caller.overrideAccess === true } });
   // A write of the request's: an Idempotency-Key keeps its answer, so a retry schedules nothing more.
   noteWrite(caller);
+  scheduleAudited(caller, 201);
   return toScheduledAction(row);
+}
+
+/** Tells the audit log (if any) that the caller scheduled, or called off, an action of the record. */
+function scheduleAudited(caller: ScheduleCaller, status: number): void {
+  const { slug, isGlobal } = caller.collection.descriptor;
+  emitAuditEvent(caller.runtime, () => ({
+    action: 'schedule',
+    actor: caller.user,
+    resource: isGlobal ? { global: slug } : { collection: slug, id: caller.id },
+    outcome: { status },
+    ...(caller.req ? { req: caller.req } : { origin: 'local' }),
+  }));
 }
 
 /** The record's actions, newest first. */
@@ -113,6 +127,7 @@ export async function cancelAction(store: ScheduleStore, caller: ScheduleCaller,
   const cancelled = await store.cancel(found._id);
   if (cancelled) {
     noteWrite(caller);
+    scheduleAudited(caller, 200);
     return toScheduledAction(cancelled);
   }
   const now = await store.findFor(target.kind, target.slug, target.record, scheduleId);

@@ -4,6 +4,7 @@
 import type { Request } from 'express';
 import { endJson } from '../http/json-answer';
 import { requestUser } from '../http/request-user';
+import { refusalsHeard } from '../http/refused-write-route';
 import type { JsonSchema, RouteDef } from '../http/route-table';
 import type { CollectionRuntime, Runtime } from '../operations/runtime';
 import { recordNouns } from '../schema/type-names';
@@ -45,10 +46,10 @@ export function scheduleRoutes(runtime: Runtime, collection: CollectionRuntime, 
       // A retried request must not schedule the action twice: it may carry an Idempotency-Key.
       config: { idempotent: true },
       responses: { 201: { description: 'The scheduled action, pending', shape: { kind: 'schedule' } }, 400: { description: 'Invalid schedule' }, ...ERRORS, 404: { description: 'No such record' } },
-      async handler(req, res) {
+      handler: refusalsHeard({ runtime, collection, action: 'schedule' }, async (req, res) => {
         const { store: kept, caller } = await callerOf(req);
         endJson(res.status(201), await scheduleAction(kept, caller, req.body));
-      },
+      }),
     },
     {
       ...common,
@@ -75,10 +76,10 @@ export function scheduleRoutes(runtime: Runtime, collection: CollectionRuntime, 
         404: { description: 'No such action for this record' },
         409: { description: 'The action is no longer pending (done, failed, cancelled, or running)' },
       },
-      async handler(req, res) {
+      handler: refusalsHeard({ runtime, collection, action: 'schedule' }, async (req, res) => {
         const { store: kept, caller } = await callerOf(req);
         endJson(res, await cancelAction(kept, caller, String(req.params.scheduleId)));
-      },
+      }),
     },
   ];
 }

@@ -63,7 +63,7 @@ describe('audit entries hold no values', () => {
     const byAction = (action: string) => rows.filter((row) => row.action === action);
     expect(byAction('create').map((row) => row.resource.collection).sort()).toEqual(['posts', 'users']);
     const keyed = rows.find((row) => row.action === 'create' && row.resource.collection === 'posts');
-    expect(keyed?.actor).toEqual({ type: 'apiKey', id: user.id, collection: 'users', scopes: ['read', 'write'] });
+    expect(keyed?.actor).toEqual({ type: 'apiKey', id: user.id, collection: 'users', apiKeyId: expect.any(String), scopes: ['read', 'write'] });
     expect(keyed?.changedFields).toEqual(expect.arrayContaining(['title', 'owner']));
     expect(byAction('upload')).toHaveLength(1);
     expect(byAction('upload.delete')).toHaveLength(1);

@@ -36,9 +36,12 @@ export function recordsChanges(runtime: Runtime, collection: Pick<CollectionRunt
   return runtime.hooks.changeStored.some((recorder) => recorder.records?.(collection) ?? true);
 }
 
-/** `recorder`, saying it records only the collections `records` accepts (so the others' writes skip the transaction). */
+/**
+ * `recorder`, run only for the changes of collections `records` accepts, and saying so (so the others' writes
+ * skip the transaction).
+ */
 export function recorderFor(records: NonNullable<ChangeRecorder['records']>, recorder: (change: StoredChange, session: ClientSession | undefined, by: WriteBy) => Promise<void>): ChangeRecorder {
-  return Object.assign((change: StoredChange, session: ClientSession | undefined, by: WriteBy) => recorder(change, session, by), { records });
+  return Object.assign(async (change: StoredChange, session: ClientSession | undefined, by: WriteBy) => (records(change.collection) ? recorder(change, session, by) : undefined), { records });
 }
 
 /** The changes already on the bus: a multi-record write publishes each as soon as it is committed. */
