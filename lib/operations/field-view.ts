@@ -11,7 +11,7 @@ import type { CollectionDescriptor, FieldDescriptor, SchemaRegistry } from '../s
 import { createRecordSerializer } from '../schema/to-record';
 import { type CallerMemo, type RequestState, callerMemo, rememberForCaller } from './request-state';
 import { callHook, fieldRuleLabel } from './hooks';
-import type { FieldReadRule, FieldView, Runtime, ViewedCollection } from './runtime';
+import type { CollectionRuntime, FieldReadRule, FieldView, Runtime, ViewedCollection } from './runtime';
 
 // The view types live with the runtime, which holds the views: declared here they would tie the two
 // modules into an import circle.
@@ -60,15 +60,21 @@ function hideFields(descriptor: CollectionDescriptor, unreadable: ReadonlySet<st
 function buildView(runtime: Runtime, key: string, denied: ReadonlyMap<string, ReadonlySet<string>>, globals: ReadonlyMap<string, ReadonlySet<string>>): FieldView {
   const registry = new Map(runtime.registry);
   const viewed = new Map<CollectionDescriptor, ViewedCollection>();
-  const add = (base: CollectionDescriptor, unreadable: ReadonlySet<string>) => {
+  const hide = (base: CollectionDescriptor, unreadable: ReadonlySet<string>): CollectionDescriptor => {
     const descriptor = hideFields(base, unreadable);
     viewed.set(base, { descriptor, serialize: createRecordSerializer(descriptor), unreadable });
-    if (!base.isGlobal) registry.set(base.slug, descriptor);
+    return descriptor;
+  };
+  const add = (owner: CollectionRuntime, unreadable: ReadonlySet<string>) => {
+    const descriptor = hide(owner.descriptor, unreadable);
+    if (!owner.descriptor.isGlobal) registry.set(owner.descriptor.slug, descriptor);
+    // A working copy shows the caller what its published record would: the same fields are unreadable.
+    if (owner.drafts) hide(owner.drafts.descriptor, unreadable);
   };
   // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- `denied` holds slugs of the registry only
-  for (const [slug, unreadable] of denied) add(runtime.registry.get(slug)!, unreadable);
+  for (const [slug, unreadable] of denied) add(runtime.collections.get(slug)!, unreadable);
   // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- `globals` holds slugs of configured globals only
-  for (const [slug, unreadable] of globals) add(runtime.globals.get(slug)!.descriptor, unreadable);
+  for (const [slug, unreadable] of globals) add(runtime.globals.get(slug)!, unreadable);
   return {
     key,
     registry,
