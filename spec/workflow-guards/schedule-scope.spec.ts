@@ -7,7 +7,7 @@ const mallory = asUser({ id: 'mallory', role: 'author' });
 let t: TestApp;
 
 beforeAll(async () => {
-  const own = ({ user }: { user: { id?: unknown } | null }) => (user ? { owner: { eq: user.id } } : false);
+  const own = ({ user }: { user: { id?: unknown } | null }) => (user ? { owner: { eq: String(user.id) } } : false);
   t = await createTestApp({
     collections: [
       { slug: 'articles', versions: { drafts: true }, access: { read: () => true, create: () => true, update: own, readDrafts: own, publish: own }, fields: { title: { type: 'text' }, owner: { type: 'text' } } },

@@ -6,7 +6,7 @@ import { NotFoundError, ValidationError } from '../../errors';
 import { after } from '../../util/clock';
 import { parseDuration } from '../../util/duration';
 import { createRandomToken, hashToken } from '../../util/random-token';
-import { checkAccess } from '../access';
+import { checkAccess, requireScope } from '../access';
 import type { OperationArgs } from '../runtime';
 import { changeMadeBy } from '../write/stored-change';
 import { type PreviewCreator, previewTokens } from './preview-tokens';
@@ -61,6 +61,8 @@ export async function createPreview(args: CreatePreviewArgs): Promise<PreviewLin
   // The body is checked before access: a malformed request is a 400 whoever sends it, and costs no rule.
   const lifetime = previewLifetime(args.expiresIn);
   const base = { runtime: args.runtime, user: args.user, req: args.req, overrideAccess: args.overrideAccess, state: args.state };
+  // Making or revoking a link stores something: an API key needs the write scope, whatever readDrafts allows.
+  if (!args.overrideAccess) requireScope(args.user, 'update');
   const constraint = await checkAccess({ ...base, collection: target.published, op: 'readDrafts', id: target.global ? undefined : target.record });
   if (!(await workingCopyRow(base, target, { constraint, projection: { _id: 1 } }))) {
     throw new NotFoundError(target.global ? `No global "${target.slug}".` : 'No record with this id.');
