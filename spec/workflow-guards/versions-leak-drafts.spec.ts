@@ -1,4 +1,4 @@
-// a draft must be unreachable through the version routes for a caller the readDrafts rule refuses.
+// A draft must be unreachable through the version routes for a caller the readDrafts rule refuses.
 // Here history is public (readVersions: true) but working copies are for editors only.
 import request from 'supertest';
 import { type TestApp, asUser, createTestApp } from '../helpers/create-test-app';

@@ -3,7 +3,8 @@
 // steps for that caller (presentFor: hidden and unreadable fields out, afterRead run), and `changedFields`
 // names only fields the caller may read.
 //
-// Access: `readVersions` (default: the `update` rule). A `where` it answers is matched against the record
+// Access: `readVersions` (default: the `update` rule), and on a drafts collection `readDrafts` too (its history
+// holds its working copies). A `where` either answers is matched against the record
 // as its history last stored it (its newest version), so a record outside the rule has no history for the
 // caller (404), as its GET has no record; deleted records keep their history and the same check.
 import type { Model } from 'mongoose';
@@ -65,17 +66,20 @@ function noHistory(): NotFoundError {
 }
 
 /**
- * Checks `readVersions` (401/403), then finds the record's history; a 404 when it has none the caller may
+ * Checks `readVersions` (and on a drafts collection `readDrafts`; 401/403), then finds the record's history; a 404 when it has none the caller may
  * read (versions off, a malformed id, no versions, outside the rule's where).
  */
 export async function openHistory(args: HistoryArgs): Promise<OpenHistory> {
   const { collection } = args;
   const model = historyModel(collection);
   const record = collection.descriptor.isGlobal ? collection.descriptor.slug : toRecordId(args.id);
-  const constraint = await checkAccess({ ...args, op: 'readVersions', id: collection.descriptor.isGlobal ? undefined : args.id });
+  const id = collection.descriptor.isGlobal ? undefined : args.id;
+  const constraint = await checkAccess({ ...args, op: 'readVersions', id });
+  // A drafts collection's history holds its working copies: whoever reads it reads drafts, so readDrafts too.
+  const drafts = collection.drafts ? await checkAccess({ ...args, op: 'readDrafts', id }) : undefined;
   const newest = await newestVersion(model, record);
   if (!newest) throw noHistory();
-  if (constraint && !(await matchesConstraint(args, newest.doc, constraint))) throw noHistory();
+  for (const rule of [constraint, drafts]) if (rule && !(await matchesConstraint(args, newest.doc, rule))) throw noHistory();
   return { model, record, newest };
 }
 
