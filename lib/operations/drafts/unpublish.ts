@@ -6,9 +6,9 @@
 // is not deleted, only withdrawn.
 import { NotFoundError, WriteConflictError } from '../../errors';
 import type { ApiRecord, RawDoc } from '../../schema/to-record';
-import { checkAccess } from '../access';
+import { checkAccess, readConstraintOrNull } from '../access';
 import { withAfterError } from '../after-error';
-import { assertWithinConstraints } from '../constraint-match';
+import { assertWithinConstraints, matchesConstraint } from '../constraint-match';
 import { tagsToMatch } from '../precondition';
 import type { OperationArgs } from '../runtime';
 import { finishDelete, storeDelete, storeOne } from '../write/pipeline';
@@ -43,7 +43,17 @@ export function unpublish(args: PublishArgs): Promise<ApiRecord> {
     const copy = await drafts.model.findOne({ _id }).lean<RawDoc>();
     // Gone meanwhile (its working copy deleted by another caller): the record no longer exists.
     if (!copy) throw new NotFoundError('No record with this id.');
-    const record: ApiRecord = { ...(await presentDraft(args, copy)), _status: 'draft' };
+    // A caller who may publish but not read drafts learns that the record is a draft now, not what it holds.
+    const shown = (await readsDraft(args, copy)) ? await presentDraft(args, copy) : { id: String(copy._id) };
+    const record: ApiRecord = { ...shown, _status: 'draft' };
     return publishedShape(collection)?.(record) ?? record;
   });
+}
+
+/** Whether the caller may read this working copy (readDrafts, its where matched against the copy). */
+async function readsDraft(args: PublishArgs, copy: RawDoc): Promise<boolean> {
+  if (args.overrideAccess) return true;
+  // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- unpublish runs on drafts collections only (draftsOf first)
+  const read = await readConstraintOrNull({ ...args, collection: args.collection.drafts! });
+  return read !== null && (!read.constraint || (await matchesConstraint(args, copy, read.constraint)));
 }
