@@ -4,7 +4,7 @@
 // Where drafts are off the same paths answer a 404 saying so, left out of the document (a client has
 // nothing to call there), as the draft routes do.
 import type { Request, Response } from 'express';
-import { ValidationError } from '../errors';
+import { bodyFields } from '../http/body-fields';
 import { endJson } from '../http/json-answer';
 import { requestUser } from '../http/request-user';
 import type { RouteDef, RouteResponse } from '../http/route-table';
@@ -13,7 +13,6 @@ import { createPreview } from '../operations/preview/create-preview';
 import { revokePreviews } from '../operations/preview/revoke-previews';
 import type { CollectionRuntime, Runtime } from '../operations/runtime';
 import { recordNouns } from '../schema/type-names';
-import { isRecord } from '../util/is-record';
 
 const BODY_KEYS = ['expiresIn'];
 
@@ -37,14 +36,7 @@ const ERRORS: Record<number, RouteResponse> = {
 
 /** The POST body: nothing, or `{ expiresIn }`; anything else is a 400 before any rule is asked. */
 function expiresInOf(req: Request): unknown {
-  const body: unknown = req.body;
-  if (body === undefined || body === null) return undefined;
-  if (!isRecord(body)) throw new ValidationError('The body must be a JSON object.', [{ message: 'The body must be a JSON object.', code: 'invalid_body' }]);
-  const unknown = Object.keys(body).filter((key) => !BODY_KEYS.includes(key));
-  if (unknown.length) {
-    throw new ValidationError(`Unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `"${k}"`).join(', ')}: the body takes expiresIn only.`, unknown.map((field) => ({ field, message: `unknown field "${field}"`, code: 'unknown_field' })));
-  }
-  return body.expiresIn;
+  return bodyFields(req, BODY_KEYS).expiresIn;
 }
 
 /** The routes of one collection's (or global's) preview links. */

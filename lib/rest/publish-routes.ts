@@ -4,6 +4,7 @@
 import type { Request } from 'express';
 import type { RouteDef } from '../http/route-table';
 import { refusalsHeard } from '../http/refused-write-route';
+import { bodyFields } from '../http/body-fields';
 import { requestUser } from '../http/request-user';
 import { publish } from '../operations/drafts/publish';
 import { unpublish } from '../operations/drafts/unpublish';
@@ -16,6 +17,9 @@ import type { DraftStatus } from '../operations/drafts/working-copy';
 
 const ERRORS = { 401: { description: 'Invalid credentials' }, 403: { description: 'Not allowed (the publish rule)' } };
 
+/** An action without values: a JSON body, if any, is an empty object (a value in it is a 400, never ignored). */
+const NO_BODY = { type: 'json' as const, shape: { kind: 'schema' as const, schema: { type: 'object', additionalProperties: false, maxProperties: 0 } }, required: false };
+
 /** Publish and unpublish of one collection's records, or of one global (`global`). */
 export function publishRoutes(runtime: Runtime, collection: CollectionRuntime): RouteDef[] {
   const { descriptor } = collection;
@@ -26,6 +30,8 @@ export function publishRoutes(runtime: Runtime, collection: CollectionRuntime): 
   const required = descriptor.requireIfMatch;
   if (!collection.drafts) return [];
   const run = async (req: Request, action: typeof publish) => {
+    // A body of values would be ignored: publishing takes the working copy as it is (save it first).
+    bodyFields(req, []);
     const ifMatch = ifMatchOf(req, descriptor);
     return action({ runtime, collection, req, user: await requestUser(runtime, req), id: idOf(req), ifMatch });
   };
@@ -42,6 +48,7 @@ export function publishRoutes(runtime: Runtime, collection: CollectionRuntime): 
       ...(isGlobal ? {} : { collection: slug }),
       auth: 'optional',
       headers: [ifMatchHeader(required)],
+      body: NO_BODY,
       responses: {
         200: { description: 'The published record', shape, headers: ETAG_HEADER },
         400: { description: 'The working copy is not valid as a published record' },
@@ -64,6 +71,7 @@ export function publishRoutes(runtime: Runtime, collection: CollectionRuntime): 
       ...(isGlobal ? {} : { collection: slug }),
       auth: 'optional',
       headers: [ifMatchHeader(required)],
+      body: NO_BODY,
       responses: {
         200: { description: 'The working copy', shape: { kind: 'draft', slug, ...(isGlobal && { global: true }) } },
         ...ERRORS,
