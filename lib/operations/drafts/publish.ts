@@ -52,6 +52,9 @@ export function publish(args: PublishArgs): Promise<ApiRecord> {
     const tags = tagsToMatch(args.ifMatch);
     if (tags) await assertDraftMatches(args, tags, states);
     const { _id, published } = states;
+    // A where the rule answers holds the record it replaces as well as the one it publishes: a publisher may
+    // not move a record into its reach by editing the working copy (its owner, say) and publish over it.
+    if (constraint && published) await assertWithinConstraints(args, [{ doc: published, constraint }]);
     // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- readStates found one of them
     const copy = (states.draft ?? published)!;
     const shape = publishedShape(collection);
