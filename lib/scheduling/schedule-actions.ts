@@ -7,6 +7,7 @@ import type { AuthUser } from '../config/types';
 import { type ErrorDetail, NotFoundError, ScheduleNotPendingError, ValidationError } from '../errors';
 import type { ScheduleAction, ScheduleInput, ScheduledAction } from '../local/publish-api';
 import { checkAccess } from '../operations/access';
+import { matchesConstraint } from '../operations/constraint-match';
 import { parseIfMatch } from '../operations/precondition';
 import { noteWrite } from '../operations/request-state';
 import { emitAuditEvent } from '../operations/audit-events';
@@ -83,8 +84,13 @@ function targetOf(caller: ScheduleCaller): Pick<ScheduleRow, 'kind' | 'slug' | '
 /** Drafts on, the `publish` rule, and a record to act on: what every schedule route asks first. */
 async function admit(caller: ScheduleCaller): Promise<Pick<ScheduleRow, 'kind' | 'slug' | 'record'>> {
   draftsOf(caller.collection);
-  await checkAccess({ ...caller, op: 'publish' });
-  const { _id } = await readStates(caller.collection, caller.id);
+  const constraint = await checkAccess({ ...caller, op: 'publish' });
+  const { _id, draft, published } = await readStates(caller.collection, caller.id);
+  // A where the rule answers: the record's actions are the business of those it lets publish it, whichever
+  // of its states they reach (as a publish holds both); to others it has none (404, as its draft route says).
+  for (const row of [draft, published]) {
+    if (constraint && row && !(await matchesConstraint(caller, row, constraint))) throw new NotFoundError('No record with this id.');
+  }
   return { ...targetOf(caller), record: String(_id) };
 }
 
