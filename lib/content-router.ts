@@ -160,8 +160,8 @@ function historyHooks(clock: Clock, descriptors: readonly CollectionDescriptor[]
     hooks.changeStored.push(recorderFor(keepsHistory, syncDraft), versionRecorder(clock));
     hooks.changeCommitted.push(pruneVersions);
   }
-  // A record deleted for good, leaving no working copy, takes its preview links with it.
-  if (descriptors.some((d) => d.versions?.drafts)) hooks.changeCommitted.push(forgetPreviews);
+  // A record deleted for good, leaving no working copy, takes its preview links with it, in the same session.
+  if (descriptors.some((d) => d.versions?.drafts)) hooks.changeStored.push(forgetPreviews);
   return hooks;
 }
 
