@@ -5,7 +5,7 @@
 // publish that had landed changes nothing). Statuses are kept: pending, done, failed (with a reason),
 // cancelled. Every date is on the router's clock.
 import { randomBytes } from 'node:crypto';
-import { type Connection, Types } from 'mongoose';
+import { type ClientSession, type Connection, Types } from 'mongoose';
 import type { AuthUser } from '../config/types';
 import type { ScheduleAction, ScheduleStatus } from '../local/publish-api';
 import type { Clock } from '../util/clock';
@@ -56,6 +56,8 @@ export interface ScheduleStore {
   findFor(kind: ScheduleRow['kind'], slug: string, record: string, id: string): Promise<ScheduleRow | null>;
   /** Cancels a pending action nobody is running; answers it, or null when it is not such an action. */
   cancel(id: Types.ObjectId): Promise<ScheduleRow | null>;
+  /** Cancels every pending action of a record deleted for good (reason `record_deleted`), in its delete's session. */
+  cancelAllFor(kind: ScheduleRow['kind'], slug: string, record: string, session?: ClientSession): Promise<void>;
   /** Claims the most overdue pending action nobody holds, for this instance (one atomic write); null when none is due. */
   claimDue(): Promise<ScheduleRow | null>;
   /** Gives this instance's lease of an action up without a run: it is due to whoever polls next. */
@@ -88,6 +90,10 @@ export function createScheduleStore(connection: Connection, clock: Clock): Sched
     async cancel(id) {
       const now = clock.now();
       return rows().findOneAndUpdate({ _id: id, ...free(now) }, { $set: { status: 'cancelled', finishedAt: now }, $unset: { owner: '', leaseUntil: '' } }, { returnDocument: 'after' });
+    },
+    async cancelAllFor(kind, slug, record, session) {
+      const now = clock.now();
+      await rows().updateMany({ kind, slug, record, status: 'pending' }, { $set: { status: 'cancelled', finishedAt: now, reason: 'record_deleted' }, $unset: { owner: '', leaseUntil: '' } }, { session });
     },
     async claimDue() {
       const now = clock.now();

@@ -3,6 +3,8 @@
 // stops with api.close(), claiming due actions with a lease so several routers on one database run each
 // exactly once. `api.schedules.runDue()` runs what is due at once (on the router's clock): tests and hosts
 // that move time need not wait for the poll.
+import { goneForGood, keepsDrafts } from '../operations/drafts/gone-for-good';
+import { recorderFor } from '../operations/write/stored-change';
 import type { Feature } from '../http/feature';
 import { type ScheduleTarget, type ScheduledAction } from '../local/publish-api';
 import { actor } from '../local/local-options';
@@ -57,7 +59,15 @@ export const schedulingFeature: Feature = {
       if (!drafts || !store) throw new NotFoundError(`Drafts are off for "${caller.collection.descriptor.slug}": nothing to schedule.`);
       return store;
     };
+    // A record deleted for good takes its pending actions with it, in its delete's session: a record created
+    // again under its id is not published by what was scheduled for what it was.
+    const forgetActions = recorderFor(keepsDrafts, async (change, session) => {
+      if (!store || !(await goneForGood(runtime, change, session))) return;
+      const { slug, isGlobal } = change.collection.descriptor;
+      await store.cancelAllFor(isGlobal ? 'global' : 'collection', slug, change.id, session);
+    });
     return {
+      hooks: { changeStored: [forgetActions] },
       routes: store ? all.flatMap((collection) => scheduleRoutes(runtime, collection, store)) : [],
       local: {
         async schedule(target, input, options): Promise<ScheduledAction> {
