@@ -110,6 +110,9 @@ function exampleConfig(db) {
     // Create, update and delete events over /api/sse and /api/ws (docs/realtime.md); start.js attaches
     // the WebSocket endpoint to its server.
     realtime: true,
+    // Who did what, to which record, when (docs/audit.md): every collection's changes, account events and
+    // refused writes, kept 90 days; admins (X-Demo-User: alice) read it at /api/audit.
+    audit: { collections: '*' },
     collections: [
       { slug: 'users', auth: true, sortable: ['email', 'name'], fields: {} },
       {

@@ -136,8 +136,10 @@ export function auditRoutes(runtime: Runtime, store: AuditStore, queue: EntryQue
     sendReadJson(res, await readAuditPage(store, await queryOf(req, true, scope)));
   };
   const recordRoutes: RouteDef[] = [];
-  for (const [slug] of runtime.collections) {
-    if (!options.records(slug)) continue;
+  for (const [slug, collection] of runtime.collections) {
+    // An auth collection's accounts are read with GET /audit?where[resource.id]=...: `/<slug>/:id/audit` would
+    // be ambiguous beside its `/<slug>/api-keys/:id` (an OpenAPI document may not hold both).
+    if (!options.records(slug) || collection.descriptor.isAuth) continue;
     recordRoutes.push({
       method: 'get',
       path: `/${slug}/:id/audit`,

@@ -149,7 +149,7 @@ describe('a slug from the title (beforeValidate)', () => {
 });
 
 describe('an audit trail (afterChange through api)', () => {
-  const entriesOf = async (id: string) => (await api.local.find('audit', { where: { target: { eq: `posts/${id}` } }, sort: 'createdAt' })).docs;
+  const entriesOf = async (id: string) => (await api.local.find('activity', { where: { target: { eq: `posts/${id}` } }, sort: 'createdAt' })).docs;
 
   it('records every write of a post, as the caller, in a collection nobody writes over the API', async () => {
     const post = await createPost({ title: 'Audited', body: 'Some words.' });
@@ -157,11 +157,11 @@ describe('an audit trail (afterChange through api)', () => {
     await request(app).patch(`/api/posts/${post.id}`).set(...alice).send({ status: 'published' }).expect(200);
     expect((await entriesOf(post.id)).map((e) => [e.action, e.changed])).toEqual([['create', ['title', 'body', 'slug']], ['update', ['status']]]);
     // Admins read the trail; nobody writes it over the API; anonymous callers do not see it.
-    const trail = await request(app).get(`/api/audit?where[target][eq]=posts/${post.id}`).set(...alice);
+    const trail = await request(app).get(`/api/activity?where[target][eq]=posts/${post.id}`).set(...alice);
     expect(trail.status).toBe(200);
     expect(trail.body.data).toHaveLength(2);
-    expect((await request(app).get('/api/audit')).status).toBe(401);
-    expect((await request(app).post('/api/audit').set(...alice).send({ action: 'create', target: 'forged' })).status).toBe(403);
+    expect((await request(app).get('/api/activity')).status).toBe(401);
+    expect((await request(app).post('/api/activity').set(...alice).send({ action: 'create', target: 'forged' })).status).toBe(403);
   });
 
   it('leaves no entry for server code that says so in the context', async () => {
