@@ -1,18 +1,8 @@
 // The stored shape of one audit entry: who did what, to which record, when, and with what outcome. Never a
 // value: field names only (never hidden ones), no field values, passwords, tokens, keys or their hashes.
 
-/** What an entry records. */
-export type AuditAction =
-  | 'create'
-  | 'update'
-  | 'delete'
-  | 'restore'
-  | 'publish'
-  | 'unpublish'
-  | 'draft'
-  | 'schedule'
-  | 'upload'
-  | 'upload.delete'
+/** The account events and webhook retries an entry records (told to the audit log as events, not stored changes). */
+export type AccountEventAction =
   | 'register'
   | 'login'
   | 'login.failed'
@@ -25,6 +15,9 @@ export type AuditAction =
   | 'apikey.create'
   | 'apikey.revoke'
   | 'webhook.retry';
+
+/** What an entry records. */
+export type AuditAction = 'create' | 'update' | 'delete' | 'restore' | 'publish' | 'unpublish' | 'draft' | 'schedule' | 'upload' | 'upload.delete' | AccountEventAction;
 
 /** Who acted. `host`: the host app's own user (req.user); `system`: the router's own flow. */
 export interface AuditActor {

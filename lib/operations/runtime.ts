@@ -15,6 +15,7 @@ import type { ChangeBus, WriteStamps } from '../changes/change-bus';
 import type { ClientSession } from 'mongoose';
 import type { RawDoc } from '../schema/to-record';
 import type { VersionOp } from '../schema/version-schema';
+import type { AccountEventAction } from '../config/audit-entry';
 import type { OutageLog } from './outage-log';
 import type { RequestState } from './request-state';
 
@@ -298,20 +299,7 @@ export interface StoredChange {
 
 // The audit log's events besides stored changes (emitted through audit-events.ts).
 /** The account and delivery events the audit log records (stored changes are recorded at the seam). */
-export type AuditEventAction =
-  | 'register'
-  | 'login'
-  | 'login.failed'
-  | 'lockout'
-  | 'logout'
-  | 'logout-all'
-  | 'refresh.reuse'
-  | 'password.reset'
-  | 'email.verify'
-  | 'apikey.create'
-  | 'apikey.revoke'
-  | 'webhook.retry'
-  | 'schedule';
+export type AuditEventAction = AccountEventAction | 'schedule';
 
 /** The writes a `refused` event may name: what the refused write would have recorded had it been stored. */
 export type RefusedWriteAction = 'create' | 'update' | 'delete' | 'restore' | 'publish' | 'unpublish' | 'draft' | 'schedule' | 'upload' | 'upload.delete';

@@ -211,10 +211,10 @@ export function globalDraftRoutes(runtime: Runtime, global: CollectionRuntime): 
   ];
 }
 
-/** GET, PATCH and DELETE of a draft path where drafts are off: a 404 saying so, left out of the document. */
-function draftsOffRoutes(path: string, operationId: string, descriptor: { slug: string; isGlobal: boolean }): RouteDef[] {
+/** The methods of a draft path (GET, PATCH, DELETE by default) where drafts are off: a 404 saying so, left out of the document. */
+export function draftsOffRoutes(path: string, operationId: string, descriptor: { slug: string; isGlobal: boolean }, methods: readonly RouteDef['method'][] = ['get', 'patch', 'delete']): RouteDef[] {
   const refuse = (): Promise<void> => Promise.reject(draftsOff(descriptor));
-  return (['get', 'patch', 'delete'] as const).map((method) => ({
+  return methods.map((method) => ({
     method,
     path,
     operationId: `${operationId}.${method}`,

@@ -8,7 +8,7 @@ import { bodyFields } from '../http/body-fields';
 import { endJson } from '../http/json-answer';
 import { requestUser } from '../http/request-user';
 import type { RouteDef, RouteResponse } from '../http/route-table';
-import { draftsOff } from '../operations/drafts/working-copy';
+import { draftsOffRoutes } from './draft-routes';
 import { createPreview } from '../operations/preview/create-preview';
 import { revokePreviews } from '../operations/preview/revoke-previews';
 import type { CollectionRuntime, Runtime } from '../operations/runtime';
@@ -44,7 +44,7 @@ export function previewRoutes(runtime: Runtime, collection: CollectionRuntime): 
   const { slug, isGlobal } = collection.descriptor;
   const path = isGlobal ? `/globals/${slug}/preview` : `/${slug}/:id/preview`;
   const operationId = isGlobal ? `globals.${slug}` : slug;
-  if (!collection.drafts) return draftsOffRoutes(path, `${operationId}.preview`, collection.descriptor);
+  if (!collection.drafts) return draftsOffRoutes(path, `${operationId}.preview`, collection.descriptor, ['post', 'delete']);
   const tags = isGlobal ? ['globals'] : [slug];
   const what = isGlobal ? `the ${slug} global` : recordNouns(slug).one;
   const args = async (req: Request) => ({ runtime, collection, req, user: await requestUser(runtime, req), ...(!isGlobal && { id: String(req.params.id) }) });
@@ -85,18 +85,3 @@ export function previewRoutes(runtime: Runtime, collection: CollectionRuntime): 
   ];
 }
 
-/** POST and DELETE of a preview path where drafts are off: a 404 saying so, left out of the document. */
-function draftsOffRoutes(path: string, operationId: string, descriptor: { slug: string; isGlobal: boolean }): RouteDef[] {
-  const refuse = (): Promise<void> => Promise.reject(draftsOff(descriptor));
-  return (['post', 'delete'] as const).map((method) => ({
-    method,
-    path,
-    operationId: `${operationId}.${method}`,
-    summary: 'Drafts are off',
-    tags: [],
-    auth: 'none',
-    undocumented: true,
-    responses: { 404: { description: 'Drafts are off' } },
-    handler: refuse,
-  }));
-}
