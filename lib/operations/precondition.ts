@@ -66,8 +66,8 @@ export function tagsToMatch(ifMatch: IfMatch | undefined): readonly string[] | u
  * Throws 412 unless `representation` (the record as this caller reads it now) has one of the tags. Strong
  * comparison: a weak tag never matches.
  */
-export function assertTagMatches(tags: readonly string[], representation: unknown): void {
-  if (!tags.includes(representationTag(representation))) throw new PreconditionFailedError();
+export function assertTagMatches(tags: readonly string[], representation: unknown, detail?: string): void {
+  if (!tags.includes(representationTag(representation))) throw new PreconditionFailedError(detail);
 }
 
 /**

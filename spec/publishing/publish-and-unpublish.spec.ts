@@ -158,7 +158,9 @@ describe('publish and unpublish', () => {
     const id = await draft({ title: 'Tagged', code: 'T' });
     const tag = await draftTag(id);
     await saveDraft(id, { title: 'Tagged again' });
-    await request(t.app).post(`/api/articles/${id}/publish`).set(...editor).set('If-Match', tag).expect(412);
+    const stale = await request(t.app).post(`/api/articles/${id}/publish`).set(...editor).set('If-Match', tag).expect(412);
+    // The answer says which tag it takes: a client that sent the published record's is told so, not to "retry".
+    expect(stale.body.detail).toContain("the working copy's ETag");
     expect(await articles.model.countDocuments()).toBe(0);
     await request(t.app).post(`/api/articles/${id}/publish`).set(...editor).set('If-Match', await draftTag(id)).expect(200);
   });

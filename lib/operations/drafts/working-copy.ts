@@ -105,8 +105,12 @@ export async function presentDraft(args: OperationArgs, row: RawDoc): Promise<Ap
 
 /** 412 unless the working copy (or, without one, the published record) has one of the tags, as this caller reads it. */
 export async function assertDraftMatches(args: OperationArgs, tags: readonly string[], states: RecordStates): Promise<void> {
-  // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- readStates found one of them
-  assertTagMatches(tags, await presentDraft(args, (states.draft ?? states.published)!));
+  assertTagMatches(
+    tags,
+    // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- readStates found one of them
+    await presentDraft(args, (states.draft ?? states.published)!),
+    "If-Match does not match the working copy's ETag (publish and unpublish take the ETag of GET .../draft, not of the published record): the working copy changed since it was read, or the tag is another's. Nothing was written; read the draft again.",
+  );
 }
 
 /** The record's own field values (no id, timestamps nor revision), as JSON shows them: a body to publish, or to compare. */
