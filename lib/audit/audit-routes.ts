@@ -5,6 +5,7 @@
 // is a 400 before the first byte). Declared in the route table, so the OpenAPI document describes them.
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { checkRecordId } from '../operations/record-id';
 import type { Request, Response } from 'express';
 import type { Logger } from '../config/types';
 import { sendReadJson } from '../http/json-answer';
@@ -150,7 +151,9 @@ export function auditRoutes(runtime: Runtime, store: AuditStore, queue: EntryQue
       query: PAGE_PARAMETERS,
       responses: { 200: { description: "A page of the record's entries", shape: { kind: 'schema', schema: PAGE_OF_ENTRIES } }, ...READ_ERRORS },
       async handler(req, res) {
-        await page(req, res, scopeOf({ 'resource.collection': { eq: slug }, 'resource.id': { eq: String(req.params.id) } }));
+        // A malformed id names no record (a 404, as the record's own routes answer), not an empty history.
+        const id = checkRecordId(req.params.id).toLowerCase();
+        await page(req, res, scopeOf({ 'resource.collection': { eq: slug }, 'resource.id': { eq: id } }));
       },
     });
   }

@@ -72,3 +72,12 @@ it('records an anonymous draft save, schedule and restore as refused writes (401
     ['restore', 401],
   ]);
 });
+
+it("answers a malformed record id on a record's audit route with a 404, as the record's own routes do", async () => {
+  const admin = asUser({ id: 'a1', role: 'admin' });
+  const res = await request(t.app).get('/api/articles/not-an-id/audit').set(...admin);
+  expect([res.status, res.type]).toEqual([404, 'application/problem+json']);
+  const id = await draft('Cased');
+  const upper = await request(t.app).get(`/api/articles/${id.toUpperCase()}/audit`).set(...admin).expect(200);
+  expect(upper.body.data.map((entry: { action: string }) => entry.action)).toEqual(['draft']);
+});
