@@ -13,11 +13,17 @@ const admin = asUser({ id: 'a1', role: 'admin' });
 /** What the other writer does just before the bulk write's command; cleared after each test. */
 let interloper: (() => Promise<void>) | undefined;
 
+/** The other writer's write once started: every command of the bulk write waits for it (they run concurrently). */
+let interloping: Promise<void> | undefined;
+
 function raceBefore(schema: mongoose.Schema): void {
   schema.pre(['findOneAndUpdate', 'findOneAndDelete', 'updateMany', 'deleteMany', 'bulkWrite'] as never, async function racing() {
     const run = interloper;
     interloper = undefined;
-    if (run) await run();
+    if (run) interloping = run();
+    // A bulk write stores several records at once: none of its commands may reach the server before the other
+    // writer's change has, or the race would depend on which command the server saw first.
+    if (interloping) await interloping;
   });
 }
 
@@ -55,6 +61,7 @@ describe('bulk writes racing another writer', () => {
   });
   beforeEach(() => {
     interloper = undefined;
+    interloping = undefined;
     afterChange.length = 0;
   });
 
