@@ -15,11 +15,17 @@ const open = { read: () => true, create: () => true, update: () => true, delete:
 /** What the other writer does just before the bulk write's command; cleared after each test. */
 let interloper: (() => Promise<void>) | undefined;
 
+/** The other writer's write once started: every command of the bulk write waits for it (they run concurrently). */
+let interloping: Promise<void> | undefined;
+
 function raceBefore(schema: mongoose.Schema): void {
   schema.pre(['findOneAndUpdate', 'findOneAndDelete'] as never, async function racing() {
     const run = interloper;
     interloper = undefined;
-    if (run) await run();
+    if (run) interloping = run();
+    // The bulk write stores its records concurrently: none of its commands may reach the server before the
+    // other writer's change has, or the race would depend on which command the server saw first.
+    if (interloping) await interloping;
   });
 }
 
@@ -45,6 +51,7 @@ describe('a bulk write racing another writer', () => {
       const seeded = await request(t.app).post('/api/plain').set(...admin).send({ data: [{ title: 'a' }, { title: 'b' }] }).expect(201);
       const moved = seeded.body.data[1].id as string;
       await t.connection.collection('content-router.audit').deleteMany({});
+      interloping = undefined;
       interloper = async () => {
         await t.connection.collection('plain').updateOne({ _id: new mongoose.Types.ObjectId(moved) }, { $set: { title: 'by another' }, $inc: { _rev: 1 } });
       };
