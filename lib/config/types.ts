@@ -740,6 +740,31 @@ export interface DocsOptions {
    * names of `securitySchemes`. Default: each scheme on its own.
    */
   security?: Array<Record<string, string[]>>;
+  /**
+   * Serve each caller a document of what it may reach: operations its access rules refuse outright are left
+   * out, and so are fields it may not read (docs/openapi.md#per-caller-documents). Built once per distinct
+   * set of rights and kept. Default false: one document of the whole API, the same for every caller.
+   */
+  perCaller?: boolean;
+}
+
+/** The MCP endpoint (docs/mcp.md). */
+export interface McpOptions {
+  /**
+   * Offer the write tools (`create`, `update`, `delete`, and `saveDraft`/`publish` on drafts collections) to
+   * callers whose access rules let them write. Default false: the read tools only.
+   */
+  write?: boolean;
+  /**
+   * Hostnames the `Host` header may name (DNS rebinding protection for a server reachable as `localhost`):
+   * any other is a 403. Default: any host.
+   */
+  allowedHosts?: string[];
+  /**
+   * Hostnames a browser's `Origin` may name; a request without `Origin` (a desktop agent, a server) is not
+   * checked. Default: the hostnames of `security.trustedOrigins`; any other origin is a 403.
+   */
+  allowedOrigins?: string[];
 }
 
 /** An OAuth 2 flow of an `oauth2` security scheme (OpenAPI 3.1). */
@@ -942,6 +967,11 @@ export interface ContentConfig {
   audit?: AuditOptions;
   /** The OpenAPI document (`/docs/openapi.json`) and Swagger UI (`/docs`); `false` serves neither. Default on and public. */
   docs?: boolean | DocsOptions;
+  /**
+   * The Model Context Protocol at `<prefix>/mcp`, so agents read (and with `write: true` write) content with
+   * the same credentials and access rules as REST (docs/mcp.md). Default off; `true` is `{ write: false }`.
+   */
+  mcp?: boolean | McpOptions;
   /** Custom endpoints, functions or objects (docs/endpoints.md). Default none. */
   endpoints?: Array<EndpointFunction | EndpointObject>;
   email?: {

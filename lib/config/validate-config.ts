@@ -16,7 +16,7 @@ const ARRAY_ITEM_TYPES = new Set(['text', 'string', 'textarea', 'email', 'number
 const SLUG = /^[a-z][a-z0-9_-]{0,63}$/;
 const FIELD_NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 /** Path segments the router itself answers under, so no collection may take them. */
-const RESERVED_SLUGS = new Set(['globals', 'docs', 'upload', 'uploads', 'ws', 'sse']);
+const RESERVED_SLUGS = new Set(['globals', 'docs', 'upload', 'uploads', 'ws', 'sse', 'schema', 'mcp']);
 /** Names that are system fields, Mongo internals, or prototype keys. */
 const RESERVED_FIELDS = new Set(['id', '_id', '__v', '_rev', 'createdAt', 'updatedAt', 'deletedAt', '__proto__', 'constructor', 'prototype']);
 const ACCESS_OPS = ['read', 'create', 'update', 'delete', 'publish', 'readDrafts', 'readVersions'] as const;
@@ -40,7 +40,7 @@ export const FIELD_KEYS: Readonly<Record<string, readonly string[]>> = {
   array: ['of', 'maxItems'],
   json: [],
 };
-const TOP_KEYS = ['core', 'db', 'collections', 'globals', 'auth', 'security', 'uploads', 'realtime', 'idempotency', 'webhooks', 'audit', 'docs', 'endpoints', 'email', 'logger', 'warnings', 'clock'];
+const TOP_KEYS = ['core', 'db', 'collections', 'globals', 'auth', 'security', 'uploads', 'realtime', 'idempotency', 'webhooks', 'audit', 'docs', 'mcp', 'endpoints', 'email', 'logger', 'warnings', 'clock'];
 const WARNING_KEYS = ['unindexedSorts'];
 /** Every option a collection takes (the README's one-line shape names them all). */
 export const COLLECTION_KEYS: readonly string[] = Object.freeze([

@@ -1,0 +1,142 @@
+// The schema as one caller sees it (`GET /schema`, the MCP tools, the per-caller OpenAPI document): every
+// collection and global on which its access rules let it do something, with what they let it do, and the
+// fields it may read. Each rule is asked as a list asks it (no record, no body): `true` allows every record,
+// a where allows `'some'`, anything else none. API-key scopes apply as on every operation.
+import type { Request } from 'express';
+import type { CallerSchema, CollectionPermissions, GlobalPermissions, Permission, SchemaCollection, SchemaField, SchemaGlobal } from '../config/caller-schema';
+import type { AuthUser } from '../config/types';
+import { ForbiddenError, UnauthorizedError } from '../errors';
+import type { CollectionDescriptor, FieldDescriptor } from '../schema/descriptors';
+import { type AccessOperation, askRule } from './access';
+import { callerView } from './field-view';
+import { callHook, fieldRuleLabel } from './hooks';
+import type { RequestState } from './request-state';
+import { type CollectionRuntime, type Runtime, readOnlyFieldsOf } from './runtime';
+
+export interface DescribeSchemaArgs {
+  runtime: Runtime;
+  user: AuthUser | null;
+  req?: Request;
+  state?: RequestState;
+  /** Every right and every field (server code describing the whole schema). */
+  overrideAccess?: boolean;
+}
+
+/** The caller's schema: what it may see and do. */
+export async function describeSchema(args: DescribeSchemaArgs): Promise<CallerSchema> {
+  const { runtime } = args;
+  const [collections, globals] = await Promise.all([
+    Promise.all([...runtime.collections.values()].map((collection) => describeCollection(args, collection))),
+    Promise.all([...runtime.globals.values()].map((global) => describeGlobal(args, global))),
+  ]);
+  return {
+    collections: collections.filter((c): c is SchemaCollection => c !== undefined),
+    globals: globals.filter((g): g is SchemaGlobal => g !== undefined),
+  };
+}
+
+/** The caller's rights on one collection or global: each rule's answer, as a list would ask it. */
+export async function permissionsOf(args: DescribeSchemaArgs, collection: CollectionRuntime, ops: readonly AccessOperation[]): Promise<Record<string, Permission>> {
+  const answers = await Promise.all(ops.map((op) => permission(args, collection, op)));
+  return Object.fromEntries(ops.map((op, index) => [op, answers[index]]));
+}
+
+async function permission(args: DescribeSchemaArgs, collection: CollectionRuntime, op: AccessOperation): Promise<Permission> {
+  let result: unknown;
+  try {
+    result = await askRule({ ...args, collection, op }).result;
+  } catch (error) {
+    // A rule that refuses by throwing a 401 or 403 (as a rule may) refuses; any other failure is the rule's bug.
+    if (error instanceof ForbiddenError || error instanceof UnauthorizedError) return false;
+    throw error;
+  }
+  if (result === true) return true;
+  return result ? 'some' : false;
+}
+
+/** The rules a collection has: the four, and the workflow's where it keeps versions. */
+function operationsOf(descriptor: CollectionDescriptor): AccessOperation[] {
+  const ops: AccessOperation[] = descriptor.isGlobal ? ['read', 'update'] : ['read', 'create', 'update', 'delete'];
+  if (descriptor.versions?.drafts) ops.push('publish', 'readDrafts');
+  if (descriptor.versions) ops.push('readVersions');
+  return ops;
+}
+
+async function describeCollection(args: DescribeSchemaArgs, collection: CollectionRuntime): Promise<SchemaCollection | undefined> {
+  const { descriptor } = collection;
+  const access = (await permissionsOf(args, collection, operationsOf(descriptor))) as unknown as CollectionPermissions;
+  if (Object.values(access).every((right) => right === false)) return undefined;
+  return {
+    slug: descriptor.slug,
+    auth: descriptor.isAuth,
+    softDelete: descriptor.softDelete,
+    ...(descriptor.versions && { versions: { drafts: descriptor.versions.drafts } }),
+    requireIfMatch: descriptor.requireIfMatch,
+    access,
+    fields: await fieldsOf(args, collection, access),
+  };
+}
+
+async function describeGlobal(args: DescribeSchemaArgs, global: CollectionRuntime): Promise<SchemaGlobal | undefined> {
+  const { descriptor } = global;
+  const access = (await permissionsOf(args, global, operationsOf(descriptor))) as unknown as GlobalPermissions;
+  if (Object.values(access).every((right) => right === false)) return undefined;
+  return {
+    slug: descriptor.slug,
+    ...(descriptor.versions && { versions: { drafts: descriptor.versions.drafts } }),
+    access,
+    fields: await fieldsOf(args, global, access),
+  };
+}
+
+/** The fields the caller may read (and write-only ones it may set), each saying whether it may set it. */
+async function fieldsOf(args: DescribeSchemaArgs, collection: CollectionRuntime, access: { create?: Permission; update: Permission }): Promise<SchemaField[]> {
+  const view = (await callerView(args)).of(collection);
+  const [onCreate, onUpdate] = await Promise.all([
+    access.create === undefined || access.create === false ? undefined : deniedWrites(args, collection.descriptor, 'create'),
+    access.update === false ? undefined : deniedWrites(args, collection.descriptor, 'update'),
+  ]);
+  const fields: SchemaField[] = [];
+  for (const field of Object.values(view.descriptor.fields)) {
+    if (field.hidden && !(field.writeOnly && !view.unreadable.has(field.name))) continue;
+    const described = describeField(field);
+    if (!field.system) {
+      if (onCreate?.has(field.name)) described.readOnlyOnCreate = true;
+      if (onUpdate?.has(field.name)) described.readOnlyOnUpdate = true;
+    }
+    fields.push(described);
+  }
+  return fields;
+}
+
+/** The fields the caller may not set on a create or an update: the features' read-only fields and the fields' own rules. */
+async function deniedWrites(args: DescribeSchemaArgs, descriptor: CollectionDescriptor, mode: 'create' | 'update'): Promise<ReadonlySet<string>> {
+  if (args.overrideAccess) return new Set();
+  const denied = new Set(readOnlyFieldsOf(args.runtime, descriptor, args.user, mode));
+  const ruled = Object.values(descriptor.fields).filter((field) => field.config.access?.[mode] !== undefined);
+  const answers = await Promise.all(
+    // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- only fields with a rule for this mode
+    ruled.map((field) => callHook(fieldRuleLabel(descriptor, field.name, mode), field.config.access![mode]!, { user: args.user, req: args.req })),
+  );
+  ruled.forEach((field, index) => {
+    if (answers[index] !== true) denied.add(field.name);
+  });
+  return denied;
+}
+
+function describeField(field: FieldDescriptor): SchemaField {
+  const config = field.config as { type: string; hasMany?: boolean; default?: unknown };
+  const described: SchemaField = { name: field.name, type: field.system ? systemType(field) : config.type, required: field.required, unique: field.unique };
+  if (field.options) described.options = field.options;
+  if (field.relationTo) described.relationTo = field.relationTo;
+  if (field.isArray) described.hasMany = true;
+  if (config.default !== undefined && typeof config.default !== 'function') described.default = config.default;
+  if (field.system) described.system = true;
+  if (field.writeOnly) described.writeOnly = true;
+  return described;
+}
+
+/** The system fields have no config of their own: an id, or a date. */
+function systemType(field: FieldDescriptor): string {
+  return field.name === 'id' ? 'id' : 'date';
+}
