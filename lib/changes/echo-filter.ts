@@ -69,8 +69,14 @@ function echoes(expected: Expectation, echo: Shown): boolean {
   return echo.deletedAt === undefined || expected.deletedAt === undefined || echo.deletedAt === expected.deletedAt;
 }
 
-/** Creates a filter; `now` is injectable for tests. */
-export function createEchoFilter(now: () => number = Date.now): EchoFilter {
+/** Remembered writes of records, each waiting to be matched once by the same write seen the other way. */
+interface Ledger {
+  remember(event: ChangeEvent, rows: ReadonlyMap<string, RawDoc>, softDelete: boolean): void;
+  /** Whether the record's change matches a remembered write; that expectation is consumed. */
+  matches(event: ChangeEvent, id: string, row: RawDoc | undefined, softDelete: boolean): boolean;
+}
+
+function createLedger(now: () => number): Ledger {
   /** By `slug:id`, in order of each record's last expectation (the oldest first). */
   const expected = new Map<string, Expectation[]>();
   let count = 0;
@@ -97,45 +103,64 @@ export function createEchoFilter(now: () => number = Date.now): EchoFilter {
   /** A later write of the record, or an insert of it: its earlier hard delete's echo, if any, came before. */
   const withoutRemoval = (list: Expectation[]): Expectation[] => list.filter((item) => item.kind !== 'removal');
 
-  const remember = (event: ChangeEvent, rows: ReadonlyMap<string, RawDoc>, softDelete: boolean): void => {
-    const expires = now() + ECHO_WINDOW_MS;
-    for (const id of event.ids) {
-      const key = `${event.slug}:${id}`;
-      const list = withoutRemoval(pending(key));
-      // A delete with stamps is a soft delete (an update on the stream); without, the record is gone.
-      if (event.type === 'delete' && !event.stamps) list.push({ kind: 'removal', expires });
-      else {
-        const written = shown(event, rows.get(id), softDelete);
-        const updatedAt = written?.updatedAt;
-        if (typeof updatedAt === 'string') list.push({ kind: 'write', updatedAt, ...(written && 'deletedAt' in written ? { deletedAt: written.deletedAt } : {}), expires });
+  return {
+    remember(event, rows, softDelete) {
+      prune();
+      const expires = now() + ECHO_WINDOW_MS;
+      for (const id of event.ids) {
+        const key = `${event.slug}:${id}`;
+        const list = withoutRemoval(pending(key));
+        // A delete with stamps is a soft delete (an update on the stream); without, the record is gone.
+        if (event.type === 'delete' && !event.stamps) list.push({ kind: 'removal', expires });
+        else {
+          const written = shown(event, rows.get(id), softDelete);
+          const updatedAt = written?.updatedAt;
+          if (typeof updatedAt === 'string') list.push({ kind: 'write', updatedAt, ...(written && 'deletedAt' in written ? { deletedAt: written.deletedAt } : {}), expires });
+        }
+        store(key, list, true);
       }
-      store(key, list, true);
-    }
+    },
+    matches(event, id, row, softDelete) {
+      prune();
+      const key = `${event.slug}:${id}`;
+      if (!expected.has(key)) return false;
+      const list = pending(key);
+      const seen = event.type === 'delete' && !event.stamps ? undefined : shown(event, row, softDelete);
+      const index = event.type === 'delete' && !event.stamps ? list.findIndex((item) => item.kind === 'removal') : seen ? list.findIndex((item) => echoes(item, seen)) : -1;
+      if (index >= 0) list.splice(index, 1);
+      store(key, index < 0 && event.type === 'create' ? withoutRemoval(list) : list, false);
+      return index >= 0;
+    },
   };
+}
 
-  /** Whether the record's change is the echo of a remembered write; that expectation is consumed. */
-  const isEcho = (event: ChangeEvent, id: string, row: RawDoc | undefined, softDelete: boolean): boolean => {
-    const key = `${event.slug}:${id}`;
-    if (!expected.has(key)) return false;
-    const list = pending(key);
-    const echo = event.type === 'delete' ? undefined : shown(event, row, softDelete);
-    const index = event.type === 'delete' ? list.findIndex((item) => item.kind === 'removal') : echo ? list.findIndex((item) => echoes(item, echo)) : -1;
-    if (index >= 0) list.splice(index, 1);
-    store(key, index < 0 && event.type === 'create' ? withoutRemoval(list) : list, false);
-    return index >= 0;
-  };
+/** The event without the records `known` says were seen already; undefined when none is left. */
+function unseen(event: ChangeEvent, rows: ReadonlyMap<string, RawDoc>, softDelete: boolean, known: Ledger): ChangeEvent | undefined {
+  const ids = event.ids.filter((id) => !known.matches(event, id, rows.get(id), softDelete));
+  if (ids.length === 0) return undefined;
+  return ids.length === event.ids.length ? event : { ...event, ids };
+}
 
+/**
+ * Creates a filter; `now` is injectable for tests. Usually a local write is published before the stream
+ * echoes it, but not always (a batch publishes its records once all are stored, and the stream may be
+ * quicker): a stream event that was news is remembered too, and the local event of the same write, coming
+ * after it, is then the repeat that is dropped.
+ */
+export function createEchoFilter(now: () => number = Date.now): EchoFilter {
+  const local = createLedger(now);
+  const streamed = createLedger(now);
   return {
     news(event, rows, softDelete) {
-      prune();
-      if (event.origin === 'local') {
-        remember(event, rows, softDelete);
-        return event;
-      }
       if (event.ids.length === 0) return event;
-      const ids = event.ids.filter((id) => !isEcho(event, id, rows.get(id), softDelete));
-      if (ids.length === 0) return undefined;
-      return ids.length === event.ids.length ? event : { ...event, ids };
+      if (event.origin === 'local') {
+        const fresh = unseen(event, rows, softDelete, streamed);
+        if (fresh) local.remember(fresh, rows, softDelete);
+        return fresh;
+      }
+      const fresh = unseen(event, rows, softDelete, local);
+      if (fresh) streamed.remember(fresh, rows, softDelete);
+      return fresh;
     },
   };
 }

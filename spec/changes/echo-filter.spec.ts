@@ -126,3 +126,25 @@ describe('echo filter', () => {
     expect(isNews(filter, event('stream', 'delete', ids[20_000]), false)).toBe(false);
   });
 });
+
+describe('echo filter, when the stream is quicker than the local publication', () => {
+  it('drops the local event of a write the stream announced first, and only that write', () => {
+    const filter = createEchoFilter();
+    const first = new Types.ObjectId().toHexString();
+    const second = new Types.ObjectId().toHexString();
+    const updatedAt = new Date('2026-01-01T00:00:00.000Z');
+    const rows = new Map([
+      [first, { _id: new Types.ObjectId(first), updatedAt } as RawDoc],
+      [second, { _id: new Types.ObjectId(second), updatedAt } as RawDoc],
+    ]);
+    const created = (origin: 'local' | 'stream', ids: string[]): ChangeEvent => ({ ...event(origin, 'create', ids[0]), ids });
+    // The stream announces the first record of a batch before the batch is published locally.
+    expect(filter.news(created('stream', [first]), rows, false)).toBeDefined();
+    const local = filter.news(created('local', [first, second]), rows, false);
+    expect(local?.ids).toEqual([second]);
+    // The second record's echo is still recognised; a later write of the first gets through.
+    expect(filter.news(created('stream', [second]), rows, false)).toBeUndefined();
+    const later = new Map([[first, { _id: new Types.ObjectId(first), updatedAt: new Date('2026-01-01T00:00:01.000Z') } as RawDoc]]);
+    expect(filter.news({ ...event('local', 'update', first) }, later, false)).toBeDefined();
+  });
+});
