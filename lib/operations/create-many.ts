@@ -8,6 +8,7 @@
 //      there, such as a unique value taken meanwhile, rolls all back: a 409 naming the items); else each
 //      on its own, one that fails being reported in `errors` as its 409 while the others are created;
 //   3. for each item stored: its change event, afterChange and the read steps, in item order.
+import { Types } from 'mongoose';
 import { type ErrorDetail, ItemsFailedError, ValidationError } from '../errors';
 import type { ApiRecord } from '../schema/to-record';
 import { assertValidInput } from '../schema/validate-input';
@@ -19,7 +20,7 @@ import { type PreparedWrite, bodyOf, prepareWrite } from './prepare-input';
 import { findMissingRelations } from './check-relations';
 import type { WriteArgs } from './runtime';
 import { answerStored, storeCreate } from './write/pipeline';
-import { recordToInsert, removeRecords } from './write/store';
+import { recordToInsert, removeRecordsEventually } from './write/store';
 import { type StoredChange, changeStored, publishChange } from './write/stored-change';
 import { type ItemFailure, refuseFailedItems, storeEach } from './write/store-each';
 import { uniqueValueFailures } from './write/unique-values';
@@ -93,25 +94,22 @@ async function createAll(args: CreateManyArgs): Promise<BatchResult> {
   refuseFailedItems(failures, 'created');
   await assertWithinConstraints(args, sets.map((set, index) => ({ doc: recordToInsert(collection, set), constraint: constraints[index] })));
 
-  // 2. Store each item.
-  // Without transactions, a batch the database failed part-way (an outage) is undone by id, as far as the
-  // database lets it: a client's retry then finds no half of it.
-  // If the database is gone by then, what landed stays (docs/operations.md); the original failure is answered.
+  // 2. Store each item, each with its id chosen here: the batch's records are known by id before any lands.
+  // Without transactions, a batch the database failed part-way (an outage) is undone by those ids: what was
+  // stored, and what may have landed though its reply was lost. While the database is away the removal is
+  // tried again in the background (docs/operations.md): once it is back, no half of the batch remains.
   // What was stored was told (the seam, the bus) as it was stored: its removal is told as deletes.
+  const ids = sets.map(() => new Types.ObjectId());
   const undo = async (stored: StoredChange[]) => {
-    try {
-      // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- a create's stored change always has the record as stored
-      await removeRecords(collection, stored.map((change) => change.after!._id));
-    } catch {
-      return;
-    }
-    for (const change of stored) {
-      const removed: StoredChange = { collection: change.collection, type: 'delete', operation: 'delete', id: change.id, before: change.after, actor: change.actor, origin: change.origin };
-      await changeStored(args, removed, undefined).catch(() => undefined);
-      publishChange(args, removed);
-    }
+    await removeRecordsEventually(collection, ids, async () => {
+      for (const change of stored) {
+        const removed: StoredChange = { collection: change.collection, type: 'delete', operation: 'delete', id: change.id, before: change.after, actor: change.actor, origin: change.origin };
+        await changeStored(args, removed, undefined).catch(() => undefined);
+        publishChange(args, removed);
+      }
+    });
   };
-  const outcomes = await storeEach(args, sets.map((set, index) => ({ set, index })), ({ index }) => ({ index }), ({ set }, session) => storeCreate(args, set, session), undo);
+  const outcomes = await storeEach(args, sets.map((set, index) => ({ set, index })), ({ index }) => ({ index }), ({ set, index }, session) => storeCreate(args, { ...set, _id: ids[index] }, session), undo);
 
   // 3. Per item stored: publish, afterChange, the answer.
   const data: ApiRecord[] = [];

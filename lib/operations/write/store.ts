@@ -81,6 +81,38 @@ export async function removeRecords(collection: CollectionRuntime, ids: readonly
   if (ids.length) await collection.model.deleteMany({ _id: { $in: ids } });
 }
 
+/** How often, and for how long, the removal of a broken batch is tried again while the database is away. */
+const REMOVAL_RETRY_MS = 500;
+const REMOVAL_RETRY_FOR_MS = 10 * 60_000;
+
+/**
+ * removeRecords, tried again in the background while it fails (the database is away), until it succeeds or
+ * ten minutes have passed; `removed` is told once it succeeded. Answers whether the first try succeeded.
+ * Timers are real and unreferenced: they never keep the process alive.
+ */
+export async function removeRecordsEventually(collection: CollectionRuntime, ids: readonly unknown[], removed: () => Promise<void>): Promise<boolean> {
+  const attempt = async (): Promise<boolean> => {
+    try {
+      await removeRecords(collection, ids);
+    } catch {
+      return false;
+    }
+    await removed().catch(() => undefined);
+    return true;
+  };
+  if (await attempt()) return true;
+  const started = performance.now();
+  const retry = (): void => {
+    setTimeout(() => {
+      void attempt().then((done) => {
+        if (!done && performance.now() - started < REMOVAL_RETRY_FOR_MS) retry();
+      });
+    }, REMOVAL_RETRY_MS).unref();
+  };
+  retry();
+  return false;
+}
+
 /**
  * Stores `row` whole as the record with its id, replacing the one stored there (or inserting it): a working
  * copy made from its published record, the same document in the sibling collection.
