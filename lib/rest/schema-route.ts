@@ -105,7 +105,7 @@ export function schemaRoute(runtime: Runtime): RouteDef {
     method: 'get',
     path: '/schema',
     operationId: 'schema.get',
-    summary: "The caller's schema",
+    summary: "Get the caller's schema",
     description:
       'The collections and globals on which the caller may do something, the fields it may read (hidden fields and fields its read rules deny are absent) and, for each, what its access rules let it do.',
     tags: ['schema'],
