@@ -112,6 +112,15 @@ describe('GET /schema, anonymous', () => {
     expect(JSON.stringify(schema)).not.toMatch(/notes|margin|apiSecret/);
   });
 
+  it('is a read as every other: an ETag (304 on If-None-Match), cached privately per caller', async () => {
+    const user = await registerUser(t);
+    const res = await request(t.app).get('/api/schema').set(...bearer(user.accessToken));
+    expect(res.headers).toMatchObject({ 'cache-control': 'private, no-cache', vary: expect.stringContaining('Authorization'), etag: expect.stringMatching(/^"/) });
+    const again = await request(t.app).get('/api/schema').set(...bearer(user.accessToken)).set('If-None-Match', res.headers.etag);
+    expect(again.status).toBe(304);
+    expect((await request(t.app).get('/api/schema')).headers['cache-control']).toBe('public, no-cache');
+  });
+
   it('is listed in api.routes', () => {
     expect(t.api.routes).toContainEqual(expect.objectContaining({ method: 'GET', path: '/schema' }));
   });
