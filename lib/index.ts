@@ -81,6 +81,9 @@ export type { WebhookEndpoint, WebhookRetryOptions, WebhookView, WebhooksOptions
 export type { WebhookAttempt, WebhookDelivery, WebhookDeliveryPage, WebhookDeliveryQuery } from './webhooks/delivery-log';
 export type { WebhooksApi } from './webhooks/webhooks-feature';
 /** The audit log: options, entries, and api.audit (docs/audit.md). */
+// The schema as one caller sees it: GET /schema and api.local.schema().
+export type { CallerSchema, CollectionPermissions, GlobalPermissions, Permission, SchemaCollection, SchemaField, SchemaGlobal } from './config/caller-schema';
+
 export type { AuditOptions, AuditReadRule } from './config/types';
 export type { AuditAction, AuditActor, AuditEntry } from './config/audit-entry';
 // Also what declares api.audit on ContentRouter (RouterMembers), for the host's compiler.

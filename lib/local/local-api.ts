@@ -12,6 +12,8 @@ import { parseCountQuery, parseListQuery, parseRecordQuery } from '../query';
 import { parseAgainst, parseVersionListQuery } from '../query/parse-version-query';
 import { type VersionDiff, type VersionPage, type VersionRecord, diffVersion, findVersion, listVersions, restoreVersion } from '../operations/versions';
 import type { ApiRecord } from '../schema/to-record';
+import type { CallerSchema } from '../config/caller-schema';
+import { describeSchema } from '../operations/describe-schema';
 import { type DraftsLocalApi, bindDraftsLocalApi, createDraftsLocalApi } from './draft-api';
 import { type PublishLocalApi, createPublishLocalApi } from './publish-api';
 import { type PreviewLocalApi, bindPreviewLocalApi, createPreviewLocalApi } from './preview-api';
@@ -99,6 +101,11 @@ export interface LocalApi extends DraftsLocalApi, PublishLocalApi, PreviewLocalA
   restoreGlobalVersion(slug: string, version: number, options?: LocalRestoreOptions): Promise<Record<string, unknown>>;
   /** Deletes a stored file by its stored name (`filename`, the last segment of its `url`) as `DELETE /uploads/:filename` does; needs the `uploads` option. */
   deleteUpload(filename: string, options?: LocalOptions): Promise<{ deleted: true }>;
+  /**
+   * The schema as the call's caller sees it, as `GET /schema` answers it: the collections and globals it may
+   * do something on, the fields it may read, its rights. Without a user (access overridden): every right.
+   */
+  schema(options?: LocalOptions): Promise<CallerSchema>;
 }
 
 
@@ -141,6 +148,7 @@ export function bindLocalApi(local: LocalApi, caller: HookCaller): LocalApi {
     restoreGlobalVersion: (slug, version, options) => local.restoreGlobalVersion(slug, version, as(options)),
     upload: (source, options) => local.upload(source, as(options)),
     deleteUpload: (filename, options) => local.deleteUpload(filename, as(options)),
+    schema: (options) => local.schema(as(options)),
     ...bindDraftsLocalApi(local, as),
     publish: (slug, id, options) => local.publish(slug, id, as(options)),
     unpublish: (slug, id, options) => local.unpublish(slug, id, as(options)),
@@ -246,6 +254,7 @@ export function createLocalApi(runtime: Runtime): LocalApi {
     // Replaced by the uploads feature when it is configured.
     upload: uploadsNotConfigured,
     deleteUpload: uploadsNotConfigured,
+    schema: async (options) => describeSchema({ runtime, ...actor(options) }),
     ...createDraftsLocalApi(runtime, actor),
     ...createPreviewLocalApi(runtime, actor),
   };

@@ -1,13 +1,14 @@
 // The schema as one caller sees it (`GET /schema`, the MCP tools, the per-caller OpenAPI document): every
 // collection and global on which its access rules let it do something, with what they let it do, and the
-// fields it may read. Each rule is asked as a list asks it (no record, no body): `true` allows every record,
-// a where allows `'some'`, anything else none. API-key scopes apply as on every operation.
+// fields it may read. Each rule is asked as a list asks it (no record, no body): `true` (or a where that
+// constrains nothing) allows every record, a where `'some'`, anything else none. API-key scopes apply as on
+// every operation.
 import type { Request } from 'express';
 import type { CallerSchema, CollectionPermissions, GlobalPermissions, Permission, SchemaCollection, SchemaField, SchemaGlobal } from '../config/caller-schema';
 import type { AuthUser } from '../config/types';
 import { ForbiddenError, UnauthorizedError } from '../errors';
 import type { CollectionDescriptor, FieldDescriptor } from '../schema/descriptors';
-import { type AccessOperation, askRule } from './access';
+import { type AccessOperation, checkAccess } from './access';
 import { callerView } from './field-view';
 import { callHook, fieldRuleLabel } from './hooks';
 import type { RequestState } from './request-state';
@@ -42,16 +43,15 @@ export async function permissionsOf(args: DescribeSchemaArgs, collection: Collec
 }
 
 async function permission(args: DescribeSchemaArgs, collection: CollectionRuntime, op: AccessOperation): Promise<Permission> {
-  let result: unknown;
   try {
-    result = await askRule({ ...args, collection, op }).result;
+    // Judged as an operation judges it: a where that constrains nothing (`{}`) allows every record.
+    return (await checkAccess({ ...args, collection, op })) === undefined ? true : 'some';
   } catch (error) {
-    // A rule that refuses by throwing a 401 or 403 (as a rule may) refuses; any other failure is the rule's bug.
+    // A refusal (a falsy answer, a key without the scope, a rule throwing a 401 or 403) refuses; any other
+    // failure is the rule's bug, failing the request as it would fail the operation.
     if (error instanceof ForbiddenError || error instanceof UnauthorizedError) return false;
     throw error;
   }
-  if (result === true) return true;
-  return result ? 'some' : false;
 }
 
 /** The rules a collection has: the four, and the workflow's where it keeps versions. */

@@ -1,4 +1,4 @@
-// The generated REST API as a feature: the routes of every collection and global. It adds no hooks;
+// The generated REST API as a feature: the routes of every collection and global, and the caller's schema. It adds no hooks;
 // operations do the work, and auth and later features plug in beside it.
 import { collectionRoutes } from './collection-routes';
 import type { Feature } from '../http/feature';
@@ -8,8 +8,9 @@ import { versionRoutes } from './version-routes';
 import { draftRoutes, globalDraftRoutes } from './draft-routes';
 import { publishRoutes } from './publish-routes';
 import { previewRoutes } from './preview-routes';
+import { schemaRoute } from './schema-route';
 
-/** Collections under `/<slug>`, globals under `/globals/<slug>`. */
+/** Collections under `/<slug>`, globals under `/globals/<slug>`, the caller's schema at `/schema`. */
 export const restFeature: Feature = {
   name: 'rest',
   create(runtime) {
@@ -24,6 +25,7 @@ export const restFeature: Feature = {
         ...[...runtime.globals.values()].flatMap((global) => globalDraftRoutes(runtime, global)),
         ...[...runtime.collections.values(), ...runtime.globals.values()].flatMap((collection) => publishRoutes(runtime, collection)),
         ...[...runtime.collections.values(), ...runtime.globals.values()].flatMap((owner) => previewRoutes(runtime, owner)),
+        schemaRoute(runtime),
       ],
     };
   },

@@ -1,6 +1,7 @@
 // The document tells the truth: it is valid OpenAPI 3.1, names every route the dispatcher mounts (and
 // nothing else), and real answers of every route - each list envelope, counts, records, writes, globals, auth,
-// API keys, docs, errors, uploads and populated upload fields - validate against the schemas it gives them.
+// API keys, the caller's schema, docs, errors, uploads and populated upload fields - validate against the
+// schemas it gives them.
 import request, { type Response } from 'supertest';
 import type { EmailMessage } from '../../lib';
 import { GOOD_PASSWORD, SECRET, FAST_HASH, registerAdmin, registerUser, tokenFromMail, uniqueEmail } from '../auth/auth-test-app';
@@ -276,6 +277,13 @@ describe('real answers match the document', () => {
     await call('post', '/globals/site', { token: admin.accessToken, body: { title: 'Site' }, expect: 200 });
     await call('patch', '/globals/site', { token: admin.accessToken, body: { theme: 'dark' }, expect: 200 });
     await call('patch', '/globals/site', { token: admin.accessToken, body: { theme: 'blue' }, expect: 400 });
+  });
+
+  it("the caller's schema: an admin's, a user's, an anonymous caller's, a bad credential", async () => {
+    await call('get', '/schema', { token: admin.accessToken, expect: 200 });
+    await call('get', '/schema', { token: user.accessToken, expect: 200 });
+    await call('get', '/schema', { expect: 200 });
+    await call('get', '/schema', { token: 'not-a-token', expect: 401 });
   });
 
   it('docs: the UI page (after its slash redirect), its assets, the document, an unknown asset', async () => {
