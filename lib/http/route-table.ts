@@ -94,7 +94,8 @@ export interface RouteConfig {}
 
 /** The access rule a route runs: its operation on the records of the collection (or on the global) `slug`. */
 export interface RouteRule {
-  op: AccessOperation;
+  /** The rule, or the rules a route runs every one of (restoring a version reads the history and updates). */
+  op: AccessOperation | readonly AccessOperation[];
   slug: string;
   /** `slug` names a global. Default false. */
   global?: boolean;

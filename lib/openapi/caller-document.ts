@@ -35,12 +35,13 @@ function rightsOf(schema: CallerSchema): Map<string, Readonly<Record<string, Per
   return rights;
 }
 
-/** Whether the caller may use the route at all: only its rule's `false` (or no right anywhere there) refuses outright. */
+/** Whether the caller may use the route at all: only a rule's `false` (or no right anywhere there) refuses outright. */
 function reachable(route: RouteDef, rights: ReturnType<typeof rightsOf>, signedIn: boolean): boolean {
   if (route.auth === 'required' && !signedIn) return false;
   if (!route.rule) return true;
   const access = rights.get(`${route.rule.global ? 'global:' : ''}${route.rule.slug}`);
-  return access !== undefined && access[route.rule.op] !== false;
+  const ops = typeof route.rule.op === 'string' ? [route.rule.op] : route.rule.op;
+  return access !== undefined && ops.every((op) => access[op] !== false);
 }
 
 /** The document source of what this caller may reach. */

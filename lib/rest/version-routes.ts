@@ -96,7 +96,7 @@ export function versionRoutes(runtime: Runtime, owner: CollectionRuntime): Route
       method: 'post',
       path: `${base}/:version/restore`,
       operationId: `${name}.versions.restore`,
-      rule: { op: 'update', slug, global: isGlobal },
+      rule: { op: ['readVersions', 'update'], slug, global: isGlobal },
       summary: `Restore a version of ${what}`,
       description:
         "Writes the version's values back as an update (field access, hooks, validation, unique values and If-Match apply), recorded as a new version. " +

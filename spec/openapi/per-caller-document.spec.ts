@@ -26,6 +26,13 @@ function config(perCaller: boolean): AuthTestOptions {
         },
         access: { read: () => true, create: signedIn, update: signedIn, delete: isAdmin },
       },
+      // Signed-in users edit working copies; only admins publish, schedule, make preview links or read the history.
+      {
+        slug: 'pages',
+        versions: { drafts: true },
+        fields: { heading: { type: 'text' as const } },
+        access: { read: () => true, create: signedIn, update: signedIn, delete: isAdmin, publish: isAdmin, readDrafts: isAdmin, readVersions: isAdmin },
+      },
       // Admins only: absent from everyone else's document.
       { slug: 'ledgers', fields: { amount: { type: 'number' as const } }, access: { read: isAdmin, create: isAdmin, update: isAdmin, delete: isAdmin } },
     ],
@@ -104,6 +111,28 @@ describe('docs: { perCaller: true }', () => {
     expect(Object.keys(doc.paths['/articles/{id}']).sort()).toEqual(['get', 'patch']);
     expect(recordProperties(doc, '/articles/{id}')).not.toContain('notes');
     expect(doc.paths['/ledgers']).toBeUndefined();
+  });
+
+  it('shows the workflow routes by their own rules: publish, schedule, preview links and history', async () => {
+    const workflow = (doc: Doc) =>
+      Object.entries(doc.paths)
+        .filter(([path]) => path.startsWith('/pages/{id}/'))
+        .flatMap(([path, item]) => Object.keys(item).map((method) => `${method} ${path}`))
+        .sort();
+    const byUser = (await documentOf(t, bearer(user.accessToken))).body as Doc;
+    // A working copy is read with readDrafts, or by anyone holding a preview link: its GET stays.
+    expect(workflow(byUser)).toEqual(['delete /pages/{id}/draft', 'get /pages/{id}/draft', 'patch /pages/{id}/draft']);
+    const byAdmin = (await documentOf(t, bearer(admin.accessToken))).body as Doc;
+    expect(workflow(byAdmin)).toEqual(
+      expect.arrayContaining([
+        'post /pages/{id}/publish',
+        'post /pages/{id}/unpublish',
+        'post /pages/{id}/schedule',
+        'post /pages/{id}/preview',
+        'get /pages/{id}/versions',
+        'post /pages/{id}/versions/{version}/restore',
+      ]),
+    );
   });
 
   it('builds one document per distinct set of rights: callers with the same rights get the same one', async () => {
