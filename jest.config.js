@@ -35,6 +35,7 @@ const UNIT = [
   'openapi/build-document.spec.ts',
   'openapi/workflow-shapes.spec.ts',
   'openapi/docs-options.spec.ts',
+  'openapi/per-caller-document-source.spec.ts',
   'util/',
   'audit/audit-event-entry.spec.ts',
   'cache/invalidation.spec.ts',

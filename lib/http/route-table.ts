@@ -3,6 +3,7 @@
 // it; the OpenAPI document describes it.
 import type { Duplex } from 'node:stream';
 import type { NextFunction, Request, Response } from 'express';
+import type { AccessOperation } from '../operations/access';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -91,6 +92,15 @@ export type UpgradeHandler = (req: Request, socket: Duplex, head: Buffer) => Pro
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- a merge point: each owner adds its keys by declaration merging
 export interface RouteConfig {}
 
+/** The access rule a route runs: its operation on the records of the collection (or on the global) `slug`. */
+export interface RouteRule {
+  /** The rule, or the rules a route runs every one of (restoring a version reads the history and updates). */
+  op: AccessOperation | readonly AccessOperation[];
+  slug: string;
+  /** `slug` names a global. Default false. */
+  global?: boolean;
+}
+
 export interface RouteDef {
   method: HttpMethod;
   /** Relative to the mount path; literal segments and `:param` segments only (`/posts/:id/restore`). */
@@ -116,6 +126,11 @@ export interface RouteDef {
    * collection (page sizes, soft-deleted records, examples naming its own fields). Default: none.
    */
   collection?: string;
+  /**
+   * The access rule that decides whether a caller may use the route at all: a per-caller OpenAPI document
+   * leaves the route out for a caller that rule refuses outright. Default none: every caller its `auth` lets in.
+   */
+  rule?: RouteRule;
   /** Request headers the route reads, beyond credentials and content negotiation. */
   headers?: HeaderParameter[];
   /**

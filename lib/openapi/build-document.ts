@@ -47,6 +47,11 @@ export interface DocumentSource {
   hostAuth?: { schemes: Readonly<Record<string, SecurityScheme>>; security: ReadonlyArray<Record<string, string[]>> };
   /** The `WWW-Authenticate` value of a 401; undefined: the router sends none. */
   challenge?: string;
+  /**
+   * Whether the router's own credentials (JWTs, API keys) exist, when `registry` does not show every collection
+   * (a caller's document may leave the auth collection out). Default: whether `registry` has an auth collection.
+   */
+  ownAuth?: boolean;
 }
 
 const PROBLEM_TYPE = 'application/problem+json';
@@ -146,7 +151,7 @@ export function buildOpenApiDocument(source: DocumentSource, serverUrl: string):
   if ([...registry.values(), ...globals].some((d) => Object.values(d.fields).some((f) => f.type === 'upload' && !f.hidden))) addFileRecord();
 
   // The router's own schemes with an auth collection, then the host's: together, every way to authenticate.
-  const hasAuth = [...registry.values()].some((c) => c.isAuth);
+  const hasAuth = source.ownAuth ?? [...registry.values()].some((c) => c.isAuth);
   if (hasAuth) for (const [name, scheme] of Object.entries(SECURITY_SCHEMES)) builder.addSecurityScheme(name, { ...scheme });
   for (const [name, scheme] of Object.entries(source.hostAuth?.schemes ?? {})) builder.addSecurityScheme(name, { ...scheme } as SecuritySchemeObject);
   const authenticated: SecurityRequirementObject[] = [...(hasAuth ? AUTHENTICATED : []), ...(source.hostAuth?.security ?? [])];

@@ -17,6 +17,8 @@ export interface ResolvedDocsOptions {
   readonly securitySchemes: Readonly<Record<string, SecurityScheme>>;
   /** The ways they are presented (`docs.security`, default each scheme on its own). */
   readonly security: ReadonlyArray<Record<string, string[]>>;
+  /** True: each caller is served the document of what its access rules let it reach (`docs.perCaller`). */
+  readonly perCaller: boolean;
 }
 
 /** What the docs feature runs on: the `docs` option resolved, and what the document says of the rest of the config. */
@@ -25,7 +27,7 @@ export interface DocsFeatureOptions extends ResolvedDocsOptions {
   readonly rateLimit: boolean;
 }
 
-const KEYS = ['public', 'securitySchemes', 'security'];
+const KEYS = ['public', 'securitySchemes', 'security', 'perCaller'];
 
 /** The names of the router's own schemes (with an auth collection): a host scheme may not take them. */
 export const OWN_SCHEME_NAMES = ['bearerAuth', 'apiKeyBearer', 'apiKeyHeader'];
@@ -153,12 +155,13 @@ export function parseDocsOptions(config: ContentConfig): ParsedOptions<DocsFeatu
 function docsProblems(config: ContentConfig): string[] {
   const docs: unknown = config.docs;
   if (docs === undefined || docs === false || docs === true) return [];
-  if (!isRecord(docs)) return ['docs: must be true, false or an object { public?, securitySchemes?, security? }'];
+  if (!isRecord(docs)) return ['docs: must be true, false or an object { public?, securitySchemes?, security?, perCaller? }'];
   const problems: string[] = [];
   for (const key of Object.keys(docs)) {
     if (!KEYS.includes(key)) problems.push(`docs.${key}: unknown option`);
   }
   if (docs.public !== undefined && typeof docs.public !== 'boolean') problems.push('docs.public: must be a boolean');
+  if (docs.perCaller !== undefined && typeof docs.perCaller !== 'boolean') problems.push('docs.perCaller: must be a boolean');
   const schemes = docs.securitySchemes;
   if (schemes !== undefined) {
     if (!isRecord(schemes) || Object.keys(schemes).length === 0) problems.push('docs.securitySchemes: must be an object mapping scheme names to OpenAPI security scheme objects');
@@ -168,9 +171,10 @@ function docsProblems(config: ContentConfig): string[] {
   return problems;
 }
 
-/** Resolves a validated `docs` option: default on and public, no schemes of the host's. */
+/** Resolves a validated `docs` option: default on and public, no schemes of the host's, one document for every caller. */
 export function resolveDocsOptions(docs: ContentConfig['docs']): ResolvedDocsOptions {
   const security = { securitySchemes: hostSecuritySchemes({ docs }), security: hostSecurity({ docs }) };
-  if (docs === false) return { enabled: false, public: false, ...security };
-  return { enabled: true, public: docs === true ? true : (docs?.public ?? true), ...security };
+  if (docs === false) return { enabled: false, public: false, perCaller: false, ...security };
+  const options = typeof docs === 'object' ? docs : {};
+  return { enabled: true, public: options.public ?? true, perCaller: options.perCaller ?? false, ...security };
 }

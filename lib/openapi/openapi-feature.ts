@@ -1,5 +1,6 @@
 // The API's documentation as a feature: `/docs/openapi.json` (the OpenAPI 3.1 document of the final route
-// table, built once per mount path) and Swagger UI at `/docs`, public by default or for authenticated callers only.
+// table, built once per mount path, or with `docs.perCaller` once per mount path and distinct set of rights)
+// and Swagger UI at `/docs`, public by default or for authenticated callers only.
 import { representationTag } from '../operations/precondition';
 import type { Request } from 'express';
 import { UnauthorizedError } from '../errors';
@@ -7,25 +8,33 @@ import type { Feature } from '../http/feature';
 import type { Lifecycle } from '../http/lifecycle';
 import { requestUser } from '../http/request-user';
 import type { RouteDef, RouteResponse } from '../http/route-table';
+import { describeSchema } from '../operations/describe-schema';
+import { callerView } from '../operations/field-view';
 import type { Runtime } from '../operations/runtime';
 import { type DocumentSource, buildOpenApiDocument } from './build-document';
+import { callerSource, reachKey, withoutUnusedSchemas } from './caller-document';
 import { type DocsFeatureOptions, parseDocsOptions } from './docs-options';
 import { createSwaggerUi } from './swagger-ui';
 
 /** Documents kept per mount path; a host mounting at many paths (`/:tenant/api`) cannot grow it without bound. */
 const MAX_CACHED_DOCUMENTS = 16;
+/**
+ * Per-caller documents kept, by mount path and set of rights: rules answering per user (a where naming the
+ * user's id is still `'some'`) give few distinct sets, and one past the bound is built again, never wrong.
+ */
+const MAX_CALLER_DOCUMENTS = 64;
 
-/** Keeps the serialized document per `req.baseUrl`, oldest dropped first. */
-function createDocumentCache(build: (serverUrl: string) => string): (serverUrl: string) => string {
+/** Keeps serialized documents by key, at most `max`, the least recently used dropped first. */
+function createDocumentCache(max: number): (key: string, build: () => string) => string {
   const cache = new Map<string, string>();
-  return (serverUrl) => {
-    let json = cache.get(serverUrl);
+  return (key, build) => {
+    let json = cache.get(key);
     if (json === undefined) {
-      json = build(serverUrl);
+      json = build();
       const oldest = cache.keys().next();
-      if (cache.size >= MAX_CACHED_DOCUMENTS && !oldest.done) cache.delete(oldest.value);
-      cache.set(serverUrl, json);
-    }
+      if (cache.size >= max && !oldest.done) cache.delete(oldest.value);
+    } else cache.delete(key);
+    cache.set(key, json);
     return json;
   };
 }
@@ -50,7 +59,18 @@ export const openapiFeature: Feature<DocsFeatureOptions | undefined> = {
       hostAuth: { schemes: options.securitySchemes, security: options.security },
       challenge: runtime.config.authChallenge,
     });
-    const documentAt = createDocumentCache((serverUrl) => JSON.stringify(buildOpenApiDocument(source(), serverUrl)));
+    const documents = createDocumentCache(options.perCaller ? MAX_CALLER_DOCUMENTS : MAX_CACHED_DOCUMENTS);
+    /** The document this request is served: the whole API's, or with perCaller the one of what its caller may reach. */
+    const documentFor = async (req: Request): Promise<string> => {
+      const serverUrl = req.baseUrl;
+      if (!options.perCaller) return documents(serverUrl, () => JSON.stringify(buildOpenApiDocument(source(), serverUrl)));
+      const user = await requestUser(runtime, req);
+      const caller = { runtime, user, req };
+      const [schema, view] = await Promise.all([describeSchema(caller), callerView(caller)]);
+      const reach = { schema, view, signedIn: user !== null };
+      const build = () => JSON.stringify(withoutUnusedSchemas(buildOpenApiDocument(callerSource(runtime, source(), reach), serverUrl)));
+      return documents(`${serverUrl}\n${reachKey(reach)}`, build);
+    };
     const ui = createSwaggerUi();
 
     const guard = async (req: Request) => {
@@ -58,6 +78,8 @@ export const openapiFeature: Feature<DocsFeatureOptions | undefined> = {
       if (!(await requestUser(runtime, req))) throw new UnauthorizedError('The API documentation is for authenticated callers.');
     };
     const errors: Record<number, RouteResponse> = options.public ? {} : { 401: { description: 'Not authenticated (docs.public is false)' } };
+    // Per caller, a credential is checked even on public docs: a bad one is the 401 it is on every route.
+    const documentErrors: Record<number, RouteResponse> = options.perCaller && options.public ? { 401: { description: 'The credential presented is not valid' } } : errors;
     // Public docs never touch the database: served during an outage too. Guarded ones check a credential,
     // which may need it.
     const common = {
@@ -65,6 +87,8 @@ export const openapiFeature: Feature<DocsFeatureOptions | undefined> = {
       auth: options.public ? ('none' as const) : ('required' as const),
       config: options.public ? { database: false } : undefined,
     };
+    // A per-caller document depends on the credential, which may need the database to check.
+    const perCaller = options.perCaller ? { auth: options.public ? ('optional' as const) : ('required' as const), config: undefined } : {};
 
     const routes: RouteDef[] = [
       {
@@ -92,16 +116,17 @@ export const openapiFeature: Feature<DocsFeatureOptions | undefined> = {
       {
         ...common,
         method: 'get',
+        ...perCaller,
         path: '/docs/openapi.json',
         operationId: 'docs.openapi',
-        summary: 'Get the OpenAPI 3.1 document of this API',
+        summary: options.perCaller ? 'Get the OpenAPI 3.1 document of what the caller may reach in this API' : 'Get the OpenAPI 3.1 document of this API',
         responses: {
           200: { description: 'The OpenAPI document', shape: { kind: 'schema', schema: { type: 'object', description: 'An OpenAPI 3.1 document' } } },
-          ...errors,
+          ...documentErrors,
         },
         async handler(req, res) {
           await guard(req);
-          const text = documentAt(req.baseUrl);
+          const text = await documentFor(req);
           // The router's own validator of the document, not one of Express's (json-answer.ts).
           res.type('application/json').set('ETag', representationTag(text)).send(text);
         },

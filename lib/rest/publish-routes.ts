@@ -41,6 +41,7 @@ export function publishRoutes(runtime: Runtime, collection: CollectionRuntime): 
       method: 'post',
       path: `${at}/publish`,
       operationId: isGlobal ? `globals.${slug}.publish` : `${slug}.publish`,
+      rule: { op: 'publish', slug, global: isGlobal },
       summary: `Publish ${noun}'s working copy`,
       description:
         'The working copy becomes the published record: the `publish` rule (and `create` on a first publish), full validation (400, nothing written), unique values (409), hooks as for a create or update. If-Match takes the ETag of the working copy. An unchanged copy is a 200 that writes nothing.',
@@ -65,6 +66,7 @@ export function publishRoutes(runtime: Runtime, collection: CollectionRuntime): 
       method: 'post',
       path: `${at}/unpublish`,
       operationId: isGlobal ? `globals.${slug}.unpublish` : `${slug}.unpublish`,
+      rule: { op: 'publish', slug, global: isGlobal },
       summary: `Unpublish ${noun}`,
       description: 'Removes the published record (a delete for subscribers and webhooks) and keeps the working copy, answered with `_status: draft`. Needs the `publish` rule.',
       tags: [isGlobal ? 'globals' : slug],

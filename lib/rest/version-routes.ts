@@ -50,6 +50,7 @@ export function versionRoutes(runtime: Runtime, owner: CollectionRuntime): Route
       method: 'get',
       path: base,
       operationId: `${name}.versions.list`,
+      rule: { op: 'readVersions', slug, global: isGlobal },
       summary: `List the versions of ${what}`,
       description: 'Newest first. Needs readVersions; changedFields names only fields you may read.',
       tags,
@@ -65,6 +66,7 @@ export function versionRoutes(runtime: Runtime, owner: CollectionRuntime): Route
       method: 'get',
       path: `${base}/:version`,
       operationId: `${name}.versions.get`,
+      rule: { op: 'readVersions', slug, global: isGlobal },
       summary: `Get a version of ${what}`,
       description: 'With the record as it was (doc), as you read records. A version that is not an integer >= 1 names none: 404.',
       tags,
@@ -78,6 +80,7 @@ export function versionRoutes(runtime: Runtime, owner: CollectionRuntime): Route
       method: 'get',
       path: `${base}/:version/diff`,
       operationId: `${name}.versions.diff`,
+      rule: { op: 'readVersions', slug, global: isGlobal },
       summary: `Compare a version of ${what}`,
       description: 'The fields you may read whose values differ between `against` (from) and the version (to).',
       tags,
@@ -93,6 +96,7 @@ export function versionRoutes(runtime: Runtime, owner: CollectionRuntime): Route
       method: 'post',
       path: `${base}/:version/restore`,
       operationId: `${name}.versions.restore`,
+      rule: { op: ['readVersions', 'update'], slug, global: isGlobal },
       summary: `Restore a version of ${what}`,
       description:
         "Writes the version's values back as an update (field access, hooks, validation, unique values and If-Match apply), recorded as a new version. " +

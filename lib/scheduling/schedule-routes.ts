@@ -33,7 +33,7 @@ export function scheduleRoutes(runtime: Runtime, collection: CollectionRuntime, 
   const callerOf = async (req: Request): Promise<{ store: ScheduleStore; caller: ScheduleCaller }> => {
     return { store, caller: { runtime, collection, req, user: await requestUser(runtime, req), id: isGlobal ? slug : String(req.params.id) } };
   };
-  const common = { tags, auth: 'optional' as const, ...(isGlobal ? {} : { collection: slug }) };
+  const common = { tags, auth: 'optional' as const, rule: { op: 'publish' as const, slug, global: isGlobal }, ...(isGlobal ? {} : { collection: slug }) };
   return [
     {
       ...common,

@@ -8,7 +8,7 @@ const validateDocsOptions = (config: ContentConfig) => parseDocsOptions(config).
 const db = { uri: 'mongodb://127.0.0.1:1/never-used' };
 
 describe('parseDocsOptions', () => {
-  it.each([undefined, false, {}, { public: true }, { public: false }])('accepts %p', (docs) => {
+  it.each([undefined, false, {}, { public: true }, { public: false }, { perCaller: true }, { perCaller: false }])('accepts %p', (docs) => {
     expect(validateDocsOptions({ db, docs } as ContentConfig)).toEqual([]);
   });
 
@@ -17,6 +17,8 @@ describe('parseDocsOptions', () => {
     ['an array', [], 'docs: must be true, false or an object'],
     ['an unknown key', { pubic: true }, 'docs.pubic: unknown option'],
     ['a non-boolean public', { public: 'no' }, 'docs.public: must be a boolean'],
+    ['a non-boolean perCaller', { perCaller: 'yes' }, 'docs.perCaller: must be a boolean'],
+    ['a null perCaller', { perCaller: null }, 'docs.perCaller: must be a boolean'],
   ])('reports %s', (_name, docs, expected) => {
     const problems = validateDocsOptions({ db, docs } as ContentConfig);
     expect(problems).toEqual([expect.stringContaining(expected)]);
@@ -64,10 +66,14 @@ describe('parseDocsOptions', () => {
 
 describe('resolveDocsOptions', () => {
   it('defaults to on and public', () => {
-    const none = { securitySchemes: {}, security: [] };
+    const none = { securitySchemes: {}, security: [], perCaller: false };
     expect(resolveDocsOptions(undefined)).toEqual({ enabled: true, public: true, ...none });
     expect(resolveDocsOptions({})).toEqual({ enabled: true, public: true, ...none });
   });
+  it('perCaller: true serves each caller its own document', () => {
+    expect(resolveDocsOptions({ perCaller: true })).toMatchObject({ enabled: true, public: true, perCaller: true });
+  });
+
   it('false turns it off; public: false needs a caller', () => {
     expect(resolveDocsOptions(false)).toMatchObject({ enabled: false, public: false });
     expect(resolveDocsOptions({ public: false })).toMatchObject({ enabled: true, public: false });
