@@ -3,8 +3,7 @@
 // rate limit and idempotency as REST, since every tool runs REST's operations. A request passes the
 // router's phases like any other (rate limit, credential check: a bad one is REST's 401), then the SDK's
 // Origin and Host guards against DNS rebinding, then the SDK with a server built for its caller.
-// GET and DELETE (the sessions of a stateful server) are the SDK's 405.
-import { createMcpHandler } from '@modelcontextprotocol/server';
+// GET and DELETE (the sessions of a stateful server) are a 405. Both protocol eras answer JSON (mcp-handler.ts).
 import { hostHeaderValidation, originValidation, toNodeHandler } from '@modelcontextprotocol/node';
 import type { Request, Response } from 'express';
 import type { Feature } from '../http/feature';
@@ -12,6 +11,7 @@ import { requestUser } from '../http/request-user';
 import type { RouteDef, RouteHandler } from '../http/route-table';
 import type { Runtime } from '../operations/runtime';
 import { readMcpBody } from './mcp-body';
+import { createEraHandler } from './mcp-handler';
 import { type ResolvedMcpOptions, parseMcpOptions } from './mcp-options';
 import { callOf, mcpRequest } from './mcp-request';
 import { type McpCall, createCallerServer } from './mcp-server';
@@ -37,17 +37,15 @@ const ERRORS = {
 /** The routes at /mcp: POST carries every message; GET and DELETE are answered 405 (no sessions). */
 function mcpRoutes(runtime: Runtime, options: ResolvedMcpOptions): RouteDef[] {
   const { logger } = runtime.config;
-  const handler = createMcpHandler(
+  const handler = createEraHandler(
     async (ctx) => {
       const call = callOf(ctx.authInfo);
       // Only this route's requests reach the handler, each with its call.
       if (!call) throw new Error('content-router: an MCP request without its caller');
       return createCallerServer(call, TOOLS);
     },
-    // `auto` answers JSON as long as a tool sends nothing before its result, which none does (`json` would
-    // say the same with a warning on the console). A client's malformed message is answered by the SDK;
-    // reported here for a trace only.
-    { responseMode: 'auto', onerror: (error) => logger.debug('content-router: MCP:', error.message) },
+    // A client's malformed message is answered by the SDK; reported here for a trace only.
+    (error) => logger.debug('content-router: MCP:', error.message),
   );
   const serve = toNodeHandler(handler, { onerror: (error) => logger.error('content-router: MCP request failed:', error) });
   const checkOrigin = originValidation(options.allowedOrigins ? [...options.allowedOrigins] : trustedHostnames(runtime));
