@@ -10,8 +10,11 @@ export interface McpTestApp extends AuthTestApp {
   server: http.Server;
   /** The endpoint's URL. */
   url: URL;
-  /** A connected SDK client sending `headers` on every request; closed by close(). */
-  connect(headers?: Record<string, string>): Promise<Client>;
+  /**
+   * A connected SDK client sending `headers` on every request; closed by close(). `era`: `legacy` (the
+   * client's default, the 2025 handshake) or `modern` (pinned to the 2026-07-28 revision).
+   */
+  connect(headers?: Record<string, string>, era?: 'legacy' | 'modern'): Promise<Client>;
 }
 
 /** Readable by admins only, with a field only admins read. */
@@ -44,8 +47,8 @@ export async function createMcpTestApp(mcp: unknown = true, options: AuthTestOpt
   return Object.assign(t, {
     server,
     url,
-    async connect(headers: Record<string, string> = {}) {
-      const client = new Client({ name: 'spec-agent', version: '1.0.0' });
+    async connect(headers: Record<string, string> = {}, era: 'legacy' | 'modern' = 'legacy') {
+      const client = new Client({ name: 'spec-agent', version: '1.0.0' }, era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {});
       await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }));
       clients.push(client);
       return client;
