@@ -69,7 +69,8 @@ export function toolRefusal(error: unknown, tool: Tool, runtime: Runtime): CallT
   const known = isErrorAnswer(error) ? error : undefined;
   const errors = known ? problemsOf(known, tool) : (problem.body.errors ?? []).map((e) => ({ ...(e.field !== undefined && { argument: e.field }), message: e.message, code: e.code }));
   const { status, code, detail } = problem.body;
-  const named = errors.filter((e) => e.argument !== undefined).map((e) => `${e.argument}: ${e.message}`);
+  // A problem the detail already says (a query error's `where.x: unknown field`) is not said twice.
+  const named = errors.filter((e) => e.argument !== undefined).map((e) => `${e.argument}: ${e.message}`).filter((part) => !detail.includes(part));
   const text = named.length > 0 ? `${detail} (${named.join('; ')})` : detail;
   const structured: ToolRefusal = { error: { status, code, detail, errors } };
   return { isError: true, content: [{ type: 'text', text }], structuredContent: { ...structured } };
