@@ -13,7 +13,7 @@ import type { Runtime } from '../operations/runtime';
 import { readMcpBody } from './mcp-body';
 import { createEraHandler } from './mcp-handler';
 import { type ResolvedMcpOptions, parseMcpOptions } from './mcp-options';
-import { callOf, mcpRequest } from './mcp-request';
+import { callOf, mcpRequest, mcpResponse } from './mcp-request';
 import { type McpCall, createCallerServer } from './mcp-server';
 import { TOOLS } from './mcp-tools';
 
@@ -57,7 +57,7 @@ function mcpRoutes(runtime: Runtime, options: ResolvedMcpOptions): RouteDef[] {
     if (checkHost && !checkHost(req, res)) return;
     const user = await requestUser(runtime, req);
     const call: McpCall = { runtime, req, user, options };
-    await serve(mcpRequest(req, call), res, req.body === undefined ? undefined : req.body);
+    await serve(mcpRequest(req, call), mcpResponse(res), req.body);
   };
   const common = { path: '/mcp', tags: ['mcp'], auth: 'optional' as const, handler: answer };
   return [
