@@ -1,6 +1,7 @@
 // The SDK's guards against DNS rebinding: a browser Origin must be trusted (security.trustedOrigins, or
 // mcp.allowedOrigins), a request without one passes; with mcp.allowedHosts the Host header must be one of
-// them. Each refusal is the SDK's 403 JSON-RPC error. The rate limit counts MCP requests per caller as REST's.
+// them. Each refusal is the SDK's 403 JSON-RPC error. The rate limit counts MCP requests per caller as REST's,
+// and the router's body limit bounds their bodies.
 import request from 'supertest';
 import { type McpTestApp, createMcpTestApp } from './mcp-test-app';
 
@@ -75,5 +76,22 @@ describe('rate limit', () => {
     expect(limited.headers['retry-after']).toBeDefined();
     // Another caller has its own count.
     expect((await post(t, { 'X-Agent': 'b' })).status).toBe(200);
+  });
+});
+
+describe('body limit', () => {
+  let t: McpTestApp;
+  beforeAll(async () => {
+    t = await createMcpTestApp(true, { extra: { core: { api: { bodyLimit: '1kb' } } } });
+  });
+  afterAll(() => t.close());
+
+  it('a body over the router\'s bodyLimit is REST\'s 413', async () => {
+    const res = await request(t.app)
+      .post('/api/mcp')
+      .set('Accept', ACCEPT)
+      .send({ ...LIST, params: { padding: 'x'.repeat(2048) } });
+    expect(res.status).toBe(413);
+    expect(res.headers['content-type']).toMatch(/problem\+json/);
   });
 });
