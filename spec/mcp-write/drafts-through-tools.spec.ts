@@ -14,10 +14,7 @@ beforeAll(async () => {
   t = await createMcpWriteApp();
   editor = await connect(t, as.host(EDITOR));
 });
-afterAll(async () => {
-  await editor.close();
-  await t.close();
-});
+afterAll(() => t.close());
 afterEach(() => expect(t.hostErrors).toEqual([]));
 
 /** The working copy and its ETag as REST's GET /pages/:id/draft answers them. */

@@ -15,8 +15,21 @@ afterEach(() => expect(t.hostErrors).toEqual([]));
 
 const EDITOR = JSON.stringify({ id: 'e1', role: 'editor' });
 
+/** A tools/call's HTTP answer and its JSON-RPC message (answered as JSON, or as one server-sent event). */
+interface RpcAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: { result: { isError?: boolean; structuredContent: { record: { id: string } } } };
+}
+
 /** One JSON-RPC tools/call, posted as an agent's transport posts it (stateless: no session). */
-function callOver(key: string, name: string, args: Record<string, unknown>, id = 1) {
+async function callOver(key: string, name: string, args: Record<string, unknown>, id = 1): Promise<RpcAnswer> {
+  const res = await post(key, name, args, id);
+  const sse = /^data: (.*)$/m.exec(res.text);
+  return { status: res.status, headers: res.headers as Record<string, string>, body: sse ? JSON.parse(sse[1]) : res.body };
+}
+
+function post(key: string, name: string, args: Record<string, unknown>, id: number) {
   return request(t.app)
     .post('/api/mcp')
     .set('X-Test-User', EDITOR)
@@ -41,7 +54,7 @@ it('replays a repeated call with its key and writes nothing again', async () => 
 });
 
 it('refuses the key with another call (422), before anything runs', async () => {
-  await callOver('reused', 'create', { collection: 'articles', data: { title: 'First use' } }).expect(200);
+  expect((await callOver('reused', 'create', { collection: 'articles', data: { title: 'First use' } })).status).toBe(200);
   const other = await callOver('reused', 'create', { collection: 'articles', data: { title: 'Second use' } });
   expect(other.status).toBe(422);
   expect(await t.connection.collection('articles').countDocuments({ title: 'Second use' })).toBe(0);

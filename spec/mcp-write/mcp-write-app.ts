@@ -1,14 +1,12 @@
-// The app the write tools' specs talk to, as an agent does: the auth test app (users with JWT bearers and
-// API keys, the host's req.user through X-Test-User) with MCP writes on and the audit log keeping the
-// content collections, listening on an ephemeral port; the SDK's own client over Streamable HTTP.
-import type http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+// The app the write tools' specs talk to, as an agent does (the MCP test app: users with JWT bearers and API
+// keys, the host's req.user through X-Test-User, the SDK's own client over Streamable HTTP), with MCP writes
+// on, collections to write, and the audit log keeping them.
+import type { Client } from '@modelcontextprotocol/client';
 import request from 'supertest';
 import type { CollectionConfig } from '../../lib';
 import type { AuditEntry } from '../../lib/audit/audit-entry';
-import { type AuthTestApp, type AuthTestOptions, type Registered, bearer, createAuthTestApp } from '../auth/auth-test-app';
-import { closeServer, listen } from '../realtime/realtime-clients';
+import { type AuthTestApp, type Registered, bearer } from '../auth/auth-test-app';
+import { type McpTestApp, createMcpTestApp } from '../mcp/mcp-test-app';
 
 type Role = { role?: string } | null;
 const isEditor = ({ user }: { user: Role }) => user?.role === 'editor' || user?.role === 'admin';
@@ -16,7 +14,7 @@ const isAdmin = ({ user }: { user: Role }) => user?.role === 'admin';
 
 /**
  * `articles`: anyone reads, a signed-in caller creates, editors update, admins delete; `featured` is set by
- * admins only. `pages`: drafts, editors write and publish. `notes`: needs the record's ETag on every write.
+ * admins only. `pages`: drafts, editors write and publish. `memos`: needs the record's ETag on every write.
  */
 export const WRITE_COLLECTIONS: CollectionConfig[] = [
   {
@@ -36,42 +34,23 @@ export const WRITE_COLLECTIONS: CollectionConfig[] = [
     fields: { title: { type: 'text', required: true }, body: { type: 'text' } },
   },
   {
-    slug: 'notes',
+    slug: 'memos',
     requireIfMatch: true,
     access: { read: () => true, create: () => true, update: () => true, delete: () => true },
     fields: { text: { type: 'text' } },
   },
 ];
 
-export interface McpWriteApp extends AuthTestApp {
-  url: URL;
-  server: http.Server;
+export type McpWriteApp = McpTestApp;
+
+/** The app with the write tools on (or with `mcp` as given), the audit log keeping the write collections. */
+export function createMcpWriteApp(mcp: unknown = { write: true }): Promise<McpWriteApp> {
+  return createMcpTestApp(mcp, { collections: WRITE_COLLECTIONS, extra: { audit: { collections: ['articles', 'pages', 'memos'] } } });
 }
 
-/** The app, listening; `mcp` and anything else of the config may be given (default `mcp: { write: true }`). */
-export async function createMcpWriteApp(extra: AuthTestOptions['extra'] = {}): Promise<McpWriteApp> {
-  const t = await createAuthTestApp({
-    collections: WRITE_COLLECTIONS,
-    extra: { mcp: { write: true }, audit: { collections: ['articles', 'pages', 'notes'] }, ...extra },
-  });
-  const server = await listen(t.app);
-  const { port } = server.address() as AddressInfo;
-  const close = t.close.bind(t);
-  return Object.assign(t, {
-    server,
-    url: new URL(`http://127.0.0.1:${port}/api/mcp`),
-    async close() {
-      await closeServer(server);
-      await close();
-    },
-  });
-}
-
-/** An agent connected with these request headers (a credential, an Idempotency-Key...). */
-export async function connect(t: McpWriteApp, headers: Record<string, string> = {}): Promise<Client> {
-  const client = new Client({ name: 'spec-agent', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(t.url, { requestInit: { headers } }));
-  return client;
+/** An agent connected with these request headers (a credential...); closed with the app. */
+export function connect(t: McpWriteApp, headers: Record<string, string> = {}): Promise<Client> {
+  return t.connect(headers);
 }
 
 /** Header objects for each kind of caller. */

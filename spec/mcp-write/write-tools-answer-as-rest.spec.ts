@@ -10,21 +10,13 @@ import { type McpWriteApp, apiKeyOf, as, auditEntries, call, connect, createMcpW
 jest.setTimeout(30_000);
 
 let t: McpWriteApp;
-const clients: Client[] = [];
 beforeAll(async () => {
   t = await createMcpWriteApp();
 });
-afterAll(async () => {
-  await Promise.all(clients.map((client) => client.close()));
-  await t.close();
-});
+afterAll(() => t.close());
 afterEach(() => expect(t.hostErrors).toEqual([]));
 
-async function agent(headers: Record<string, string>): Promise<Client> {
-  const client = await connect(t, headers);
-  clients.push(client);
-  return client;
-}
+const agent = (headers: Record<string, string>): Promise<Client> => connect(t, headers);
 
 /** The record and ETag a REST GET answers now. */
 async function restGet(slug: string, id: string, headers: Record<string, string> = {}): Promise<{ body: unknown; etag: string }> {
@@ -76,10 +68,10 @@ it("writes as the host's req.user, and anonymously where the collection's rules 
   expect((await call(host, 'update', { collection: 'articles', id, etag: created.structured.etag, data: { body: 'x' } })).isError).toBe(false);
 
   const anonymous = await agent({});
-  const note = await call(anonymous, 'create', { collection: 'notes', data: { text: 'hi' } });
+  const note = await call(anonymous, 'create', { collection: 'memos', data: { text: 'hi' } });
   expect(note.isError).toBe(false);
   const noteId = (note.structured.record as { id: string }).id;
-  expect((await call(anonymous, 'delete', { collection: 'notes', id: noteId, etag: note.structured.etag })).structured).toEqual({ deleted: true });
+  expect((await call(anonymous, 'delete', { collection: 'memos', id: noteId, etag: note.structured.etag })).structured).toEqual({ deleted: true });
 });
 
 it('records every stored change in the audit log with origin mcp, as REST records its own', async () => {
