@@ -14,7 +14,8 @@ const isAdmin = ({ user }: { user: Role }) => user?.role === 'admin';
 
 /**
  * `articles`: anyone reads, a signed-in caller creates, editors update, admins delete; `featured` is set by
- * admins only. `pages`: drafts, editors write and publish. `memos`: needs the record's ETag on every write.
+ * admins only. `pages`: drafts, editors write and publish. `memos`: needs the record's ETag on
+ * every write. `stamped`: an afterChange hook changes what a write answers.
  */
 export const WRITE_COLLECTIONS: CollectionConfig[] = [
   {
@@ -38,6 +39,13 @@ export const WRITE_COLLECTIONS: CollectionConfig[] = [
     requireIfMatch: true,
     access: { read: () => true, create: () => true, update: () => true, delete: () => true },
     fields: { text: { type: 'text' } },
+  },
+  {
+    slug: 'stamped',
+    access: { read: () => true, create: isEditor, update: isEditor, delete: isAdmin },
+    fields: { title: { type: 'text' } },
+    // The answer of a write is not the record a read gives: REST sends no ETag with it.
+    hooks: { afterChange: [({ doc }) => ({ ...doc, receipt: 'stored' })] },
   },
 ];
 

@@ -90,3 +90,12 @@ it('records every stored change in the audit log with origin mcp, as REST record
   expect(rows[0].actor).toEqual({ type: 'host', id: 'h2' });
   expect(rows[1].changedFields).toEqual(['body']);
 });
+
+it('answers no etag where an afterChange hook changed the answer, as REST sends no ETag then', async () => {
+  const client = await agent(as.host({ id: 'h3', role: 'editor' }));
+  const created = await call(client, 'create', { collection: 'stamped', data: { title: 'T' } });
+  const rest = await request(t.app).post('/api/stamped').set('X-Test-User', JSON.stringify({ id: 'h3', role: 'editor' })).send({ title: 'T' }).expect(201);
+  expect(rest.headers.etag).toBeUndefined();
+  expect(created.structured).toEqual({ record: { ...rest.body, id: expect.any(String), createdAt: expect.any(String), updatedAt: expect.any(String) } });
+  expect(created.structured.record).toMatchObject({ receipt: 'stored' });
+});
