@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { deleteRecord } from '../../operations/delete';
 import { defineTool } from '../tool';
 import { operationArgs } from '../tool-collection';
-import { COLLECTION, OPTIONAL_ETAG, RECORD_ID, ifMatchOf, offersWrite, writeTarget } from './write-target';
+import { COLLECTION, OPTIONAL_ETAG, RECORD_ID, etagPrecondition, offersWrite, writeTarget } from './write-target';
 
 export const deleteTool = defineTool({
   name: 'delete',
@@ -16,7 +16,7 @@ export const deleteTool = defineTool({
   async run({ collection: slug, id, etag }, context) {
     const collection = writeTarget(context, slug);
     const args = operationArgs(context, collection);
-    const ifMatch = await ifMatchOf({ args, action: 'delete', id }, etag, collection.descriptor.requireIfMatch);
+    const ifMatch = await etagPrecondition({ args, action: 'delete', id }, etag, collection.descriptor.requireIfMatch);
     return deleteRecord({ ...args, id, ifMatch });
   },
 });

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { publish } from '../../operations/drafts/publish';
 import { defineTool } from '../tool';
 import { operationArgs } from '../tool-collection';
-import { COLLECTION, OPTIONAL_ETAG, RECORD_ID, ifMatchOf, offersWrite, writeTarget, writtenAnswer } from './write-target';
+import { COLLECTION, OPTIONAL_ETAG, RECORD_ID, etagPrecondition, offersWrite, writeTarget, writtenAnswer } from './write-target';
 
 export const publishTool = defineTool({
   name: 'publish',
@@ -17,7 +17,7 @@ export const publishTool = defineTool({
   async run({ collection: slug, id, etag }, context) {
     const collection = writeTarget(context, slug, true);
     const args = operationArgs(context, collection);
-    const ifMatch = await ifMatchOf({ args, action: 'publish', id }, etag, collection.descriptor.requireIfMatch);
+    const ifMatch = await etagPrecondition({ args, action: 'publish', id }, etag, collection.descriptor.requireIfMatch);
     return writtenAnswer(await publish({ ...args, id, ifMatch }));
   },
 });

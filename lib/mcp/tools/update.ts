@@ -6,7 +6,7 @@ import { saveDraft } from '../../operations/drafts/save-draft';
 import { update } from '../../operations/update';
 import { defineTool } from '../tool';
 import { operationArgs } from '../tool-collection';
-import { COLLECTION, DATA, RECORD_ID, draftAnswer, ifMatchOf, offersWrite, writeTarget, writtenAnswer } from './write-target';
+import { COLLECTION, DATA, RECORD_ID, draftAnswer, etagPrecondition, offersWrite, writeTarget, writtenAnswer } from './write-target';
 
 export const updateTool = defineTool({
   name: 'update',
@@ -26,7 +26,7 @@ export const updateTool = defineTool({
   async run({ collection: slug, id, etag, data }, context) {
     const collection = writeTarget(context, slug);
     const args = operationArgs(context, collection);
-    const ifMatch = await ifMatchOf({ args, action: collection.drafts ? 'draft' : 'update', id }, etag, true);
+    const ifMatch = await etagPrecondition({ args, action: collection.drafts ? 'draft' : 'update', id }, etag, true);
     if (collection.drafts) return draftAnswer(await saveDraft({ ...args, id, data, ifMatch }));
     return writtenAnswer(await update({ ...args, id, data, ifMatch }));
   },

@@ -60,7 +60,7 @@ function quoted(etag: string): string {
  * tool always, others where the collection requires it): without one, a 428 naming `etag`, told to the
  * audit log as REST's missing If-Match is; `*` is no etag there (it would write over any change).
  */
-export async function ifMatchOf(write: { args: OperationArgs; action: RefusedWriteAction; id?: string }, etag: string | undefined, required: boolean): Promise<IfMatch | undefined> {
+export async function etagPrecondition(write: { args: OperationArgs; action: RefusedWriteAction; id?: string }, etag: string | undefined, required: boolean): Promise<IfMatch | undefined> {
   if (etag === undefined) {
     if (!required) return undefined;
     const refuse = () => Promise.reject(new PreconditionRequiredError('This write needs the etag of the record as you read it (get answers it): pass it as etag.'));
