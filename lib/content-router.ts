@@ -30,6 +30,7 @@ import { webhooksFeature } from './webhooks/webhooks-feature';
 import { schedulingFeature } from './scheduling/scheduling-feature';
 import { type LocalApi, bindLocalApi, createLocalApi } from './local/local-api';
 import { openapiFeature } from './openapi/openapi-feature';
+import { mcpFeature } from './mcp/mcp-feature';
 import { createChangeBus } from './changes/change-bus';
 import { createOutageLog } from './operations/outage-log';
 import { fieldReadRules, fullView } from './operations/field-view';
@@ -70,6 +71,7 @@ const FEATURES: readonly Feature<unknown>[] = [
   schedulingFeature,
   uploadsFeature,
   endpointsFeature,
+  mcpFeature,
   openapiFeature,
 ];
 

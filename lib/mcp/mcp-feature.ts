@@ -1,0 +1,91 @@
+// The Model Context Protocol as a feature (docs/mcp.md): `POST <prefix>/mcp` speaks MCP over Streamable HTTP
+// (the official SDK, stateless, JSON answers) to agents, with the same credentials, access rules, hooks,
+// rate limit and idempotency as REST, since every tool runs REST's operations. A request passes the
+// router's phases like any other (rate limit, credential check: a bad one is REST's 401), then the SDK's
+// Origin and Host guards against DNS rebinding, then the SDK with a server built for its caller.
+// GET and DELETE (the sessions of a stateful server) are the SDK's 405.
+import { createMcpHandler } from '@modelcontextprotocol/server';
+import { hostHeaderValidation, originValidation, toNodeHandler } from '@modelcontextprotocol/node';
+import type { Request, Response } from 'express';
+import type { Feature } from '../http/feature';
+import { requestUser } from '../http/request-user';
+import type { RouteDef, RouteHandler } from '../http/route-table';
+import type { Runtime } from '../operations/runtime';
+import { readMcpBody } from './mcp-body';
+import { type ResolvedMcpOptions, parseMcpOptions } from './mcp-options';
+import { callOf, mcpRequest } from './mcp-request';
+import { type McpCall, createCallerServer } from './mcp-server';
+import { TOOLS } from './mcp-tools';
+
+/** The hostnames of `security.trustedOrigins`: the browser pages the host trusts already. */
+function trustedHostnames(runtime: Runtime): string[] {
+  return [...runtime.config.trustedOrigins].flatMap((origin) => {
+    try {
+      return [new URL(origin).hostname];
+    } catch {
+      return [];
+    }
+  });
+}
+
+const ERRORS = {
+  401: { description: 'Invalid credentials' },
+  403: { description: 'Origin or Host not allowed (a JSON-RPC error)' },
+  413: { description: 'Body too large' },
+};
+
+/** The routes at /mcp: POST carries every message; GET and DELETE are answered 405 (no sessions). */
+function mcpRoutes(runtime: Runtime, options: ResolvedMcpOptions): RouteDef[] {
+  const { logger } = runtime.config;
+  const handler = createMcpHandler(
+    async (ctx) => {
+      const call = callOf<McpCall>(ctx.authInfo);
+      // Only this route's requests reach the handler, each with its call.
+      if (!call) throw new Error('content-router: an MCP request without its caller');
+      return createCallerServer(call, TOOLS);
+    },
+    // A client's malformed message is answered by the SDK; reported here for a trace only.
+    { responseMode: 'json', onerror: (error) => logger.debug('content-router: MCP:', error.message) },
+  );
+  const serve = toNodeHandler(handler, { onerror: (error) => logger.error('content-router: MCP request failed:', error) });
+  const checkOrigin = originValidation(options.allowedOrigins ? [...options.allowedOrigins] : trustedHostnames(runtime));
+  const checkHost = options.allowedHosts ? hostHeaderValidation([...options.allowedHosts]) : undefined;
+
+  const answer: RouteHandler = async (req: Request, res: Response) => {
+    // The guards answer their 403 themselves (a JSON-RPC error, as the SDK's clients expect).
+    if (!checkOrigin(req, res)) return;
+    if (checkHost && !checkHost(req, res)) return;
+    const user = await requestUser(runtime, req);
+    const call: McpCall = { runtime, req, user, options };
+    await serve(mcpRequest(req, call), res, req.body === undefined ? undefined : req.body);
+  };
+  const common = { path: '/mcp', tags: ['mcp'], auth: 'optional' as const, handler: answer };
+  return [
+    {
+      ...common,
+      method: 'post',
+      operationId: 'mcp.post',
+      summary: 'Model Context Protocol (Streamable HTTP, JSON-RPC)',
+      description: 'Agents speak MCP here (docs/mcp.md): one JSON-RPC message per request, answered in JSON.',
+      config: { idempotent: true },
+      responses: { 200: { description: 'A JSON-RPC answer', shape: { kind: 'schema', schema: { type: 'object' } } }, 202: { description: 'A notification, accepted' }, ...ERRORS },
+    },
+    { ...common, method: 'get', operationId: 'mcp.stream', summary: 'No session stream: always 405 (the endpoint is stateless)', responses: { 405: { description: 'Method not allowed' } } },
+    { ...common, method: 'delete', operationId: 'mcp.endSession', summary: 'No session to end: always 405 (the endpoint is stateless)', responses: { 405: { description: 'Method not allowed' } } },
+  ];
+}
+
+/** `mcp`: the MCP endpoint, when configured. */
+export const mcpFeature: Feature<ResolvedMcpOptions | undefined> = {
+  name: 'mcp',
+  options: parseMcpOptions,
+  create(runtime, lifecycle, options) {
+    if (!options) return undefined;
+    const routes = mcpRoutes(runtime, options);
+    const post = routes[0];
+    // Read here, not by the core's JSON parser (the POST declares no JSON body): mcp-body.ts says why.
+    const reader = readMcpBody(runtime.config.bodyLimit);
+    lifecycle.parse.push((route) => (route === post ? reader : undefined));
+    return { routes };
+  },
+};

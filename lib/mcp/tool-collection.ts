@@ -1,0 +1,47 @@
+// What the collection tools share: the `collection` argument checked against the caller's schema (a slug it
+// cannot see is refused, naming what it may use), the operation's args as REST builds them (origin `mcp`
+// for the audit log), and a query read as REST reads it: in the caller's field view when field read rules
+// exist (a field it may not read is unknown to it), else in the collection's own descriptor.
+import type { SchemaCollection } from '../config/caller-schema';
+import { QueryError } from '../errors';
+import { operationView } from '../operations/operation-view';
+import type { CollectionRuntime, OperationArgs } from '../operations/runtime';
+import type { CollectionDescriptor, SchemaRegistry } from '../schema/descriptors';
+import type { ToolContext } from './tool';
+
+/** The collection the caller named, as it sees it and as the runtime runs it. */
+export interface ToolCollection {
+  readonly runtime: CollectionRuntime;
+  readonly schema: SchemaCollection;
+}
+
+/** The collections this caller may `right` on (every collection it sees without `right`). */
+export function usableCollections(context: ToolContext, right?: keyof SchemaCollection['access']): SchemaCollection[] {
+  return context.schema.collections.filter((c) => right === undefined || (c.access[right] ?? false) !== false);
+}
+
+/** The collection `slug` names, if the caller may `right` on it; else a refusal naming `collection`. */
+export function collectionArgument(context: ToolContext, slug: string, right: keyof SchemaCollection['access']): ToolCollection {
+  const usable = usableCollections(context, right);
+  const schema = usable.find((c) => c.slug === slug);
+  const collection = schema && context.runtime.collections.get(slug);
+  if (!schema || !collection) {
+    const names = usable.map((c) => c.slug).join(', ');
+    const message = `is not a collection you may ${right}${names ? ` (you may use: ${names})` : ''}`;
+    throw new QueryError(`Unknown collection "${slug}".`, [{ field: 'collection', message, code: 'unknown_collection' }]);
+  }
+  return { runtime: collection, schema };
+}
+
+/** The args of an operation on `collection` for this caller, as REST passes them, marked as coming from MCP. */
+export function operationArgs(context: ToolContext, collection: CollectionRuntime): OperationArgs {
+  return { runtime: context.runtime, collection, req: context.req, user: context.user, origin: 'mcp' };
+}
+
+/** A query parsed as REST parses it for this caller: in its field view when field read rules exist. */
+export async function queryFor<Q>(context: ToolContext, collection: CollectionRuntime, parse: (descriptor: CollectionDescriptor, registry: SchemaRegistry) => Q): Promise<Q> {
+  const { runtime } = context;
+  if (runtime.fieldReadRules.length === 0) return parse(collection.descriptor, runtime.registry);
+  const view = await operationView(operationArgs(context, collection), 'read');
+  return parse(view.of(collection).descriptor, view.registry);
+}

@@ -1,0 +1,40 @@
+// `get`: one record, as `GET /<slug>/:id` answers it, with its ETag (what `update` and `delete` take as
+// `etag`); `draft: true` reads the working copy, as `GET /<slug>/:id/draft` does (with its `_status`).
+import { z } from 'zod';
+import { findById } from '../../operations/find-by-id';
+import { findDraft } from '../../operations/drafts/find-draft';
+import { withStatus } from '../../operations/drafts/working-copy';
+import { representationTag } from '../../operations/precondition';
+import { parseRecordQuery } from '../../query/index';
+import { defineTool } from '../tool';
+import { collectionArgument, operationArgs, queryFor, usableCollections } from '../tool-collection';
+
+export const getTool = defineTool({
+  name: 'get',
+  title: 'Get a record',
+  description: 'Reads one record by id, with its `etag` (pass it to `update` or `delete`). `fields` picks fields; `include` populates relationships; `draft: true` reads the working copy.',
+  input: z
+    .object({
+      collection: z.string().describe('The collection slug (see `describe`).'),
+      id: z.string().describe('The record id.'),
+      fields: z.array(z.string()).optional().describe('Only these fields (and id).'),
+      include: z.array(z.string()).optional().describe('Relationship fields to populate.'),
+      draft: z.boolean().optional().describe('true: the working copy (drafts collections).'),
+    })
+    .strict(),
+  offered: (context) => usableCollections(context, 'read').length > 0,
+  async run(args, context) {
+    const { runtime: collection } = collectionArgument(context, args.collection, args.draft ? 'readDrafts' : 'read');
+    const options = context.runtime.config.query;
+    const raw = { ...(args.fields && { fields: args.fields }), ...(args.include && { include: args.include }) };
+    const query = await queryFor(context, collection, (descriptor, registry) => parseRecordQuery(raw, descriptor, registry, options));
+    const base = { ...operationArgs(context, collection), id: args.id, select: query.select, populate: query.populate };
+    if (args.draft) {
+      const answer = await findDraft(base);
+      // The working copy's tag, as REST sends it: what a draft save's If-Match is compared with.
+      return { record: withStatus(answer), etag: representationTag(answer.record) };
+    }
+    const record = await findById(base);
+    return { record, etag: representationTag(record) };
+  },
+});
