@@ -76,10 +76,13 @@ it('offers an anonymous agent the read tools, and its find answers the records R
   const agent = await connectAgent();
   expect(await toolNames(agent)).toEqual(READ_TOOLS);
   const found = await call(agent, 'find', { collection: 'posts', where: { status: { eq: 'published' } }, sort: '-publishedAt', limit: 3 });
-  const rest = await request(example.app).get('/api/posts?where[status][eq]=published&sort=-publishedAt&limit=3').expect(200);
-  const records = (found.data ?? found.docs) as Array<{ id: string; status: string }>;
-  expect(records.map((post) => post.id)).toEqual(rest.body.data.map((post: { id: string }) => post.id));
-  expect(records[0]).toEqual(rest.body.data[0]);
+  // The cursor envelope, as REST answers a list asked with `cursor`: agents page with its nextCursor.
+  const rest = await request(example.app).get('/api/posts?where[status][eq]=published&sort=-publishedAt&limit=3&cursor=').expect(200);
+  expect(found).toEqual(rest.body);
+  expect(rest.body.data).toHaveLength(3);
+  const next = await call(agent, 'find', { collection: 'posts', where: { status: { eq: 'published' } }, sort: '-publishedAt', limit: 3, cursor: rest.body.meta.nextCursor });
+  const restNext = await request(example.app).get(`/api/posts?where[status][eq]=published&sort=-publishedAt&limit=3&cursor=${encodeURIComponent(rest.body.meta.nextCursor)}`).expect(200);
+  expect(next).toEqual(restNext.body);
   expect(await call(agent, 'count', { collection: 'authors' })).toEqual({ total: 3 });
 });
 
@@ -91,43 +94,68 @@ it("describes to an agent what its caller may see and do: anonymous reads the si
   expect(schema.collections.map((collection) => collection.slug)).not.toContain('users');
 });
 
-it('gives a read-scoped API key the read tools only, and a read-write key the write tools its user may use', async () => {
+/** What `describe` says the agent's caller may do on each collection, by slug. */
+async function rightsOf(agent: Client): Promise<Record<string, Record<string, unknown>>> {
+  const schema = (await call(agent, 'describe', {})) as { collections: Array<{ slug: string; access: Record<string, unknown> }> };
+  return Object.fromEntries(schema.collections.map((collection) => [collection.slug, collection.access]));
+}
+
+it("acts as the caller of each credential the README names: an API key (with its scopes), an access token, the host's own user", async () => {
   const reader = await userWithKey('reader-agent@example.com', ['read']);
-  expect(await toolNames(await connectAgent({ 'X-API-Key': reader.key }))).toEqual(READ_TOOLS);
-  const writer = await userWithKey('writer-agent@example.com', ['read', 'write']);
-  // Also as `Authorization: Bearer ck_…`, the README's other form.
-  expect(await toolNames(await connectAgent({ Authorization: `Bearer ${writer.key}` }))).toEqual([...READ_TOOLS, ...WRITE_TOOLS].sort());
+  const asReadKey = await connectAgent({ 'X-API-Key': reader.key });
+  // A read-scoped key: its user may write their own posts, the key may not.
+  expect(await toolNames(asReadKey)).toEqual(READ_TOOLS);
+  expect((await rightsOf(asReadKey)).posts).toMatchObject({ read: true, create: false, update: false });
+  // The user's access token: their own posts ('some': the records whose owner they are), articles, no reference data.
+  const asToken = await connectAgent({ Authorization: `Bearer ${reader.accessToken}` });
+  expect(await rightsOf(asToken)).toMatchObject({
+    posts: { create: 'some', update: 'some', delete: 'some' },
+    articles: { create: true, publish: true },
+    categories: { read: true, create: false },
+  });
+  // The host's own user (the demo's X-Demo-User header stands for the host's auth): Alice, an admin.
+  const asAlice = await connectAgent({ 'X-Demo-User': 'alice' });
+  expect((await rightsOf(asAlice)).categories).toMatchObject({ create: true, update: true, delete: true });
+  // A bad credential is REST's 401, before any MCP message is read.
+  await expect(connectAgent({ 'X-API-Key': 'ck_not-a-key' })).rejects.toThrow(/401/);
 });
 
-it('lets an agent with a read-write key draft and publish an article, which the public then reads over REST', async () => {
-  const writer = await userWithKey('editor-agent@example.com', ['read', 'write']);
-  const agent = await connectAgent({ 'X-API-Key': writer.key });
-  const created = (await call(agent, 'create', { collection: 'articles', data: { title: 'Written by an agent', slug: 'by-an-agent' } })) as {
-    record: { id: string };
-    etag: string;
-  };
-  expect(created.etag).toEqual(expect.any(String));
-  // A drafts collection: the create is a draft, not yet public.
-  expect((await request(example.app).get(`/api/articles/${created.record.id}`)).status).toBe(404);
-  await call(agent, 'publish', { collection: 'articles', id: created.record.id });
-  const published = await request(example.app).get(`/api/articles/${created.record.id}`).expect(200);
-  expect(published.body).toMatchObject({ title: 'Written by an agent', slug: 'by-an-agent' });
-  const fetched = (await call(agent, 'get', { collection: 'articles', id: created.record.id })) as { record: unknown; etag: string };
-  expect(fetched.record).toEqual(published.body);
-  expect(fetched.etag).toBe(published.headers.etag);
-});
+describe('the write tools (mcp: { write: true })', () => {
+  it('offers a read-write API key and the host admin the write tools their rules allow', async () => {
+    const writer = await userWithKey('writer-agent@example.com', ['read', 'write']);
+    // Also as `Authorization: Bearer ck_…`, the README's other form.
+    expect(await toolNames(await connectAgent({ Authorization: `Bearer ${writer.key}` }))).toEqual([...READ_TOOLS, ...WRITE_TOOLS].sort());
+    expect(await toolNames(await connectAgent({ 'X-Demo-User': 'alice' }))).toEqual([...READ_TOOLS, ...WRITE_TOOLS].sort());
+  });
 
-it("serves the host's own user (X-Demo-User: alice, an admin) and an access token, as REST does", async () => {
-  const alice = await connectAgent({ 'X-Demo-User': 'alice' });
-  expect(await toolNames(alice)).toEqual([...READ_TOOLS, ...WRITE_TOOLS].sort());
-  const category = (await call(alice, 'create', { collection: 'categories', data: { name: 'From an agent' } })) as { record: { id: string; name: string } };
-  expect((await request(example.app).get(`/api/categories/${category.record.id}`).expect(200)).body.name).toBe('From an agent');
-  // A registered user's access token writes their own posts, but no reference data.
-  const { accessToken } = await userWithKey('token-agent@example.com', ['read']);
-  const withToken = await connectAgent({ Authorization: `Bearer ${accessToken}` });
-  const refused = await withToken.callTool({ name: 'create', arguments: { collection: 'categories', data: { name: 'Not mine to add' } } });
-  expect(refused.isError).toBe(true);
-  expect(JSON.stringify(refused.structuredContent)).toMatch(/"status":403/);
+  it('lets an agent with a read-write key draft and publish an article, which the public then reads over REST', async () => {
+    const writer = await userWithKey('editor-agent@example.com', ['read', 'write']);
+    const agent = await connectAgent({ 'X-API-Key': writer.key });
+    const created = (await call(agent, 'create', { collection: 'articles', data: { title: 'Written by an agent', slug: 'by-an-agent' } })) as {
+      record: { id: string };
+      etag: string;
+    };
+    expect(created.etag).toEqual(expect.any(String));
+    // A drafts collection: the create is a draft, not yet public.
+    expect((await request(example.app).get(`/api/articles/${created.record.id}`)).status).toBe(404);
+    await call(agent, 'publish', { collection: 'articles', id: created.record.id });
+    const published = await request(example.app).get(`/api/articles/${created.record.id}`).expect(200);
+    expect(published.body).toMatchObject({ title: 'Written by an agent', slug: 'by-an-agent' });
+    const fetched = (await call(agent, 'get', { collection: 'articles', id: created.record.id })) as { record: unknown; etag: string };
+    expect(fetched.record).toEqual(published.body);
+    expect(fetched.etag).toBe(published.headers.etag);
+  });
+
+  it("writes as the host's admin, and refuses a user's write their rules deny as a tool error", async () => {
+    const alice = await connectAgent({ 'X-Demo-User': 'alice' });
+    const category = (await call(alice, 'create', { collection: 'categories', data: { name: 'From an agent' } })) as { record: { id: string } };
+    expect((await request(example.app).get(`/api/categories/${category.record.id}`).expect(200)).body.name).toBe('From an agent');
+    const { accessToken } = await userWithKey('token-agent@example.com', ['read']);
+    const withToken = await connectAgent({ Authorization: `Bearer ${accessToken}` });
+    const refused = await withToken.callTool({ name: 'create', arguments: { collection: 'categories', data: { name: 'Not mine to add' } } });
+    expect(refused.isError).toBe(true);
+    expect(refused.structuredContent).toMatchObject({ error: { status: 403 } });
+  });
 });
 
 it('refuses a browser page of another site (DNS rebinding) with a 403 before any tool runs', async () => {
