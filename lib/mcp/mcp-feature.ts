@@ -44,8 +44,10 @@ function mcpRoutes(runtime: Runtime, options: ResolvedMcpOptions): RouteDef[] {
       if (!call) throw new Error('content-router: an MCP request without its caller');
       return createCallerServer(call, TOOLS);
     },
-    // A client's malformed message is answered by the SDK; reported here for a trace only.
-    { responseMode: 'json', onerror: (error) => logger.debug('content-router: MCP:', error.message) },
+    // `auto` answers JSON as long as a tool sends nothing before its result, which none does (`json` would
+    // say the same with a warning on the console). A client's malformed message is answered by the SDK;
+    // reported here for a trace only.
+    { responseMode: 'auto', onerror: (error) => logger.debug('content-router: MCP:', error.message) },
   );
   const serve = toNodeHandler(handler, { onerror: (error) => logger.error('content-router: MCP request failed:', error) });
   const checkOrigin = originValidation(options.allowedOrigins ? [...options.allowedOrigins] : trustedHostnames(runtime));
