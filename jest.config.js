@@ -57,6 +57,7 @@ const UNIT = [
   'endpoints/validate-endpoints.spec.ts',
   'endpoints/validate-body.spec.ts',
   'endpoints/endpoint-routes.spec.ts',
+  'mcp/mcp-config.spec.ts',
 ];
 
 const escapeRegExp = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -39,7 +39,7 @@ function mcpRoutes(runtime: Runtime, options: ResolvedMcpOptions): RouteDef[] {
   const { logger } = runtime.config;
   const handler = createMcpHandler(
     async (ctx) => {
-      const call = callOf<McpCall>(ctx.authInfo);
+      const call = callOf(ctx.authInfo);
       // Only this route's requests reach the handler, each with its call.
       if (!call) throw new Error('content-router: an MCP request without its caller');
       return createCallerServer(call, TOOLS);

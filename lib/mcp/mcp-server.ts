@@ -36,7 +36,11 @@ function register(server: McpServer, tool: Tool, context: ToolContext): void {
 
 /** The server of one request: the caller's schema asked once, the tools it is offered registered. */
 export async function createCallerServer(call: McpCall, tools: readonly Tool[]): Promise<McpServer> {
-  const schema = await describeSchema({ runtime: call.runtime, user: call.user, req: call.req });
+  const schema = await describeSchema({ runtime: call.runtime, user: call.user, req: call.req }).catch((error: unknown) => {
+    // An access rule that failed (a bug of the host's): the SDK answers an internal error without its message.
+    call.runtime.config.logger.error('content-router: MCP: asking the caller\'s rights failed:', error);
+    throw error;
+  });
   const context: ToolContext = { ...call, schema };
   const server = new McpServer(SERVER_INFO, { capabilities: { tools: {} } });
   for (const tool of tools) {

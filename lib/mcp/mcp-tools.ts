@@ -5,5 +5,10 @@ import { countTool } from './tools/count';
 import { describeTool } from './tools/describe';
 import { findTool } from './tools/find';
 import { getTool } from './tools/get';
+import { createTool } from './tools/create';
+import { updateTool } from './tools/update';
+import { deleteTool } from './tools/delete';
+import { saveDraftTool } from './tools/save-draft';
+import { publishTool } from './tools/publish';
 
-export const TOOLS: readonly Tool[] = [describeTool, findTool, getTool, countTool];
+export const TOOLS: readonly Tool[] = [describeTool, findTool, getTool, countTool, createTool, updateTool, deleteTool, saveDraftTool, publishTool];

@@ -24,7 +24,7 @@ export interface ToolRefusal {
 
 /** A tool's answer: the structured content, and the same as indented JSON for agents that read text. */
 export function toolAnswer(structured: object): CallToolResult {
-  return { content: [{ type: 'text', text: JSON.stringify(structured, null, 2) }], structuredContent: structured as Record<string, unknown> };
+  return { content: [{ type: 'text', text: JSON.stringify(structured, null, 2) }], structuredContent: { ...structured } };
 }
 
 /** True for the errors of an If-Match precondition (missing, malformed, stale): the tools' `etag`. */
@@ -72,6 +72,6 @@ export function toolRefusal(error: unknown, tool: Tool, runtime: Runtime): CallT
   const named = errors.filter((e) => e.argument !== undefined).map((e) => `${e.argument}: ${e.message}`);
   const text = named.length > 0 ? `${detail} (${named.join('; ')})` : detail;
   const structured: ToolRefusal = { error: { status, code, detail, errors } };
-  return { isError: true, content: [{ type: 'text', text }], structuredContent: structured as unknown as Record<string, unknown> };
+  return { isError: true, content: [{ type: 'text', text }], structuredContent: { ...structured } };
 }
 

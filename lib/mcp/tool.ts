@@ -45,7 +45,7 @@ export interface Tool {
   run(args: Record<string, unknown>, context: ToolContext): Promise<object>;
 }
 
-/** Checks a tool's definition against its arguments' type and erases that type for the tool list. */
+/** Checks a tool's definition against its arguments' type (run takes what input parses), for the tool list. */
 export function defineTool<S extends z.ZodObject>(definition: ToolDefinition<S>): Tool {
-  return definition as unknown as Tool;
+  return definition;
 }

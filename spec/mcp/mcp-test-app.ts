@@ -33,8 +33,9 @@ export const NOTES: CollectionConfig = {
   },
 };
 
-export async function createMcpTestApp(mcp: unknown = true, options: AuthTestOptions = {}): Promise<McpTestApp> {
-  const t = await createAuthTestApp({ collections: [SECRETS, NOTES, ...(options.collections ?? [])], ...options, extra: { mcp: mcp as never, ...options.extra } });
+/** `base`: the collections besides users and posts (default secrets and notes), before `options.collections`. */
+export async function createMcpTestApp(mcp: unknown = true, options: AuthTestOptions = {}, base: CollectionConfig[] = [SECRETS, NOTES]): Promise<McpTestApp> {
+  const t = await createAuthTestApp({ ...options, collections: [...base, ...(options.collections ?? [])], extra: { mcp: mcp as never, ...options.extra } });
   const server = await listen(t.app);
   const { port } = server.address() as { port: number };
   const url = new URL(`http://127.0.0.1:${port}/api/mcp`);

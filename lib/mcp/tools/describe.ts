@@ -11,12 +11,12 @@ export const describeTool = defineTool({
     'The collections and globals you may use, with what you may do on each (read, create, update, delete, publish: true, false or "some" records) and their fields. With `collection`, that collection (or global) only. Start here.',
   input: z.object({ collection: z.string().optional().describe('A collection or global slug: describe only it.') }).strict(),
   offered: (context) => context.schema.collections.length > 0 || context.schema.globals.length > 0,
-  async run(args, context) {
+  run(args, context) {
     const { schema } = context;
-    if (args.collection === undefined) return schema;
+    if (args.collection === undefined) return Promise.resolve(schema);
     const found = schema.collections.find((c) => c.slug === args.collection) ?? schema.globals.find((g) => g.slug === args.collection);
-    if (found) return found;
+    if (found) return Promise.resolve(found);
     const names = [...schema.collections, ...schema.globals].map((c) => c.slug).join(', ');
-    throw new QueryError(`Unknown collection "${args.collection}".`, [{ field: 'collection', message: `is not a collection or global you may use${names ? ` (you may use: ${names})` : ''}`, code: 'unknown_collection' }]);
+    return Promise.reject(new QueryError(`Unknown collection "${args.collection}".`, [{ field: 'collection', message: `is not a collection or global you may use${names ? ` (you may use: ${names})` : ''}`, code: 'unknown_collection' }]));
   },
 });
