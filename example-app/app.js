@@ -2,7 +2,7 @@
 // The example host app: a plain Express 5 app that mounts content-router at /api with a small
 // blog schema (categories, authors, posts, articles with drafts and history, and a `site` global) and
 // every feature turned on: auth, response cache, rate limiting, uploads, realtime, drafts and versions,
-// custom endpoints and the API docs, so that every README and docs/ example works against it. start.js
+// custom endpoints, the API docs and MCP for agents, so that every README and docs/ example works against it. start.js
 // runs it; tests can build it with createExampleApp() without listening or owning the process.
 //
 //   const { app, api } = await createExampleApp({ connection });   // or { uri }
@@ -113,6 +113,10 @@ function exampleConfig(db) {
     // Who did what, to which record, when (docs/audit.md): every collection's changes, account events and
     // refused writes, kept 90 days; admins (X-Demo-User: alice) read it at /api/audit.
     audit: { collections: '*' },
+    // Agents (Claude, Cursor, VS Code, ...) at /api/mcp over the Model Context Protocol (docs/mcp.md): the same
+    // operations, credentials and access rules as REST; with `write`, those whose rules let them write get the
+    // create, update, delete, saveDraft and publish tools too. Agents' writes show `origin: 'mcp'` in the audit log.
+    mcp: { write: true },
     collections: [
       { slug: 'users', auth: true, sortable: ['email', 'name'], fields: {} },
       {
@@ -378,6 +382,8 @@ async function createExampleApp({ connection, uri, dbName, seed = true, hookExam
         categories: `${base}/categories`,
         site: `${base}/globals/site`,
         docs: `${base}/docs/`,
+        schema: `${base}/schema`,
+        mcp: `POST ${base}/mcp (Model Context Protocol for agents, Streamable HTTP; README "Agents (MCP)")`,
         events: `${base}/sse?collections=posts`,
         upload: `POST ${base}/upload (multipart, field "file")`,
       },

@@ -46,7 +46,8 @@ async function main() {
   console.log(`Writes need a user: add the header "X-Demo-User: alice" (a stand-in for the host's own auth),`);
   console.log(`  or register: curl -X POST ${base}/api/users/register -H 'Content-Type: application/json' -d '{"email":"you@example.com","password":"a long passphrase"}'`);
   console.log(`Drafts, publishing, scheduling, preview links and history: ${base}/api/articles (a walk-through in docs/versions.md)`);
-  console.log(`API docs: ${base}/api/docs/ (OpenAPI document at ${base}/api/docs/openapi.json)`);
+  console.log(`API docs: ${base}/api/docs/ (OpenAPI document at ${base}/api/docs/openapi.json); what a caller may see and do: ${base}/api/schema`);
+  console.log(`Agents (MCP): ${base}/api/mcp, Streamable HTTP; send an API key as X-API-Key (README "Agents (MCP)" shows the agent configs)`);
   console.log(`Realtime: curl -N '${base}/api/sse?collections=posts' (or a WebSocket at ws://localhost:${server.address().port}/api/ws)`);
   console.log(`Uploads: curl -H 'X-Demo-User: alice' -F file=@photo.jpg ${base}/api/upload (images and PDFs, 10 MiB at most)`);
   console.log(`Rate limit: 100 requests a minute per client; login, register and password resets 10 per 15 minutes per address`);

@@ -185,7 +185,7 @@ it('takes a multipart form with a file at a custom endpoint, and documents every
   expect(missing.body.errors.map((e: { field: string; code: string }) => `${e.field}:${e.code}`).sort()).toEqual(['age:invalid_type', 'name:required']);
   const doc = await request(example.app).get('/api/docs/openapi.json');
   expect(doc.status).toBe(200);
-  expect(Object.keys(doc.body.paths)).toEqual(expect.arrayContaining(['/upload', '/uploads/{filename}', '/sse', '/ws', '/applications', '/contact', '/posts/published']));
+  expect(Object.keys(doc.body.paths)).toEqual(expect.arrayContaining(['/upload', '/uploads/{filename}', '/sse', '/ws', '/applications', '/contact', '/posts/published', '/mcp']));
 });
 
 it("serves a document that passes the repo's Redocly lint (recommended-strict) with no exception, as docs/openapi.md runs it", async () => {
