@@ -1,12 +1,24 @@
 // JSON body parsing (the parse phase) for routes declaring a JSON body: application/json (or +json) only, size-limited.
 // A body of another type is a 415; parse and size failures become problems in the error handler.
 import express, { type RequestHandler } from 'express';
-import { UnsupportedMediaTypeError } from '../errors';
+import { MalformedBodyError, UnsupportedMediaTypeError } from '../errors';
+import { nestedDeeperThan } from '../util/json-depth';
 import type { RouteHook } from './lifecycle';
 
 /** The media types a JSON body may declare. */
 export const JSON_TYPES = ['application/json', 'application/*+json'];
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+
+/**
+ * Deepest nesting a JSON body may have: far more than any record or message needs, far less than what
+ * overflows the stack of code that walks a value recursively (JSON.stringify, the idempotency fingerprint).
+ */
+export const MAX_BODY_DEPTH = 64;
+
+/** A 400 for a parsed body nested deeper than MAX_BODY_DEPTH, else undefined. */
+export function tooDeep(body: unknown): MalformedBodyError | undefined {
+  return nestedDeeperThan(body, MAX_BODY_DEPTH) ? new MalformedBodyError(`The body is nested deeper than ${MAX_BODY_DEPTH} levels.`) : undefined;
+}
 
 function hasBody(req: Parameters<RequestHandler>[0]): boolean {
   return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
@@ -18,7 +30,7 @@ function createJsonBody(limit: string | number): RequestHandler {
   return (req, res, next) => {
     if (!WRITE_METHODS.has(req.method) || !hasBody(req)) next();
     else if (!req.is(JSON_TYPES)) next(new UnsupportedMediaTypeError());
-    else parse(req, res, next);
+    else parse(req, res, (error?: unknown) => next(error ?? tooDeep(req.body)));
   };
 }
 

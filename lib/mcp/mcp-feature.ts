@@ -6,7 +6,9 @@
 // GET and DELETE (the sessions of a stateful server) are a 405. Both protocol eras answer JSON (mcp-handler.ts).
 import { hostHeaderValidation, originValidation, toNodeHandler } from '@modelcontextprotocol/node';
 import type { Request, Response } from 'express';
+import { InvalidHeaderError } from '../errors';
 import type { Feature } from '../http/feature';
+import { isRecord } from '../util/is-record';
 import { requestUser } from '../http/request-user';
 import type { RouteDef, RouteHandler } from '../http/route-table';
 import type { Runtime } from '../operations/runtime';
@@ -26,6 +28,30 @@ function trustedHostnames(runtime: Runtime): string[] {
       return [];
     }
   });
+}
+
+/** Whether `host` is a Host header a URL can be built on (the adapter does; a malformed one would throw there). */
+function isHost(host: string | undefined): boolean {
+  if (!host) return true;
+  try {
+    return new URL(`http://${host}`).host !== '';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The JSON-RPC error answering a message this endpoint does not serve, before the SDK sees it: a batch (an
+ * array of messages, which the protocol no longer has; each message is one request, so each counts against
+ * the caller's rate limit), and `subscriptions/listen`, a stream the stateless endpoint never holds open.
+ */
+function refusedMessage(body: unknown): { status: number; error: object } | undefined {
+  if (Array.isArray(body)) return { status: 400, error: { jsonrpc: '2.0', error: { code: -32600, message: 'Batches are not accepted: send one JSON-RPC message per request.' }, id: null } };
+  if (isRecord(body) && body.method === 'subscriptions/listen') {
+    const id = typeof body.id === 'string' || typeof body.id === 'number' ? body.id : null;
+    return { status: 200, error: { jsonrpc: '2.0', error: { code: -32601, message: 'Method not found: this endpoint is stateless and holds no subscription stream.' }, id } };
+  }
+  return undefined;
 }
 
 const ERRORS = {
@@ -52,9 +78,16 @@ function mcpRoutes(runtime: Runtime, options: ResolvedMcpOptions): RouteDef[] {
   const checkHost = options.allowedHosts ? hostHeaderValidation([...options.allowedHosts]) : undefined;
 
   const answer: RouteHandler = async (req: Request, res: Response) => {
+    // The SDK's adapter builds the request's URL from Host: one that names no host is the client's mistake.
+    if (!isHost(req.headers.host)) throw new InvalidHeaderError('Host', 'must name a host (and port).');
     // The guards answer their 403 themselves (a JSON-RPC error, as the SDK's clients expect).
     if (!checkOrigin(req, res)) return;
     if (checkHost && !checkHost(req, res)) return;
+    const refusal = refusedMessage(req.body);
+    if (refusal) {
+      res.status(refusal.status).json(refusal.error);
+      return;
+    }
     const user = await requestUser(runtime, req);
     const call: McpCall = { runtime, req, user, options };
     await serve(mcpRequest(req, call), mcpResponse(res), req.body);
