@@ -62,9 +62,21 @@ function operationsOf(descriptor: CollectionDescriptor): AccessOperation[] {
   return ops;
 }
 
+/** Both rights at once: none where either allows none, every record where both allow every one, else some. */
+function both(a: Permission, b: Permission): Permission {
+  if (a === false || b === false) return false;
+  return a === true && b === true ? true : 'some';
+}
+
+/** A drafts collection's history holds its working copies: reading it needs readDrafts too, as the routes do. */
+function historyNeedsDrafts<P extends { readVersions?: Permission; readDrafts?: Permission }>(descriptor: CollectionDescriptor, access: P): P {
+  if (!descriptor.versions?.drafts || access.readVersions === undefined || access.readDrafts === undefined) return access;
+  return { ...access, readVersions: both(access.readVersions, access.readDrafts) };
+}
+
 async function describeCollection(args: DescribeSchemaArgs, collection: CollectionRuntime): Promise<SchemaCollection | undefined> {
   const { descriptor } = collection;
-  const access = (await permissionsOf(args, collection, operationsOf(descriptor))) as unknown as CollectionPermissions;
+  const access = historyNeedsDrafts(descriptor, (await permissionsOf(args, collection, operationsOf(descriptor))) as unknown as CollectionPermissions);
   if (Object.values(access).every((right) => right === false)) return undefined;
   return {
     slug: descriptor.slug,
@@ -79,7 +91,7 @@ async function describeCollection(args: DescribeSchemaArgs, collection: Collecti
 
 async function describeGlobal(args: DescribeSchemaArgs, global: CollectionRuntime): Promise<SchemaGlobal | undefined> {
   const { descriptor } = global;
-  const access = (await permissionsOf(args, global, operationsOf(descriptor))) as unknown as GlobalPermissions;
+  const access = historyNeedsDrafts(descriptor, (await permissionsOf(args, global, operationsOf(descriptor))) as unknown as GlobalPermissions);
   if (Object.values(access).every((right) => right === false)) return undefined;
   return {
     slug: descriptor.slug,

@@ -2,6 +2,7 @@
 // operation, shape the answer. List, count, get, create (one or a batch), update, delete, and restore.
 import type { Request } from 'express';
 import { count, create, createBatch, deleteMany, deleteRecord, find, findById, restoreRecord, update, updateMany } from '../operations/index';
+import type { AccessOperation } from '../operations/access';
 import type { FieldView } from '../operations/field-view';
 import { operationView } from '../operations/operation-view';
 import type { CollectionRuntime, Runtime } from '../operations/runtime';
@@ -86,6 +87,10 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
     const search = querySearch(req);
     return (viewed ? countQueryIn(await operationView({ runtime, collection, user, req }, 'read'), search) : readCountQuery(search)).where;
   };
+
+  // On a drafts collection a write of the published records needs the publish rule too (a create may make
+  // a draft only: its route keeps the create rule alone).
+  const published = (op: 'update' | 'delete'): AccessOperation | AccessOperation[] => (collection.drafts ? [op, 'publish'] : op);
 
   const routes: RouteDef[] = [
     {
@@ -206,7 +211,7 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
       method: 'patch',
       path: `/${slug}/:id`,
       operationId: `${slug}.update`,
-      rule: { op: 'update', slug },
+      rule: { op: published('update'), slug },
       summary: `Update ${one}`,
       tags,
       collection: slug,
@@ -223,7 +228,7 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
       method: 'delete',
       path: `/${slug}/:id`,
       operationId: `${slug}.delete`,
-      rule: { op: 'delete', slug },
+      rule: { op: published('delete'), slug },
       summary: descriptor.softDelete ? `Delete ${one} (soft: permanent=true removes it)` : `Delete ${one}`,
       tags,
       collection: slug,
@@ -241,7 +246,7 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
       method: 'patch',
       path: `/${slug}`,
       operationId: `${slug}.updateMany`,
-      rule: { op: 'update', slug },
+      rule: { op: published('update'), slug },
       summary: `Update every ${one.replace(/^an? /, '')} the where matches`,
       description: BULK_WHERE,
       tags,
@@ -263,7 +268,7 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
       method: 'delete',
       path: `/${slug}`,
       operationId: `${slug}.deleteMany`,
-      rule: { op: 'delete', slug },
+      rule: { op: published('delete'), slug },
       summary: `Delete every ${one.replace(/^an? /, '')} the where matches${descriptor.softDelete ? ' (soft: permanent=true removes them)' : ''}`,
       description: BULK_WHERE,
       tags,
@@ -286,7 +291,7 @@ export function collectionRoutes(runtime: Runtime, collection: CollectionRuntime
       method: 'post',
       path: `/${slug}/:id/restore`,
       operationId: `${slug}.restore`,
-      rule: { op: 'update', slug },
+      rule: { op: published('update'), slug },
       summary: `Restore a deleted ${one.replace(/^an? /, '')}`,
       tags,
       collection: slug,

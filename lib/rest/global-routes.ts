@@ -20,7 +20,8 @@ export function globalRoutes(runtime: Runtime, global: CollectionRuntime): Route
     method,
     path,
     operationId: `globals.${slug}.${method === 'post' ? 'save' : 'update'}`,
-    rule: { op: 'update', slug, global: true },
+    // A drafts global's published document is written under the publish rule too.
+    rule: { op: global.drafts ? ['update', 'publish'] : 'update', slug, global: true },
     summary: `Update the ${slug} global`,
     tags,
     auth: 'optional',

@@ -3,6 +3,7 @@
 // On a collection or global without `versions` the same paths answer a 404 saying versions are off (those
 // routes stay out of the OpenAPI document: they serve nothing).
 import type { Request } from 'express';
+import type { AccessOperation } from '../operations/access';
 import { sendReadJson } from '../http/json-answer';
 import { toListEnvelope } from '../http/list-envelope';
 import { parseQueryString, querySearch, readQuery } from '../http/read-query';
@@ -36,6 +37,8 @@ export function versionRoutes(runtime: Runtime, owner: CollectionRuntime): Route
   const tags = [isGlobal ? 'globals' : slug];
   const what = isGlobal ? `the ${slug} global` : `a record of ${slug}`;
   const on = owner.versions !== undefined;
+  // A drafts collection's history holds its working copies: reading it needs readDrafts too.
+  const reads: AccessOperation[] = owner.drafts ? ['readVersions', 'readDrafts'] : ['readVersions'];
   const args = async (req: Request) => ({ runtime, collection: owner, req, user: await requestUser(runtime, req), ...(isGlobal ? {} : { id: String(req.params.id) }) });
   // Versions off: every history path answers that, and the document describes none of them.
   const serve = (handler: RouteHandler): RouteHandler =>
@@ -50,7 +53,7 @@ export function versionRoutes(runtime: Runtime, owner: CollectionRuntime): Route
       method: 'get',
       path: base,
       operationId: `${name}.versions.list`,
-      rule: { op: 'readVersions', slug, global: isGlobal },
+      rule: { op: reads, slug, global: isGlobal },
       summary: `List the versions of ${what}`,
       description: 'Newest first. Needs readVersions; changedFields names only fields you may read.',
       tags,
@@ -66,7 +69,7 @@ export function versionRoutes(runtime: Runtime, owner: CollectionRuntime): Route
       method: 'get',
       path: `${base}/:version`,
       operationId: `${name}.versions.get`,
-      rule: { op: 'readVersions', slug, global: isGlobal },
+      rule: { op: reads, slug, global: isGlobal },
       summary: `Get a version of ${what}`,
       description: 'With the record as it was (doc), as you read records. A version that is not an integer >= 1 names none: 404.',
       tags,
@@ -80,7 +83,7 @@ export function versionRoutes(runtime: Runtime, owner: CollectionRuntime): Route
       method: 'get',
       path: `${base}/:version/diff`,
       operationId: `${name}.versions.diff`,
-      rule: { op: 'readVersions', slug, global: isGlobal },
+      rule: { op: reads, slug, global: isGlobal },
       summary: `Compare a version of ${what}`,
       description: 'The fields you may read whose values differ between `against` (from) and the version (to).',
       tags,
@@ -96,7 +99,7 @@ export function versionRoutes(runtime: Runtime, owner: CollectionRuntime): Route
       method: 'post',
       path: `${base}/:version/restore`,
       operationId: `${name}.versions.restore`,
-      rule: { op: ['readVersions', 'update'], slug, global: isGlobal },
+      rule: { op: [...reads, 'update'], slug, global: isGlobal },
       summary: `Restore a version of ${what}`,
       description:
         "Writes the version's values back as an update (field access, hooks, validation, unique values and If-Match apply), recorded as a new version. " +

@@ -120,8 +120,9 @@ describe('docs: { perCaller: true }', () => {
         .flatMap(([path, item]) => Object.keys(item).map((method) => `${method} ${path}`))
         .sort();
     const byUser = (await documentOf(t, bearer(user.accessToken))).body as Doc;
-    // A working copy is read with readDrafts, or by anyone holding a preview link: its GET stays.
-    expect(workflow(byUser)).toEqual(['delete /pages/{id}/draft', 'get /pages/{id}/draft', 'patch /pages/{id}/draft']);
+    // A working copy is read with readDrafts, or by anyone holding a preview link: its GET stays. Saving or
+    // discarding it reads it too, so without readDrafts the user may not (REST answers those a 403).
+    expect(workflow(byUser)).toEqual(['get /pages/{id}/draft']);
     const byAdmin = (await documentOf(t, bearer(admin.accessToken))).body as Doc;
     expect(workflow(byAdmin)).toEqual(
       expect.arrayContaining([
