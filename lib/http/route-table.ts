@@ -42,6 +42,12 @@ export type BodyShape =
   /** A stored file as the API shows it (POST /upload's answer, a populated upload field). */
   | { kind: 'file' }
   | { kind: 'schema'; schema: JsonSchema }
+  /**
+   * A literal schema under a name of its own, so client generators name its type: the document adds each of
+   * `schemas` as a component by its key (their `$ref`s may name each other) and refers to `name`, one of
+   * them. These names are kept free of collections' names.
+   */
+  | { kind: 'named'; name: string; schemas: Readonly<Record<string, JsonSchema>> }
   /** Exactly one of several shapes (a create body that is one record or a `{ data: [...] }` batch). */
   | { kind: 'one-of'; shapes: BodyShape[] }
   /** An object of named parts, every one always present and nothing else (a login answer: the user record and the tokens). */

@@ -113,11 +113,28 @@ function bulkAnswerSchema(record: JsonSchema, done: 'updated' | 'deleted'): Json
   };
 }
 
+/** The component names the routes' `named` shapes bring (the caller's schema's `CallerSchema`, ...). */
+function namedSchemaNames(routes: readonly RouteDef[]): string[] {
+  const names: string[] = [];
+  const visit = (shape: BodyShape | undefined): void => {
+    if (shape?.kind === 'named') names.push(...Object.keys(shape.schemas));
+    else if (shape?.kind === 'one-of') shape.shapes.forEach(visit);
+    else if (shape?.kind === 'object') Object.values(shape.properties).forEach(visit);
+  };
+  for (const route of routes) {
+    visit(route.body?.shape);
+    for (const response of Object.values(route.responses)) visit(response.shape);
+  }
+  return names;
+}
+
 /** Builds the OpenAPI 3.1 document; `serverUrl` is where the host mounted the router (`req.baseUrl`). */
 export function buildOpenApiDocument(source: DocumentSource, serverUrl: string): OpenAPIObject {
   const { registry, globals, routes } = source;
-  // The shared components (FileRecord only where files are shown): no collection may take their names.
-  const names = allocateComponentNames([...registry.values()], globals, [...Object.keys(SHARED_SCHEMAS), FILE_RECORD_NAME, VERSION_ACTOR_NAME, SCHEDULED_ACTION_NAME, PREVIEW_LINK_NAME]);
+  // The shared components (FileRecord only where files are shown) and the routes' named ones: no collection
+  // may take their names.
+  const reserved = [...Object.keys(SHARED_SCHEMAS), FILE_RECORD_NAME, VERSION_ACTOR_NAME, SCHEDULED_ACTION_NAME, PREVIEW_LINK_NAME, ...namedSchemaNames(routes)];
+  const names = allocateComponentNames([...registry.values()], globals, reserved);
   const builder = OpenApiBuilder.create()
     .addOpenApiVersion('3.1.0')
     .addTitle('Content API')
@@ -240,6 +257,9 @@ export function buildOpenApiDocument(source: DocumentSource, serverUrl: string):
         return ref(FILE_RECORD_NAME);
       case 'schema':
         return shape.schema;
+      case 'named':
+        addSchemas(shape.schemas);
+        return ref(shape.name);
       case 'one-of':
         return { oneOf: shape.shapes.map(shapeSchema) };
       case 'object': {
