@@ -72,8 +72,16 @@ export interface RouteResponse {
   description: string;
   /** Headers the answer carries (ETag, Location), by name. */
   headers?: Record<string, { description: string; schema: JsonSchema }>;
-  /** Absent for problem+json errors (their shape is fixed) and empty answers. */
+  /**
+   * Absent for problem+json errors (their shape is fixed) and empty answers. An error (4xx/5xx) with a shape
+   * is answered in that shape as application/json instead (the MCP endpoint's JSON-RPC errors).
+   */
   shape?: BodyShape;
+  /**
+   * An error with a `shape` that the router also answers as problem+json for another reason (MCP's 400: the
+   * SDK's parse error, or the router's bad Idempotency-Key): the document lists both. Default false.
+   */
+  problem?: boolean;
   /** Media type of a non-JSON answer (an HTML page, a script); the body is then described as a string. */
   contentType?: string;
 }
@@ -143,7 +151,16 @@ export interface RouteDef {
    * The body the route takes. A JSON body is read by the core's parser in the parse phase; a multipart
    * one by the parse hook of the feature owning the route, or streamed by the handler itself (an upload).
    */
-  body?: { type: 'json' | 'multipart'; shape: BodyShape; required: boolean };
+  body?: {
+    type: 'json' | 'multipart';
+    shape: BodyShape;
+    required: boolean;
+    /**
+     * A JSON body the route's feature reads itself in the parse phase, so the core's parser leaves it alone
+     * (MCP: a malformed message must reach the SDK, which answers its own JSON-RPC error). Default false.
+     */
+    ownParser?: boolean;
+  };
   /** What the lifecycle's hooks read of this route (the database gate, the rate limiter, ...). */
   config?: RouteConfig;
   /** Answers by status; 4xx/5xx entries are problem+json. */

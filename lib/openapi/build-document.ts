@@ -284,7 +284,12 @@ export function buildOpenApiDocument(source: DocumentSource, serverUrl: string):
     for (const [code, response] of Object.entries(declared)) {
       const status = Number(code);
       let answer: ResponseObject;
-      if (status >= 400) answer = problem(response.description, status);
+      if (status >= 400 && response.shape) {
+        // An error in a body of its own (a JSON-RPC error), and a problem too when the router also answers the status.
+        const own = { 'application/json': { schema: shapeSchema(response.shape) } };
+        const base: ResponseObject = response.problem ? problem(response.description, status) : { description: response.description, ...(problemHeaders[status] && { headers: problemHeaders[status] }) };
+        answer = { ...base, content: { ...own, ...base.content } };
+      } else if (status >= 400) answer = problem(response.description, status);
       else if (response.contentType) answer = { description: response.description, content: { [response.contentType]: { schema: { type: 'string' } } } };
       else if (response.shape) answer = { description: response.description, content: { 'application/json': { schema: shapeSchema(response.shape) } } };
       else answer = { description: response.description };
