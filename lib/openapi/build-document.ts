@@ -52,6 +52,11 @@ export interface DocumentSource {
    * (a caller's document may leave the auth collection out). Default: whether `registry` has an auth collection.
    */
   ownAuth?: boolean;
+  /**
+   * The fields the caller may not set, left out of its create and update bodies (a caller's document: its
+   * field write rules, the fields the router keeps for admins). Default none: every writable field.
+   */
+  writeDenied?: (descriptor: CollectionDescriptor, mode: 'create' | 'update') => readonly string[];
 }
 
 const PROBLEM_TYPE = 'application/problem+json';
@@ -158,11 +163,11 @@ export function buildOpenApiDocument(source: DocumentSource, serverUrl: string):
   for (const descriptor of registry.values()) {
     // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- the names were allocated for every descriptor of the registry
     const own = names.collections.get(descriptor.slug)!;
-    addSchemas(collectionSchemas(descriptor, own, registry, namesOf));
+    addSchemas(collectionSchemas(descriptor, own, registry, namesOf, source.writeDenied));
     addSchemas(listSchemas(descriptor.slug, own));
   }
   // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- the names were allocated for every global
-  for (const descriptor of globals) addSchemas(collectionSchemas(descriptor, names.globals.get(descriptor.slug)!, registry, namesOf));
+  for (const descriptor of globals) addSchemas(collectionSchemas(descriptor, names.globals.get(descriptor.slug)!, registry, namesOf, source.writeDenied));
   // Named only when used, as an unused component is a lint warning: by a visible upload field, or a route's answer.
   const addFileRecord = () => addSchemas({ [FILE_RECORD_NAME]: fileRecordSchema() });
   if ([...registry.values(), ...globals].some((d) => Object.values(d.fields).some((f) => f.type === 'upload' && !f.hidden))) addFileRecord();
@@ -216,8 +221,11 @@ export function buildOpenApiDocument(source: DocumentSource, serverUrl: string):
         return own ? ref(own.record) : fallback;
       case 'record-input':
         if (!own) return fallback;
-        // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- names exist only for the registry's collections
-        if (shape.omit?.length) return inputSchema(registry.get(shape.slug)!, shape.mode, shape.omit);
+        if (shape.omit?.length) {
+          // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- names exist only for the registry's collections
+          const descriptor = registry.get(shape.slug)!;
+          return inputSchema(descriptor, shape.mode, [...shape.omit, ...(source.writeDenied?.(descriptor, shape.mode) ?? [])]);
+        }
         return ref(shape.mode === 'create' ? own.create : own.update);
       case 'list':
         return own ? ref(own.list) : fallback;

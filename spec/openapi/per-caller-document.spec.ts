@@ -23,6 +23,9 @@ function config(perCaller: boolean): AuthTestOptions {
           title: { type: 'text' as const },
           // Only admins read the editor's notes.
           notes: { type: 'text' as const, access: { read: isAdmin } },
+          // Only admins feature an article; nobody changes a slug once set.
+          featured: { type: 'boolean' as const, access: { create: isAdmin, update: isAdmin } },
+          slug: { type: 'text' as const, access: { update: () => false } },
         },
         access: { read: () => true, create: signedIn, update: signedIn, delete: isAdmin },
       },
@@ -113,6 +116,19 @@ describe('docs: { perCaller: true }', () => {
     expect(doc.paths['/ledgers']).toBeUndefined();
   });
 
+  it('leaves out of its write bodies the fields it may not set (field write rules, fields kept for admins)', async () => {
+    const props = (doc: Doc, name: string) => Object.keys(doc.components.schemas[name].properties ?? {});
+    const byUser = (await documentOf(t, bearer(user.accessToken))).body as Doc;
+    expect(props(byUser, 'ArticlesCreate')).toEqual(['title', 'slug']);
+    expect(props(byUser, 'ArticlesUpdate')).toEqual(['title']);
+    // Its own account: it may change its profile, not its role, e-mail or password (those have their own routes).
+    expect(props(byUser, 'UsersUpdate')).not.toContain('role');
+    expect(props(byUser, 'UsersUpdate')).not.toContain('password');
+    const byAdmin = (await documentOf(t, bearer(admin.accessToken))).body as Doc;
+    expect(props(byAdmin, 'ArticlesCreate')).toEqual(['title', 'notes', 'featured', 'slug']);
+    expect(props(byAdmin, 'ArticlesUpdate')).toEqual(['title', 'notes', 'featured']);
+  });
+
   it('shows the workflow routes by their own rules: publish, schedule, preview links and history', async () => {
     const workflow = (doc: Doc) =>
       Object.entries(doc.paths)
@@ -173,5 +189,7 @@ describe('docs.perCaller off (the default)', () => {
     const [anonymous, signedIn] = await Promise.all([documentOf(t), documentOf(t, bearer(admin.accessToken))]);
     expect(anonymous.text).toBe(signedIn.text);
     expect((anonymous.body as Doc).paths['/ledgers'].post).toBeDefined();
+    // Every writable field, whatever a caller's field rules: the whole API's document.
+    expect(Object.keys((anonymous.body as Doc).components.schemas.ArticlesUpdate.properties ?? {})).toEqual(['title', 'notes', 'featured', 'slug']);
   });
 });
