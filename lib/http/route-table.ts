@@ -3,6 +3,7 @@
 // it; the OpenAPI document describes it.
 import type { Duplex } from 'node:stream';
 import type { NextFunction, Request, Response } from 'express';
+import type { AuthUser } from '../config/types';
 import type { AccessOperation } from '../operations/access';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -115,6 +116,12 @@ export interface RouteRule {
   global?: boolean;
 }
 
+/** Who asks a route's `reach`: the request's caller (null: anonymous) and the request. */
+export interface RouteCaller {
+  user: AuthUser | null;
+  req: Request;
+}
+
 export interface RouteDef {
   method: HttpMethod;
   /** Relative to the mount path; literal segments and `:param` segments only (`/posts/:id/restore`). */
@@ -145,6 +152,13 @@ export interface RouteDef {
    * leaves the route out for a caller that rule refuses outright. Default none: every caller its `auth` lets in.
    */
   rule?: RouteRule;
+  /**
+   * Whether a caller may use the route at all where no collection's rule says so (`rule`): API keys on the
+   * routes that manage keys and sessions, the audit log's read rule, the files' rules, the write scope a
+   * preview link needs. False leaves the route out of that caller's per-caller OpenAPI document; the route
+   * still judges every request itself. Default: every caller `auth` and `rule` let in.
+   */
+  reach?: (caller: RouteCaller) => Promise<boolean>;
   /** Request headers the route reads, beyond credentials and content negotiation. */
   headers?: HeaderParameter[];
   /**

@@ -8,7 +8,7 @@ import type { AuthTestOptions } from '../auth/auth-test-app';
 import { type AuthTestApp, type Registered, bearer, createAuthTestApp, registerAdmin, registerUser } from '../auth/auth-test-app';
 import { lintWithRedocly, validateOpenApiDocument } from './openapi-validators';
 
-type Operation = { responses: Record<string, { content?: Record<string, { schema: { $ref?: string } }> }> };
+type Operation = { operationId: string; responses: Record<string, { content?: Record<string, { schema: { $ref?: string } }> }> };
 type Doc = { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, { properties?: Record<string, unknown> }> } };
 
 const isAdmin = ({ user }: { user: AuthUser | null }) => user?.role === 'admin';
@@ -42,6 +42,8 @@ function config(perCaller: boolean): AuthTestOptions {
     extra: {
       globals: [{ slug: 'site', fields: { name: { type: 'text' as const } }, access: { read: () => true, update: isAdmin } }],
       docs: { perCaller },
+      audit: {},
+      uploads: { allowedMimeTypes: ['image/*'] },
     },
   };
 }
@@ -149,6 +151,27 @@ describe('docs: { perCaller: true }', () => {
         'post /pages/{id}/versions/{version}/restore',
       ]),
     );
+  });
+
+  it("leaves out the routes a caller is refused outright by rules beside the collections' (API keys, audit, files)", async () => {
+    const ops = (doc: Doc) => Object.values(doc.paths).flatMap((item) => Object.values(item).map((op) => op.operationId));
+    const keyRoutes = ['users.createApiKey', 'users.listApiKeys', 'users.deleteApiKey', 'users.changePassword', 'users.logoutAll'];
+    const audit = ['audit.list', 'audit.export', 'articles.audit'];
+    const byAdmin = ops((await documentOf(t, bearer(admin.accessToken))).body as Doc);
+    expect(byAdmin).toEqual(expect.arrayContaining([...keyRoutes, ...audit, 'uploads.create', 'uploads.delete', 'pages.createPreview', 'pages.revokePreviews']));
+    // An admin's read-only key: no key management, no audit log (it needs the admin scope), no upload, no preview link.
+    const byReadKey = ops((await documentOf(t, ['X-API-Key', readKey])).body as Doc);
+    for (const id of [...keyRoutes, ...audit, 'uploads.create', 'uploads.delete', 'pages.createPreview', 'pages.revokePreviews']) expect(byReadKey).not.toContain(id);
+    expect(byReadKey).toContain('uploads.get');
+    // A user: its keys and password, no audit log (admins only), uploads (any signed-in caller by default).
+    const byUser = ops((await documentOf(t, bearer(user.accessToken))).body as Doc);
+    expect(byUser).toEqual(expect.arrayContaining([...keyRoutes, 'uploads.create', 'uploads.delete']));
+    for (const id of audit) expect(byUser).not.toContain(id);
+    // Anonymous: files are read only.
+    const byAnonymous = ops((await documentOf(t)).body as Doc);
+    expect(byAnonymous).toContain('uploads.get');
+    expect(byAnonymous).not.toContain('uploads.create');
+    expect(byAnonymous).not.toContain('uploads.delete');
   });
 
   it('builds one document per distinct set of rights: callers with the same rights get the same one', async () => {
