@@ -11,7 +11,8 @@ import type { Logger } from '../config/types';
 import { sendReadJson } from '../http/json-answer';
 import { readQuery } from '../http/read-query';
 import { requestUser } from '../http/request-user';
-import type { JsonSchema, QueryParameter, RouteDef, RouteResponse } from '../http/route-table';
+import { reachedUnlessRefused } from '../http/route-reach';
+import type { JsonSchema, QueryParameter, RouteCaller, RouteDef, RouteResponse } from '../http/route-table';
 import type { Runtime } from '../operations/runtime';
 import { combineAnd } from '../query';
 import type { WhereNode } from '../query/types';
@@ -136,6 +137,8 @@ export function auditRoutes(runtime: Runtime, store: AuditStore, queue: EntryQue
     res.set('Cache-Control', 'private, no-store');
     sendReadJson(res, await readAuditPage(store, await queryOf(req, true, scope)));
   };
+  // A caller the read rule refuses outright has no audit route in its per-caller document.
+  const reach = ({ user, req }: RouteCaller) => reachedUnlessRefused(() => auditReadAllowed(options.read, user, req));
   const recordRoutes: RouteDef[] = [];
   for (const [slug, collection] of runtime.collections) {
     // An auth collection's accounts are read with GET /audit?where[resource.id]=...: `/<slug>/:id/audit` would
@@ -148,6 +151,7 @@ export function auditRoutes(runtime: Runtime, store: AuditStore, queue: EntryQue
       summary: `The audit log of one ${slug} record, newest first`,
       tags: TAGS,
       auth: 'required',
+      reach,
       query: PAGE_PARAMETERS,
       responses: { 200: { description: "A page of the record's entries", shape: { kind: 'schema', schema: PAGE_OF_ENTRIES } }, ...READ_ERRORS },
       async handler(req, res) {
@@ -166,6 +170,7 @@ export function auditRoutes(runtime: Runtime, store: AuditStore, queue: EntryQue
       summary: `The audit log of the ${slug} global, newest first`,
       tags: TAGS,
       auth: 'required',
+      reach,
       query: PAGE_PARAMETERS,
       responses: { 200: { description: "A page of the global's entries", shape: { kind: 'schema', schema: PAGE_OF_ENTRIES } }, ...READ_ERRORS },
       async handler(req, res) {
@@ -183,6 +188,7 @@ export function auditRoutes(runtime: Runtime, store: AuditStore, queue: EntryQue
       description: 'Who did what, to which record, when, and with what outcome. Entries name fields, never values.',
       tags: TAGS,
       auth: 'required',
+      reach,
       query: PAGE_PARAMETERS,
       responses: { 200: { description: 'A page of entries', shape: { kind: 'schema', schema: PAGE_OF_ENTRIES } }, ...READ_ERRORS },
       async handler(req, res) {
@@ -196,6 +202,7 @@ export function auditRoutes(runtime: Runtime, store: AuditStore, queue: EntryQue
       summary: 'Every matching audit entry as NDJSON (one entry per line), newest first, streamed',
       tags: TAGS,
       auth: 'required',
+      reach,
       query: [WHERE],
       // Streams at the client's pace, for as long as it takes: no request deadline.
       config: { deadline: false },

@@ -6,7 +6,7 @@ import { ForbiddenError, UnauthorizedError } from '../errors';
 import { sendJson } from '../http/json-answer';
 import { requestUser } from '../http/request-user';
 import { SCOPES, requireScope } from '../operations/access';
-import type { BodyShape, JsonSchema, RouteDef, RouteHandler } from '../http/route-table';
+import type { BodyShape, JsonSchema, RouteCaller, RouteDef, RouteHandler } from '../http/route-table';
 import { createApiKey, deleteApiKey, listApiKeys } from './api-keys';
 import { REGISTER_READ_ONLY } from './auth-access';
 import type { AuthCollection } from './auth-collection';
@@ -44,6 +44,9 @@ const MESSAGE = answer({ message: text });
 const TOKENS = { accessToken: text, refreshToken: text, expiresIn: literal({ type: 'integer', minimum: 0 }) };
 const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
 const ERRORS = { 400: { description: 'Invalid body' }, 401: { description: 'Invalid credentials' } };
+
+/** Managing keys and sessions needs a login (an access token or the host's session), never an API key. */
+const notForApiKeys = ({ user }: RouteCaller): Promise<boolean> => Promise.resolve(user?.scopes === undefined);
 
 /** The routes of one auth collection, under `/<slug>`. */
 export function authRoutes(auth: AuthCollection): RouteDef[] {
@@ -115,7 +118,7 @@ export function authRoutes(auth: AuthCollection): RouteDef[] {
       const me = await account(req, true);
       const revoked = await logoutAll({ auth, userId: me.id, actor: await caller(req), req });
       sendJson(req, res, { message: 'Logged out of every session.', revoked });
-    }, { auth: 'required', body: json(object({}), false), responses: { 200: { description: 'Sessions ended', shape: answer({ message: text, revoked: literal({ type: 'integer', minimum: 0 }) }) }, ...ERRORS, 403: { description: 'API keys cannot do this' } } }),
+    }, { auth: 'required', reach: notForApiKeys, body: json(object({}), false), responses: { 200: { description: 'Sessions ended', shape: answer({ message: text, revoked: literal({ type: 'integer', minimum: 0 }) }) }, ...ERRORS, 403: { description: 'API keys cannot do this' } } }),
     route('post', 'forgot-password', 'forgotPassword', 'Ask for a password-reset e-mail', async (req, res) => {
       const errors = new InputErrors();
       const email = errors.email(readBody(req.body, ['email']));
@@ -137,6 +140,7 @@ export function authRoutes(auth: AuthCollection): RouteDef[] {
       sendJson(req, res, { message: 'Your password has been changed; every other session has ended.', ...session });
     }, {
       auth: 'required',
+      reach: notForApiKeys,
       secret: true,
       config: { rateLimit: 'auth' },
       body: json(object({ currentPassword: str, password: str }, ['currentPassword', 'password'])),
@@ -178,6 +182,7 @@ export function authRoutes(auth: AuthCollection): RouteDef[] {
       sendJson(req, res.status(201), { apiKey: await createApiKey({ auth, userId: me.id, actor: await caller(req), req, data: req.body }) });
     }, {
       auth: 'required',
+      reach: notForApiKeys,
       secret: true,
       body: json(object({ name: str, scopes: SCOPE_LIST, expiresAt: { type: 'string', format: 'date-time' } }, ['name'])),
       responses: { 201: { description: 'The new key', shape: answer({ apiKey: literal(API_KEY_WITH_SECRET) }) }, ...ERRORS, 403: { description: 'API keys cannot do this' } },
@@ -185,11 +190,11 @@ export function authRoutes(auth: AuthCollection): RouteDef[] {
     route('get', 'api-keys', 'listApiKeys', "List the caller's API keys (without the keys)", async (req, res) => {
       const me = await account(req, true);
       sendJson(req, res, { apiKeys: await listApiKeys({ auth, userId: me.id }) });
-    }, { auth: 'required', responses: { 200: { description: 'The keys', shape: answer({ apiKeys: literal({ type: 'array', items: API_KEY }) }) }, 401: ERRORS[401], 403: { description: 'API keys cannot do this' } } }),
+    }, { auth: 'required', reach: notForApiKeys, responses: { 200: { description: 'The keys', shape: answer({ apiKeys: literal({ type: 'array', items: API_KEY }) }) }, 401: ERRORS[401], 403: { description: 'API keys cannot do this' } } }),
     route('delete', 'api-keys/:id', 'deleteApiKey', 'Revoke an API key', async (req, res) => {
       const me = await account(req, true);
       sendJson(req, res, await deleteApiKey({ auth, userId: me.id, actor: await caller(req), req, id: String(req.params.id) }));
-    }, { auth: 'required', responses: { 200: { description: 'Revoked', shape: answer({ deleted: literal({ type: 'boolean', const: true }) }) }, 401: ERRORS[401], 403: { description: 'API keys cannot do this' }, 404: { description: 'No such key' } } }),
+    }, { auth: 'required', reach: notForApiKeys, responses: { 200: { description: 'Revoked', shape: answer({ deleted: literal({ type: 'boolean', const: true }) }) }, 401: ERRORS[401], 403: { description: 'API keys cannot do this' }, 404: { description: 'No such key' } } }),
   ];
 }
 

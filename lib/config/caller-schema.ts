@@ -15,9 +15,11 @@ export interface SchemaField {
   type: string;
   required: boolean;
   unique: boolean;
+  /** `array` fields: the type of each element (`text`, `number`, `boolean`, `date`, `email`, `textarea`). */
+  of?: string;
   /** `select` fields: the allowed values. */
   options?: readonly string[];
-  /** `relationship` fields: the related collection's slug; `upload` fields: `uploads`. */
+  /** `relationship` fields: the related collection's slug; `upload` fields: `uploads` (files: `POST /upload`, `GET /uploads/<filename>`). */
   relationTo?: string;
   /** A list of values (an `array` field, a `hasMany` select, relationship or upload). */
   hasMany?: boolean;

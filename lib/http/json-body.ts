@@ -34,8 +34,11 @@ function createJsonBody(limit: string | number): RequestHandler {
   };
 }
 
-/** The parse hook of JSON bodies, given only to routes that declare one: a GET never pays for it. */
+/**
+ * The parse hook of JSON bodies, given only to routes that declare one: a GET never pays for it, and a route
+ * whose feature reads its own body (`ownParser`) gets it untouched.
+ */
 export function jsonBodyFor(limit: string | number): RouteHook {
   const parse = createJsonBody(limit);
-  return (route) => (route.body?.type === 'json' ? parse : undefined);
+  return (route) => (route.body?.type === 'json' && !route.body.ownParser ? parse : undefined);
 }

@@ -3,6 +3,7 @@
 // it; the OpenAPI document describes it.
 import type { Duplex } from 'node:stream';
 import type { NextFunction, Request, Response } from 'express';
+import type { AuthUser } from '../config/types';
 import type { AccessOperation } from '../operations/access';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -42,6 +43,12 @@ export type BodyShape =
   /** A stored file as the API shows it (POST /upload's answer, a populated upload field). */
   | { kind: 'file' }
   | { kind: 'schema'; schema: JsonSchema }
+  /**
+   * A literal schema under a name of its own, so client generators name its type: the document adds each of
+   * `schemas` as a component by its key (their `$ref`s may name each other) and refers to `name`, one of
+   * them. These names are kept free of collections' names.
+   */
+  | { kind: 'named'; name: string; schemas: Readonly<Record<string, JsonSchema>> }
   /** Exactly one of several shapes (a create body that is one record or a `{ data: [...] }` batch). */
   | { kind: 'one-of'; shapes: BodyShape[] }
   /** An object of named parts, every one always present and nothing else (a login answer: the user record and the tokens). */
@@ -66,8 +73,16 @@ export interface RouteResponse {
   description: string;
   /** Headers the answer carries (ETag, Location), by name. */
   headers?: Record<string, { description: string; schema: JsonSchema }>;
-  /** Absent for problem+json errors (their shape is fixed) and empty answers. */
+  /**
+   * Absent for problem+json errors (their shape is fixed) and empty answers. An error (4xx/5xx) with a shape
+   * is answered in that shape as application/json instead (the MCP endpoint's JSON-RPC errors).
+   */
   shape?: BodyShape;
+  /**
+   * An error with a `shape` that the router also answers as problem+json for another reason (MCP's 400: the
+   * SDK's parse error, or the router's bad Idempotency-Key): the document lists both. Default false.
+   */
+  problem?: boolean;
   /** Media type of a non-JSON answer (an HTML page, a script); the body is then described as a string. */
   contentType?: string;
 }
@@ -101,6 +116,12 @@ export interface RouteRule {
   global?: boolean;
 }
 
+/** Who asks a route's `reach`: the request's caller (null: anonymous) and the request. */
+export interface RouteCaller {
+  user: AuthUser | null;
+  req: Request;
+}
+
 export interface RouteDef {
   method: HttpMethod;
   /** Relative to the mount path; literal segments and `:param` segments only (`/posts/:id/restore`). */
@@ -131,13 +152,29 @@ export interface RouteDef {
    * leaves the route out for a caller that rule refuses outright. Default none: every caller its `auth` lets in.
    */
   rule?: RouteRule;
+  /**
+   * Whether a caller may use the route at all where no collection's rule says so (`rule`): API keys on the
+   * routes that manage keys and sessions, the audit log's read rule, the files' rules, the write scope a
+   * preview link needs. False leaves the route out of that caller's per-caller OpenAPI document; the route
+   * still judges every request itself. Default: every caller `auth` and `rule` let in.
+   */
+  reach?: (caller: RouteCaller) => Promise<boolean>;
   /** Request headers the route reads, beyond credentials and content negotiation. */
   headers?: HeaderParameter[];
   /**
    * The body the route takes. A JSON body is read by the core's parser in the parse phase; a multipart
    * one by the parse hook of the feature owning the route, or streamed by the handler itself (an upload).
    */
-  body?: { type: 'json' | 'multipart'; shape: BodyShape; required: boolean };
+  body?: {
+    type: 'json' | 'multipart';
+    shape: BodyShape;
+    required: boolean;
+    /**
+     * A JSON body the route's feature reads itself in the parse phase, so the core's parser leaves it alone
+     * (MCP: a malformed message must reach the SDK, which answers its own JSON-RPC error). Default false.
+     */
+    ownParser?: boolean;
+  };
   /** What the lifecycle's hooks read of this route (the database gate, the rate limiter, ...). */
   config?: RouteConfig;
   /** Answers by status; 4xx/5xx entries are problem+json. */

@@ -98,7 +98,8 @@ export function withIdempotencyDocs(route: RouteDef, ttlMs: number): Pick<RouteD
     const status = Number(code);
     responses[status] = status >= 200 && status < 300 ? { ...response, headers: { ...response.headers, [REPLAYED_HEADER]: REPLAYED } } : response;
   }
-  responses[400] = { description: joined(given[400], 'an Idempotency-Key that is empty, longer than 255 characters, not visible ASCII, or sent twice (invalid_header)') };
+  // A 400 the route answers in its own shape (MCP's JSON-RPC parse error) stays, beside the key's problem.
+  responses[400] = { ...given[400], problem: true, description: joined(given[400], 'an Idempotency-Key that is empty, longer than 255 characters, not visible ASCII, or sent twice (invalid_header)') };
   responses[409] = {
     ...given[409],
     description: joined(given[409], 'a request with this Idempotency-Key is still running (idempotency_key_in_flight): retry after Retry-After seconds'),

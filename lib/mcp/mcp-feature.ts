@@ -13,6 +13,7 @@ import { requestUser } from '../http/request-user';
 import type { RouteDef, RouteHandler } from '../http/route-table';
 import type { Runtime } from '../operations/runtime';
 import { readMcpBody } from './mcp-body';
+import { JSON_RPC_ERROR, JSON_RPC_MESSAGE } from './mcp-document-shapes';
 import { createEraHandler } from './mcp-handler';
 import { type ResolvedMcpOptions, parseMcpOptions } from './mcp-options';
 import { callOf, mcpRequest, mcpResponse } from './mcp-request';
@@ -55,10 +56,14 @@ function refusedMessage(body: unknown): { status: number; error: object } | unde
 }
 
 const ERRORS = {
+  400: { description: 'The body is not JSON (-32700) or not a JSON-RPC message (-32600): the SDK\'s JSON-RPC error', shape: JSON_RPC_ERROR },
   401: { description: 'Invalid credentials' },
-  403: { description: 'Origin or Host not allowed (a JSON-RPC error)' },
+  403: { description: 'Origin or Host not allowed (the guards against DNS rebinding): a JSON-RPC error', shape: JSON_RPC_ERROR },
+  406: { description: 'Accept does not take both application/json and text/event-stream: a JSON-RPC error', shape: JSON_RPC_ERROR },
   413: { description: 'Body too large' },
+  415: { description: 'The body is not application/json: a JSON-RPC error', shape: JSON_RPC_ERROR },
 };
+const NO_SESSIONS = { 405: { description: 'Method not allowed: the endpoint is stateless (a JSON-RPC error; Allow: POST)', shape: JSON_RPC_ERROR } };
 
 /** The routes at /mcp: POST carries every message; GET and DELETE are answered 405 (no sessions). */
 function mcpRoutes(runtime: Runtime, options: ResolvedMcpOptions): RouteDef[] {
@@ -101,10 +106,12 @@ function mcpRoutes(runtime: Runtime, options: ResolvedMcpOptions): RouteDef[] {
       summary: 'Model Context Protocol (Streamable HTTP, JSON-RPC)',
       description: 'Agents speak MCP here (docs/mcp.md): one JSON-RPC message per request, answered in JSON.',
       config: { idempotent: true },
+      // Read by this feature's own parse hook (mcp-body.ts), never by the core's JSON parser.
+      body: { type: 'json', shape: JSON_RPC_MESSAGE, required: true, ownParser: true },
       responses: { 200: { description: 'A JSON-RPC answer', shape: { kind: 'schema', schema: { type: 'object' } } }, 202: { description: 'A notification, accepted' }, ...ERRORS },
     },
-    { ...common, method: 'get', operationId: 'mcp.stream', summary: 'No session stream: always 405 (the endpoint is stateless)', responses: { 405: { description: 'Method not allowed' } } },
-    { ...common, method: 'delete', operationId: 'mcp.endSession', summary: 'No session to end: always 405 (the endpoint is stateless)', responses: { 405: { description: 'Method not allowed' } } },
+    { ...common, method: 'get', operationId: 'mcp.stream', summary: 'No session stream: always 405 (the endpoint is stateless)', responses: NO_SESSIONS },
+    { ...common, method: 'delete', operationId: 'mcp.endSession', summary: 'No session to end: always 405 (the endpoint is stateless)', responses: NO_SESSIONS },
   ];
 }
 

@@ -1,6 +1,7 @@
 // `mcp`, checked and resolved in one pass at start-up: `true`/`false` or an object of known keys only,
 // `write` a boolean, `allowedHosts` and `allowedOrigins` lists of hostnames. Problems are named by path,
 // like every other config problem.
+import { isIPv6 } from 'node:net';
 import type { ParsedOptions } from '../config/resolve-config';
 import type { ContentConfig } from '../config/types';
 import { isRecord } from '../util/is-record';
@@ -17,7 +18,10 @@ export interface ResolvedMcpOptions {
   readonly allowedOrigins?: readonly string[];
 }
 
-/** A list of hostnames at `path`, or undefined (with a problem) when it is not one. */
+/**
+ * A list of hostnames at `path`, or undefined (with a problem) when it is not one. A bare IPv6 address is
+ * bracketed: the guards compare the Host and Origin headers' hostnames, which bracket it (`[::1]`).
+ */
 function hostnames(path: string, value: unknown, problems: string[]): string[] | undefined {
   if (value === undefined) return undefined;
   if (!Array.isArray(value)) {
@@ -28,7 +32,7 @@ function hostnames(path: string, value: unknown, problems: string[]): string[] |
     // A hostname, without scheme or port: the SDK's guards compare hostnames only.
     if (typeof entry !== 'string' || entry.trim() === '' || /[/\s]/.test(entry)) problems.push(`${path}[${index}]: must be a hostname (no scheme, path or spaces)`);
   });
-  return value as string[];
+  return (value as unknown[]).map((entry) => (typeof entry === 'string' && isIPv6(entry) ? `[${entry}]` : (entry as string)));
 }
 
 /** Checks and resolves `config.mcp`; the options are undefined when MCP is off. */

@@ -52,6 +52,11 @@ export interface DocumentSource {
    * (a caller's document may leave the auth collection out). Default: whether `registry` has an auth collection.
    */
   ownAuth?: boolean;
+  /**
+   * The fields the caller may not set, left out of its create and update bodies (a caller's document: its
+   * field write rules, the fields the router keeps for admins). Default none: every writable field.
+   */
+  writeDenied?: (descriptor: CollectionDescriptor, mode: 'create' | 'update') => readonly string[];
 }
 
 const PROBLEM_TYPE = 'application/problem+json';
@@ -113,11 +118,28 @@ function bulkAnswerSchema(record: JsonSchema, done: 'updated' | 'deleted'): Json
   };
 }
 
+/** The component names the routes' `named` shapes bring (the caller's schema's `CallerSchema`, ...). */
+function namedSchemaNames(routes: readonly RouteDef[]): string[] {
+  const names: string[] = [];
+  const visit = (shape: BodyShape | undefined): void => {
+    if (shape?.kind === 'named') names.push(...Object.keys(shape.schemas));
+    else if (shape?.kind === 'one-of') shape.shapes.forEach(visit);
+    else if (shape?.kind === 'object') Object.values(shape.properties).forEach(visit);
+  };
+  for (const route of routes) {
+    visit(route.body?.shape);
+    for (const response of Object.values(route.responses)) visit(response.shape);
+  }
+  return names;
+}
+
 /** Builds the OpenAPI 3.1 document; `serverUrl` is where the host mounted the router (`req.baseUrl`). */
 export function buildOpenApiDocument(source: DocumentSource, serverUrl: string): OpenAPIObject {
   const { registry, globals, routes } = source;
-  // The shared components (FileRecord only where files are shown): no collection may take their names.
-  const names = allocateComponentNames([...registry.values()], globals, [...Object.keys(SHARED_SCHEMAS), FILE_RECORD_NAME, VERSION_ACTOR_NAME, SCHEDULED_ACTION_NAME, PREVIEW_LINK_NAME]);
+  // The shared components (FileRecord only where files are shown) and the routes' named ones: no collection
+  // may take their names.
+  const reserved = [...Object.keys(SHARED_SCHEMAS), FILE_RECORD_NAME, VERSION_ACTOR_NAME, SCHEDULED_ACTION_NAME, PREVIEW_LINK_NAME, ...namedSchemaNames(routes)];
+  const names = allocateComponentNames([...registry.values()], globals, reserved);
   const builder = OpenApiBuilder.create()
     .addOpenApiVersion('3.1.0')
     .addTitle('Content API')
@@ -141,11 +163,11 @@ export function buildOpenApiDocument(source: DocumentSource, serverUrl: string):
   for (const descriptor of registry.values()) {
     // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- the names were allocated for every descriptor of the registry
     const own = names.collections.get(descriptor.slug)!;
-    addSchemas(collectionSchemas(descriptor, own, registry, namesOf));
+    addSchemas(collectionSchemas(descriptor, own, registry, namesOf, source.writeDenied));
     addSchemas(listSchemas(descriptor.slug, own));
   }
   // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- the names were allocated for every global
-  for (const descriptor of globals) addSchemas(collectionSchemas(descriptor, names.globals.get(descriptor.slug)!, registry, namesOf));
+  for (const descriptor of globals) addSchemas(collectionSchemas(descriptor, names.globals.get(descriptor.slug)!, registry, namesOf, source.writeDenied));
   // Named only when used, as an unused component is a lint warning: by a visible upload field, or a route's answer.
   const addFileRecord = () => addSchemas({ [FILE_RECORD_NAME]: fileRecordSchema() });
   if ([...registry.values(), ...globals].some((d) => Object.values(d.fields).some((f) => f.type === 'upload' && !f.hidden))) addFileRecord();
@@ -199,8 +221,11 @@ export function buildOpenApiDocument(source: DocumentSource, serverUrl: string):
         return own ? ref(own.record) : fallback;
       case 'record-input':
         if (!own) return fallback;
-        // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- names exist only for the registry's collections
-        if (shape.omit?.length) return inputSchema(registry.get(shape.slug)!, shape.mode, shape.omit);
+        if (shape.omit?.length) {
+          // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- names exist only for the registry's collections
+          const descriptor = registry.get(shape.slug)!;
+          return inputSchema(descriptor, shape.mode, [...shape.omit, ...(source.writeDenied?.(descriptor, shape.mode) ?? [])]);
+        }
         return ref(shape.mode === 'create' ? own.create : own.update);
       case 'list':
         return own ? ref(own.list) : fallback;
@@ -240,6 +265,9 @@ export function buildOpenApiDocument(source: DocumentSource, serverUrl: string):
         return ref(FILE_RECORD_NAME);
       case 'schema':
         return shape.schema;
+      case 'named':
+        addSchemas(shape.schemas);
+        return ref(shape.name);
       case 'one-of':
         return { oneOf: shape.shapes.map(shapeSchema) };
       case 'object': {
@@ -264,7 +292,12 @@ export function buildOpenApiDocument(source: DocumentSource, serverUrl: string):
     for (const [code, response] of Object.entries(declared)) {
       const status = Number(code);
       let answer: ResponseObject;
-      if (status >= 400) answer = problem(response.description, status);
+      if (status >= 400 && response.shape) {
+        // An error in a body of its own (a JSON-RPC error), and a problem too when the router also answers the status.
+        const own = { 'application/json': { schema: shapeSchema(response.shape) } };
+        const base: ResponseObject = response.problem ? problem(response.description, status) : { description: response.description, ...(problemHeaders[status] && { headers: problemHeaders[status] }) };
+        answer = { ...base, content: { ...own, ...base.content } };
+      } else if (status >= 400) answer = problem(response.description, status);
       else if (response.contentType) answer = { description: response.description, content: { [response.contentType]: { schema: { type: 'string' } } } };
       else if (response.shape) answer = { description: response.description, content: { 'application/json': { schema: shapeSchema(response.shape) } } };
       else answer = { description: response.description };

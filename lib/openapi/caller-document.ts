@@ -1,11 +1,12 @@
 // What one caller's document is built from (`docs.perCaller`): the whole API's source narrowed to the caller's
 // schema (operations/describe-schema.ts) and field view. A route whose access rule refuses the caller outright
 // (a `false` right, or a collection it may do nothing with) is left out, and so is a route that needs a signed-in
-// caller when it is anonymous; collections and globals it may do nothing with are left out with their schemas,
-// and the fields its read rules deny are hidden, as every answer it gets hides them. Pure: the feature caches
+// caller when it is anonymous or whose own `reach` refuses it (an API key on the key routes, the audit log's rule); collections and globals it may do nothing with are left out with their schemas,
+// and the fields its read rules deny are hidden, as every answer it gets hides them; the fields it may not set
+// (readOnlyOnCreate / readOnlyOnUpdate in its schema) are left out of its write bodies. Pure: the feature caches
 // the documents by `reachKey`.
 import type { OpenAPIObject } from 'openapi3-ts/oas31';
-import type { CallerSchema, Permission } from '../config/caller-schema';
+import type { CallerSchema, Permission, SchemaCollection, SchemaField, SchemaGlobal } from '../config/caller-schema';
 import type { RouteDef } from '../http/route-table';
 import type { FieldView } from '../operations/field-view';
 import type { Runtime } from '../operations/runtime';
@@ -17,14 +18,29 @@ export interface CallerReach {
   schema: CallerSchema;
   view: FieldView;
   signedIn: boolean;
+  /** The operations whose own `reach` refuses the caller (route-table.ts): the key routes for an API key, ... */
+  refused?: ReadonlySet<string>;
 }
 
 /**
  * The same for every caller who may reach the same: its rights on each collection and global and the fields
  * it may not read (the view's key), so callers alike share one document.
  */
-export function reachKey({ schema, view, signedIn }: CallerReach): string {
-  return JSON.stringify([signedIn, schema.collections.map((c) => [c.slug, c.access]), schema.globals.map((g) => [g.slug, g.access]), view.key]);
+export function reachKey({ schema, view, signedIn, refused }: CallerReach): string {
+  const own = (c: SchemaCollection | SchemaGlobal) => [c.slug, c.access, deniedFields(c.fields, 'create'), deniedFields(c.fields, 'update')];
+  return JSON.stringify([signedIn, schema.collections.map(own), schema.globals.map(own), view.key, [...(refused ?? [])].sort()]);
+}
+
+/** The fields the caller may not set on a create or an update, as its schema says. */
+function deniedFields(fields: readonly SchemaField[], mode: 'create' | 'update'): string[] {
+  return fields.filter((field) => (mode === 'create' ? field.readOnlyOnCreate : field.readOnlyOnUpdate)).map((field) => field.name);
+}
+
+/** What the caller may not set, by collection and global: what its write bodies leave out. */
+function writeDeniedOf(schema: CallerSchema): NonNullable<DocumentSource['writeDenied']> {
+  const collections = new Map(schema.collections.map((c) => [c.slug, c.fields]));
+  const globals = new Map(schema.globals.map((g) => [g.slug, g.fields]));
+  return (descriptor, mode) => deniedFields((descriptor.isGlobal ? globals : collections).get(descriptor.slug) ?? [], mode);
 }
 
 /** The caller's rights by `slug` and `global:slug`. */
@@ -59,7 +75,8 @@ export function callerSource(runtime: Runtime, source: DocumentSource, reach: Ca
     return global ? [view.of(global).descriptor] : [];
   });
   const ownAuth = [...source.registry.values()].some((c) => c.isAuth);
-  return { ...source, registry, globals, ownAuth, routes: source.routes.filter((route) => reachable(route, rights, reach.signedIn)) };
+  const routes = source.routes.filter((route) => reachable(route, rights, reach.signedIn) && !reach.refused?.has(route.operationId));
+  return { ...source, registry, globals, ownAuth, routes, writeDenied: writeDeniedOf(schema) };
 }
 
 const SCHEMA_REF = '#/components/schemas/';

@@ -7,7 +7,7 @@ import { UnauthorizedError } from '../errors';
 import type { Feature } from '../http/feature';
 import type { Lifecycle } from '../http/lifecycle';
 import { requestUser } from '../http/request-user';
-import type { RouteDef, RouteResponse } from '../http/route-table';
+import type { RouteCaller, RouteDef, RouteResponse } from '../http/route-table';
 import { describeSchema } from '../operations/describe-schema';
 import { callerView } from '../operations/field-view';
 import type { Runtime } from '../operations/runtime';
@@ -59,6 +59,13 @@ export const openapiFeature: Feature<DocsFeatureOptions | undefined> = {
       hostAuth: { schemes: options.securitySchemes, security: options.security },
       challenge: runtime.config.authChallenge,
     });
+    /** The operations whose own `reach` refuses this caller outright. */
+    const refusedRoutes = async (caller: RouteCaller): Promise<Set<string>> => {
+      const judged = table.filter((route) => route.reach && !route.undocumented);
+      // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- only routes with a reach
+      const answers = await Promise.all(judged.map((route) => route.reach!(caller)));
+      return new Set(judged.filter((_, index) => !answers[index]).map((route) => route.operationId));
+    };
     const documents = createDocumentCache(options.perCaller ? MAX_CALLER_DOCUMENTS : MAX_CACHED_DOCUMENTS);
     /** The document this request is served: the whole API's, or with perCaller the one of what its caller may reach. */
     const documentFor = async (req: Request): Promise<string> => {
@@ -66,8 +73,8 @@ export const openapiFeature: Feature<DocsFeatureOptions | undefined> = {
       if (!options.perCaller) return documents(serverUrl, () => JSON.stringify(buildOpenApiDocument(source(), serverUrl)));
       const user = await requestUser(runtime, req);
       const caller = { runtime, user, req };
-      const [schema, view] = await Promise.all([describeSchema(caller), callerView(caller)]);
-      const reach = { schema, view, signedIn: user !== null };
+      const [schema, view, refused] = await Promise.all([describeSchema(caller), callerView(caller), refusedRoutes({ user, req })]);
+      const reach = { schema, view, signedIn: user !== null, refused };
       const build = () => JSON.stringify(withoutUnusedSchemas(buildOpenApiDocument(callerSource(runtime, source(), reach), serverUrl)));
       return documents(`${serverUrl}\n${reachKey(reach)}`, build);
     };

@@ -159,19 +159,23 @@ export function inputSchema(descriptor: CollectionDescriptor, mode: 'create' | '
   };
 }
 
-/** The record, create and update schemas of a collection (or the record and update ones of a global). */
+/**
+ * The record, create and update schemas of a collection (or the record and update ones of a global);
+ * `writeDenied`: the fields a caller may not set, left out of its bodies.
+ */
 export function collectionSchemas(
   descriptor: CollectionDescriptor,
   names: ComponentNames,
   registry: SchemaRegistry,
   namesOf: (slug: string) => ComponentNames | undefined,
+  writeDenied?: (descriptor: CollectionDescriptor, mode: 'create' | 'update') => readonly string[],
 ): Record<string, JsonSchema> {
   const related = (slug: string) => {
     const target = registry.has(slug) ? namesOf(slug) : undefined;
     return target ? ref(target.record) : undefined;
   };
   const schemas: Record<string, JsonSchema> = { [names.record]: recordSchema(descriptor, related) };
-  if (!descriptor.isGlobal) schemas[names.create] = inputSchema(descriptor, 'create');
-  schemas[names.update] = inputSchema(descriptor, 'update');
+  if (!descriptor.isGlobal) schemas[names.create] = inputSchema(descriptor, 'create', writeDenied?.(descriptor, 'create'));
+  schemas[names.update] = inputSchema(descriptor, 'update', writeDenied?.(descriptor, 'update'));
   return schemas;
 }

@@ -5,9 +5,9 @@
 // every operation.
 import type { Request } from 'express';
 import type { CallerSchema, CollectionPermissions, GlobalPermissions, Permission, SchemaCollection, SchemaField, SchemaGlobal } from '../config/caller-schema';
-import type { AuthUser } from '../config/types';
+import type { ArrayItemType, AuthUser } from '../config/types';
 import { ForbiddenError, UnauthorizedError } from '../errors';
-import type { CollectionDescriptor, FieldDescriptor } from '../schema/descriptors';
+import { type CollectionDescriptor, type FieldDescriptor, canonicalType } from '../schema/descriptors';
 import { type AccessOperation, checkAccess } from './access';
 import { callerView } from './field-view';
 import { callHook, fieldRuleLabel } from './hooks';
@@ -110,6 +110,8 @@ async function fieldsOf(args: DescribeSchemaArgs, collection: CollectionRuntime,
   ]);
   const fields: SchemaField[] = [];
   for (const field of Object.values(view.descriptor.fields)) {
+    // A global is one record with no id of its own: its answers carry the fields and the timestamps.
+    if (view.descriptor.isGlobal && field.name === 'id') continue;
     if (field.hidden && !(field.writeOnly && !view.unreadable.has(field.name))) continue;
     const described = describeField(field);
     if (!field.system) {
@@ -137,10 +139,12 @@ async function deniedWrites(args: DescribeSchemaArgs, descriptor: CollectionDesc
 }
 
 function describeField(field: FieldDescriptor): SchemaField {
-  const config = field.config as { type: string; hasMany?: boolean; default?: unknown };
+  const config = field.config as { type: string; of?: ArrayItemType; hasMany?: boolean; default?: unknown };
   const described: SchemaField = { name: field.name, type: field.system ? systemType(field) : config.type, required: field.required, unique: field.unique };
+  if (field.type === 'array') described.of = canonicalType(config.of ?? 'text');
   if (field.options) described.options = field.options;
-  if (field.relationTo) described.relationTo = field.relationTo;
+  // Files are stored apart (UPLOADS_SLUG) but reached at `/upload` and `/uploads/<filename>`: their public name.
+  if (field.relationTo) described.relationTo = field.type === 'upload' ? 'uploads' : field.relationTo;
   if (field.isArray) described.hasMany = true;
   if (config.default !== undefined && typeof config.default !== 'function') described.default = config.default;
   if (field.system) described.system = true;

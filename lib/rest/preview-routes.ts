@@ -7,12 +7,13 @@ import type { Request, Response } from 'express';
 import { bodyFields } from '../http/body-fields';
 import { endJson } from '../http/json-answer';
 import { requestUser } from '../http/request-user';
-import type { RouteDef, RouteResponse } from '../http/route-table';
+import type { RouteCaller, RouteDef, RouteResponse } from '../http/route-table';
 import { draftsOffRoutes } from './draft-routes';
 import { createPreview } from '../operations/preview/create-preview';
 import { revokePreviews } from '../operations/preview/revoke-previews';
 import type { CollectionRuntime, Runtime } from '../operations/runtime';
 import { recordNouns } from '../schema/type-names';
+import { scopeAllows } from '../operations/access';
 
 const BODY_KEYS = ['expiresIn'];
 
@@ -39,6 +40,9 @@ function expiresInOf(req: Request): unknown {
   return bodyFields(req, BODY_KEYS).expiresIn;
 }
 
+/** Making or revoking a link stores something: an API key needs the write scope, whatever readDrafts allows. */
+const storesWithKey = ({ user }: RouteCaller): Promise<boolean> => Promise.resolve(scopeAllows(user, 'update'));
+
 /** The routes of one collection's (or global's) preview links. */
 export function previewRoutes(runtime: Runtime, collection: CollectionRuntime): RouteDef[] {
   const { slug, isGlobal } = collection.descriptor;
@@ -54,6 +58,7 @@ export function previewRoutes(runtime: Runtime, collection: CollectionRuntime): 
       path,
       operationId: `${operationId}.createPreview`,
       rule: { op: 'readDrafts', slug, global: isGlobal },
+      reach: storesWithKey,
       summary: `Create a preview link of ${what}'s draft`,
       description: 'Anyone holding the link reads the working copy, as an anonymous reader would see it published, until it expires or is revoked. Needs the readDrafts rule.',
       tags,
@@ -74,6 +79,7 @@ export function previewRoutes(runtime: Runtime, collection: CollectionRuntime): 
       path,
       operationId: `${operationId}.revokePreviews`,
       rule: { op: 'readDrafts', slug, global: isGlobal },
+      reach: storesWithKey,
       summary: `Revoke every preview link of ${what}`,
       description: 'Needs the readDrafts rule.',
       tags,

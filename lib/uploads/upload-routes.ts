@@ -7,7 +7,8 @@ import { type MultipartReader, createMultipartReader } from '../http/multipart';
 import { endJson } from '../http/json-answer';
 import { requestUser } from '../http/request-user';
 import { refusalsHeard } from '../http/refused-write-route';
-import type { JsonSchema, RouteDef } from '../http/route-table';
+import { reachedUnlessRefused } from '../http/route-reach';
+import type { JsonSchema, RouteCaller, RouteDef } from '../http/route-table';
 import { deleteFile } from '../operations/delete-file';
 import type { FileCollection } from '../operations/file-storage';
 import type { Runtime } from '../operations/runtime';
@@ -16,6 +17,7 @@ import { STORED_NAME } from './file-names';
 import type { FileStore, StoredFileDoc } from './file-store';
 import { serveFile } from './serve-file';
 import { uploadConstraint, withConstraint } from './upload-access';
+import { checkAccess } from '../operations/access';
 import type { ResolvedUploadOptions } from './upload-options';
 
 
@@ -54,6 +56,11 @@ export function uploadRoutes(args: { runtime: Runtime; store: FileStore; files: 
     return doc;
   }
 
+  // A caller the files' create or delete rule refuses outright (anonymous by default, a key without the write
+  // scope) has no such route in its per-caller document.
+  const reachBy = (op: 'create' | 'delete') => ({ user, req }: RouteCaller) =>
+    reachedUnlessRefused(() => checkAccess({ runtime, user, req, collection: { descriptor: files.descriptor }, op }));
+
   return [
     {
       method: 'post',
@@ -62,6 +69,7 @@ export function uploadRoutes(args: { runtime: Runtime; store: FileStore; files: 
       summary: 'Upload a file',
       tags: ['uploads'],
       auth: 'optional',
+      reach: reachBy('create'),
       // Not read in the parse phase: the handler streams the file to storage as it arrives, once the
       // create rule let it through, so the client's pace is no database wait (no deadline).
       body: { type: 'multipart', shape: { kind: 'schema', schema: UPLOAD_BODY }, required: true },
@@ -107,6 +115,7 @@ export function uploadRoutes(args: { runtime: Runtime; store: FileStore; files: 
       summary: 'Delete a file',
       tags: ['uploads'],
       auth: 'optional',
+      reach: reachBy('delete'),
       responses: {
         200: { description: 'Deleted', shape: { kind: 'schema', schema: { type: 'object', required: ['deleted'], properties: { deleted: { const: true } } } } },
         ...FILE_ERRORS,

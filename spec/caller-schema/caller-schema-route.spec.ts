@@ -31,6 +31,8 @@ beforeAll(async () => {
           margin: { type: 'number', access: { read: admin } },
           slug: { type: 'text', unique: true, access: { update: () => false } },
           featured: { type: 'boolean', access: { create: editor, update: editor } },
+          keywords: { type: 'array', of: 'string' },
+          cover: { type: 'upload' },
         },
       },
       { slug: 'pages', versions: { drafts: true }, access: { read: () => true, publish: editor }, fields: { title: { type: 'text' } } },
@@ -41,6 +43,7 @@ beforeAll(async () => {
         { slug: 'site', access: { read: () => true, update: admin }, fields: { name: { type: 'text', default: 'My site' }, apiSecret: { type: 'text', access: { read: admin } } } },
         { slug: 'billing', access: { read: admin, update: admin }, fields: { plan: { type: 'text' } } },
       ],
+      uploads: { allowedMimeTypes: ['image/*'] },
     },
   });
 });
@@ -101,6 +104,20 @@ describe('GET /schema, anonymous', () => {
     expect(field(articles, 'tags')).toMatchObject({ type: 'select', hasMany: true });
     expect(field(articles, 'slug')).toMatchObject({ unique: true });
     expect(field(articles, 'createdAt')).toMatchObject({ type: 'date', system: true });
+  });
+
+  it("gives an array field its element's type (`of`, the alias folded), and an upload field the files' REST name", async () => {
+    const articles = collection(await schemaOf(), 'articles');
+    expect(field(articles, 'keywords')).toEqual({ name: 'keywords', type: 'array', of: 'text', hasMany: true, required: false, unique: false });
+    expect(field(articles, 'cover')).toEqual({ name: 'cover', type: 'upload', relationTo: 'uploads', required: false, unique: false });
+    expect(field(articles, 'tags')?.of).toBeUndefined();
+  });
+
+  it('lists no id on a global, which has none (its record is the fields and the timestamps)', async () => {
+    const site = global(await schemaOf(), 'site');
+    expect(names(site.fields).sort()).toEqual(['createdAt', 'name', 'updatedAt']);
+    const read = await request(t.app).get('/api/globals/site');
+    expect(Object.keys(read.body).sort()).toEqual(['createdAt', 'name', 'updatedAt']);
   });
 
   it('leaves out hidden fields and fields the read rules deny', async () => {

@@ -27,6 +27,11 @@ describe('mcp config', () => {
     expect(parseMcpOptions({ db, collections: [], mcp: { write: true, allowedHosts: ['localhost'] } }).options).toEqual({ write: true, allowedHosts: ['localhost'] });
   });
 
+  it('brackets a bare IPv6 address, as the Host and Origin headers spell it', () => {
+    const options = parseMcpOptions({ db, collections: [], mcp: { allowedHosts: ['::1', '[::1]', 'localhost'], allowedOrigins: ['fe80::1'] } }).options;
+    expect(options).toEqual({ write: false, allowedHosts: ['[::1]', '[::1]', 'localhost'], allowedOrigins: ['[fe80::1]'] });
+  });
+
   it.each<[string, unknown, string]>([
     ['not an object', 'on', 'mcp: must be true, false or an object { write, allowedHosts, allowedOrigins }'],
     ['an array', [], 'mcp: must be true, false or an object { write, allowedHosts, allowedOrigins }'],

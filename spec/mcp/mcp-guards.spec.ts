@@ -60,6 +60,20 @@ describe('mcp.allowedOrigins and mcp.allowedHosts', () => {
   });
 });
 
+describe('an IPv6 host written without brackets', () => {
+  let t: McpTestApp;
+  beforeAll(async () => {
+    t = await createMcpTestApp({ allowedOrigins: ['::1'], allowedHosts: ['::1'] });
+  });
+  afterAll(() => t.close());
+
+  it('matches the bracketed Host and Origin a client sends', async () => {
+    expect((await post(t, { Host: '[::1]:3000' })).status).toBe(200);
+    expect((await post(t, { Host: '[::1]:3000', Origin: 'http://[::1]:5173' })).status).toBe(200);
+    expect((await post(t, { Host: 'localhost:3000' })).status).toBe(403);
+  });
+});
+
 describe('rate limit', () => {
   let t: McpTestApp;
   beforeAll(async () => {

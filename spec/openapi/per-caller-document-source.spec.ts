@@ -75,6 +75,15 @@ describe('reachKey', () => {
     expect(reachKey(reach(true))).not.toBe(reachKey(reach(true, 'posts.notes')));
     expect(reachKey(reach(true))).not.toBe(reachKey({ ...reach(true), signedIn: false }));
   });
+
+  it('differs when the fields the caller may not set do (field write rules)', () => {
+    const withField = (readOnlyOnUpdate?: boolean): CallerReach => {
+      const posts = { ...collection('posts', { read: true, update: true }), fields: [{ name: 'slug', type: 'text', required: false, unique: false, ...(readOnlyOnUpdate && { readOnlyOnUpdate }) }] };
+      return { schema: { collections: [posts], globals: [] }, view, signedIn: true };
+    };
+    expect(reachKey(withField())).toBe(reachKey(withField()));
+    expect(reachKey(withField())).not.toBe(reachKey(withField(true)));
+  });
 });
 
 describe('withoutUnusedSchemas', () => {

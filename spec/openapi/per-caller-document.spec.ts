@@ -8,7 +8,7 @@ import type { AuthTestOptions } from '../auth/auth-test-app';
 import { type AuthTestApp, type Registered, bearer, createAuthTestApp, registerAdmin, registerUser } from '../auth/auth-test-app';
 import { lintWithRedocly, validateOpenApiDocument } from './openapi-validators';
 
-type Operation = { responses: Record<string, { content?: Record<string, { schema: { $ref?: string } }> }> };
+type Operation = { operationId: string; responses: Record<string, { content?: Record<string, { schema: { $ref?: string } }> }> };
 type Doc = { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, { properties?: Record<string, unknown> }> } };
 
 const isAdmin = ({ user }: { user: AuthUser | null }) => user?.role === 'admin';
@@ -23,6 +23,9 @@ function config(perCaller: boolean): AuthTestOptions {
           title: { type: 'text' as const },
           // Only admins read the editor's notes.
           notes: { type: 'text' as const, access: { read: isAdmin } },
+          // Only admins feature an article; nobody changes a slug once set.
+          featured: { type: 'boolean' as const, access: { create: isAdmin, update: isAdmin } },
+          slug: { type: 'text' as const, access: { update: () => false } },
         },
         access: { read: () => true, create: signedIn, update: signedIn, delete: isAdmin },
       },
@@ -39,6 +42,8 @@ function config(perCaller: boolean): AuthTestOptions {
     extra: {
       globals: [{ slug: 'site', fields: { name: { type: 'text' as const } }, access: { read: () => true, update: isAdmin } }],
       docs: { perCaller },
+      audit: {},
+      uploads: { allowedMimeTypes: ['image/*'] },
     },
   };
 }
@@ -113,6 +118,19 @@ describe('docs: { perCaller: true }', () => {
     expect(doc.paths['/ledgers']).toBeUndefined();
   });
 
+  it('leaves out of its write bodies the fields it may not set (field write rules, fields kept for admins)', async () => {
+    const props = (doc: Doc, name: string) => Object.keys(doc.components.schemas[name].properties ?? {});
+    const byUser = (await documentOf(t, bearer(user.accessToken))).body as Doc;
+    expect(props(byUser, 'ArticlesCreate')).toEqual(['title', 'slug']);
+    expect(props(byUser, 'ArticlesUpdate')).toEqual(['title']);
+    // Its own account: it may change its profile, not its role, e-mail or password (those have their own routes).
+    expect(props(byUser, 'UsersUpdate')).not.toContain('role');
+    expect(props(byUser, 'UsersUpdate')).not.toContain('password');
+    const byAdmin = (await documentOf(t, bearer(admin.accessToken))).body as Doc;
+    expect(props(byAdmin, 'ArticlesCreate')).toEqual(['title', 'notes', 'featured', 'slug']);
+    expect(props(byAdmin, 'ArticlesUpdate')).toEqual(['title', 'notes', 'featured']);
+  });
+
   it('shows the workflow routes by their own rules: publish, schedule, preview links and history', async () => {
     const workflow = (doc: Doc) =>
       Object.entries(doc.paths)
@@ -134,6 +152,27 @@ describe('docs: { perCaller: true }', () => {
         'post /pages/{id}/versions/{version}/restore',
       ]),
     );
+  });
+
+  it("leaves out the routes a caller is refused outright by rules beside the collections' (API keys, audit, files)", async () => {
+    const ops = (doc: Doc) => Object.values(doc.paths).flatMap((item) => Object.values(item).map((op) => op.operationId));
+    const keyRoutes = ['users.createApiKey', 'users.listApiKeys', 'users.deleteApiKey', 'users.changePassword', 'users.logoutAll'];
+    const audit = ['audit.list', 'audit.export', 'articles.audit'];
+    const byAdmin = ops((await documentOf(t, bearer(admin.accessToken))).body as Doc);
+    expect(byAdmin).toEqual(expect.arrayContaining([...keyRoutes, ...audit, 'uploads.create', 'uploads.delete', 'pages.createPreview', 'pages.revokePreviews']));
+    // An admin's read-only key: no key management, no audit log (it needs the admin scope), no upload, no preview link.
+    const byReadKey = ops((await documentOf(t, ['X-API-Key', readKey])).body as Doc);
+    for (const id of [...keyRoutes, ...audit, 'uploads.create', 'uploads.delete', 'pages.createPreview', 'pages.revokePreviews']) expect(byReadKey).not.toContain(id);
+    expect(byReadKey).toContain('uploads.get');
+    // A user: its keys and password, no audit log (admins only), uploads (any signed-in caller by default).
+    const byUser = ops((await documentOf(t, bearer(user.accessToken))).body as Doc);
+    expect(byUser).toEqual(expect.arrayContaining([...keyRoutes, 'uploads.create', 'uploads.delete']));
+    for (const id of audit) expect(byUser).not.toContain(id);
+    // Anonymous: files are read only.
+    const byAnonymous = ops((await documentOf(t)).body as Doc);
+    expect(byAnonymous).toContain('uploads.get');
+    expect(byAnonymous).not.toContain('uploads.create');
+    expect(byAnonymous).not.toContain('uploads.delete');
   });
 
   it('builds one document per distinct set of rights: callers with the same rights get the same one', async () => {
@@ -174,5 +213,7 @@ describe('docs.perCaller off (the default)', () => {
     const [anonymous, signedIn] = await Promise.all([documentOf(t), documentOf(t, bearer(admin.accessToken))]);
     expect(anonymous.text).toBe(signedIn.text);
     expect((anonymous.body as Doc).paths['/ledgers'].post).toBeDefined();
+    // Every writable field, whatever a caller's field rules: the whole API's document.
+    expect(Object.keys((anonymous.body as Doc).components.schemas.ArticlesUpdate.properties ?? {})).toEqual(['title', 'notes', 'featured', 'slug']);
   });
 });
