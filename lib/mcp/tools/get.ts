@@ -1,5 +1,7 @@
 // `get`: one record, as `GET /<slug>/:id` answers it, with its ETag (what `update` and `delete` take as
 // `etag`); `draft: true` reads the working copy, as `GET /<slug>/:id/draft` does (with its `_status`).
+// The etag is always the whole record's, as a plain GET sends it: a record read with `fields` or `include`
+// is another representation, whose tag no write would take, so its etag comes from a plain read.
 import { z } from 'zod';
 import { findById } from '../../operations/find-by-id';
 import { findDraft } from '../../operations/drafts/find-draft';
@@ -12,7 +14,8 @@ import { collectionArgument, operationArgs, queryFor, usableCollections } from '
 export const getTool = defineTool({
   name: 'get',
   title: 'Get a record',
-  description: 'Reads one record by id, with its `etag` (pass it to `update` or `delete`). `fields` picks fields; `include` populates relationships; `draft: true` reads the working copy.',
+  description:
+    'Reads one record by id, with its `etag` (pass it to `update` or `delete`; it is the whole record\'s even when `fields` or `include` shape the answer). `fields` picks fields; `include` populates relationships; `draft: true` reads the working copy (its etag is what update, saveDraft and publish take on a collection with drafts).',
   input: z
     .object({
       collection: z.string().describe('The collection slug (see `describe`).'),
@@ -26,15 +29,18 @@ export const getTool = defineTool({
   async run(args, context) {
     const { runtime: collection } = collectionArgument(context, args.collection, args.draft ? 'readDrafts' : 'read');
     const options = context.runtime.config.query;
+    const shaped = args.fields !== undefined || args.include !== undefined;
     const raw = { ...(args.fields && { fields: args.fields }), ...(args.include && { include: args.include }) };
     const query = await queryFor(context, collection, (descriptor, registry) => parseRecordQuery(raw, descriptor, registry, options));
-    const base = { ...operationArgs(context, collection), id: args.id, select: query.select, populate: query.populate };
+    const plain = { ...operationArgs(context, collection), id: args.id };
+    const base = { ...plain, select: query.select, populate: query.populate };
     if (args.draft) {
       const answer = await findDraft(base);
       // The working copy's tag, as REST sends it: what a draft save's If-Match is compared with.
-      return { record: withStatus(answer), etag: representationTag(answer.record) };
+      const whole = shaped ? await findDraft(plain) : answer;
+      return { record: withStatus(answer), etag: representationTag(whole.record) };
     }
     const record = await findById(base);
-    return { record, etag: representationTag(record) };
+    return { record, etag: representationTag(shaped ? await findById(plain) : record) };
   },
 });

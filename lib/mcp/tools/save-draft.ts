@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { saveDraft } from '../../operations/drafts/save-draft';
 import { defineTool } from '../tool';
 import { operationArgs } from '../tool-collection';
-import { COLLECTION, DATA, OPTIONAL_ETAG, RECORD_ID, draftAnswer, etagPrecondition, offersWrite, writeTarget } from './write-target';
+import { COLLECTION, DATA, OPTIONAL_ETAG, RECORD_ID, comparingWorkingCopy, draftAnswer, etagPrecondition, offersWrite, writeTarget } from './write-target';
 
 export const saveDraftTool = defineTool({
   name: 'saveDraft',
@@ -19,6 +19,6 @@ export const saveDraftTool = defineTool({
     const collection = writeTarget(context, slug, true);
     const args = operationArgs(context, collection);
     const ifMatch = await etagPrecondition({ args, action: 'draft', id }, etag, collection.descriptor.requireIfMatch);
-    return draftAnswer(await saveDraft({ ...args, id, data, ifMatch }));
+    return draftAnswer(await comparingWorkingCopy(saveDraft({ ...args, id, data, ifMatch })));
   },
 });

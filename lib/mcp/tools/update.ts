@@ -6,7 +6,7 @@ import { saveDraft } from '../../operations/drafts/save-draft';
 import { update } from '../../operations/update';
 import { defineTool } from '../tool';
 import { operationArgs } from '../tool-collection';
-import { COLLECTION, DATA, RECORD_ID, draftAnswer, etagPrecondition, offersWrite, writeTarget, writtenAnswer } from './write-target';
+import { COLLECTION, DATA, RECORD_ID, comparingWorkingCopy, draftAnswer, etagPrecondition, offersWrite, writeTarget, writtenAnswer } from './write-target';
 
 export const updateTool = defineTool({
   name: 'update',
@@ -27,7 +27,7 @@ export const updateTool = defineTool({
     const collection = writeTarget(context, slug);
     const args = operationArgs(context, collection);
     const ifMatch = await etagPrecondition({ args, action: collection.drafts ? 'draft' : 'update', id }, etag, true);
-    if (collection.drafts) return draftAnswer(await saveDraft({ ...args, id, data, ifMatch }));
+    if (collection.drafts) return draftAnswer(await comparingWorkingCopy(saveDraft({ ...args, id, data, ifMatch })));
     return writtenAnswer(await update({ ...args, id, data, ifMatch }));
   },
 });
