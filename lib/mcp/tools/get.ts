@@ -3,6 +3,8 @@
 // The etag is always the whole record's, as a plain GET sends it: a record read with `fields` or `include`
 // is another representation, whose tag no write would take, so its etag comes from a plain read.
 import { z } from 'zod';
+import type { SchemaCollection } from '../../config/caller-schema';
+import { NotFoundError } from '../../errors';
 import { findById } from '../../operations/find-by-id';
 import { findDraft } from '../../operations/drafts/find-draft';
 import { withStatus } from '../../operations/drafts/working-copy';
@@ -10,6 +12,14 @@ import { representationTag } from '../../operations/precondition';
 import { parseRecordQuery } from '../../query/index';
 import { defineTool } from '../tool';
 import { collectionArgument, operationArgs, queryFor, usableCollections } from '../tool-collection';
+
+/** A published record's 404 where a never-published record (a draft only) may be what the caller is after. */
+const DRAFT_ONLY = 'No record with this id. It may exist as a draft only, never published: get it with draft: true.';
+
+/** True when `error` is the 404 of a collection with drafts whose drafts the caller may read (to no one else is it said). */
+function mayBeDraft(error: unknown, schema: SchemaCollection): boolean {
+  return error instanceof NotFoundError && schema.versions?.drafts === true && (schema.access.readDrafts ?? false) !== false;
+}
 
 export const getTool = defineTool({
   name: 'get',
@@ -27,7 +37,7 @@ export const getTool = defineTool({
     .strict(),
   offered: (context) => usableCollections(context, 'read').length > 0,
   async run(args, context) {
-    const { runtime: collection } = collectionArgument(context, args.collection, args.draft ? 'readDrafts' : 'read');
+    const { runtime: collection, schema } = collectionArgument(context, args.collection, args.draft ? 'readDrafts' : 'read');
     const options = context.runtime.config.query;
     const shaped = args.fields !== undefined || args.include !== undefined;
     const raw = { ...(args.fields && { fields: args.fields }), ...(args.include && { include: args.include }) };
@@ -40,7 +50,9 @@ export const getTool = defineTool({
       const whole = shaped ? await findDraft(plain) : answer;
       return { record: withStatus(answer), etag: representationTag(whole.record) };
     }
-    const record = await findById(base);
+    const record = await findById(base).catch((error: unknown) => {
+      throw mayBeDraft(error, schema) ? new NotFoundError(DRAFT_ONLY) : error;
+    });
     return { record, etag: representationTag(shaped ? await findById(plain) : record) };
   },
 });

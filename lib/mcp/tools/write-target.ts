@@ -11,7 +11,7 @@ import type { CollectionRuntime, OperationArgs, RefusedWriteAction } from '../..
 import { isRepresentation } from '../../operations/write-answer';
 import type { ApiRecord } from '../../schema/to-record';
 import type { ToolContext } from '../tool';
-import { usableCollections } from '../tool-collection';
+import { draftsOffRefusal, usableCollections } from '../tool-collection';
 
 /** The `collection` argument of every write tool. */
 export const COLLECTION = z.string().min(1).describe('The collection slug (describe lists those you may use).');
@@ -43,10 +43,10 @@ export function writeTarget(context: ToolContext, slug: string, drafts = false):
   const usable = usableCollections(context).filter((c) => !drafts || c.versions?.drafts === true);
   const collection = usable.some((c) => c.slug === slug) ? context.runtime.collections.get(slug) : undefined;
   if (collection) return collection;
+  if (drafts && usableCollections(context).some((c) => c.slug === slug)) throw draftsOffRefusal(slug, 'collection', usable);
   const names = usable.map((c) => c.slug).join(', ');
-  const seen = drafts && usableCollections(context).some((c) => c.slug === slug);
-  const message = `${seen ? 'has no drafts' : drafts ? 'is not a collection with drafts you can see' : 'is not a collection you can see'}${names ? ` (you may use: ${names})` : ''}`;
-  throw new QueryError(`Unknown collection "${slug}".`, [{ field: 'collection', message, code: seen ? 'drafts_off' : 'unknown_collection' }]);
+  const message = `${drafts ? 'is not a collection with drafts you can see' : 'is not a collection you can see'}${names ? ` (you may use: ${names})` : ''}`;
+  throw new QueryError(`Unknown collection "${slug}".`, [{ field: 'collection', message, code: 'unknown_collection' }]);
 }
 
 /** An etag as tools answer it (`"…"`); a bare tag (an agent that dropped the quotes) is the same tag quoted. */
