@@ -5,7 +5,7 @@ import { find } from '../../operations/find';
 import { findDrafts } from '../../operations/drafts/find-drafts';
 import { toListEnvelope } from '../../http/list-envelope';
 import { parseListQuery } from '../../query/index';
-import { defineTool } from '../tool';
+import { READS, defineTool } from '../tool';
 import { collectionArgument, operationArgs, queryFor, usableCollections } from '../tool-collection';
 
 /** The REST list parameters a `find` takes, each under its REST name. */
@@ -20,6 +20,7 @@ function rawQuery(args: Partial<Record<(typeof LIST_PARAMS)[number] | 'cursor', 
 export const findTool = defineTool({
   name: 'find',
   title: 'Find records',
+  annotations: READS,
   description:
     'Lists records of a collection, a page at a time (`nextCursor` is the next page\'s `cursor`). `where` takes the REST where language as an object ({ "title": { "contains": "x" } }); `sort` field names, `-` for descending; `fields` picks fields; `include` populates relationships; `search` finds text in the collection\'s search fields; `includeDeleted: true` lists soft-deleted records too; `draft: true` lists working copies.',
   input: z

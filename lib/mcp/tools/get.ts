@@ -10,7 +10,7 @@ import { findDraft } from '../../operations/drafts/find-draft';
 import { withStatus } from '../../operations/drafts/working-copy';
 import { representationTag } from '../../operations/precondition';
 import { parseRecordQuery } from '../../query/index';
-import { defineTool } from '../tool';
+import { READS, defineTool } from '../tool';
 import { collectionArgument, operationArgs, queryFor, usableCollections } from '../tool-collection';
 
 /** A published record's 404 where a never-published record (a draft only) may be what the caller is after. */
@@ -24,6 +24,7 @@ function mayBeDraft(error: unknown, schema: SchemaCollection): boolean {
 export const getTool = defineTool({
   name: 'get',
   title: 'Get a record',
+  annotations: READS,
   description:
     'Reads one record by id, with its `etag` (pass it to `update` or `delete`; it is the whole record\'s even when `fields` or `include` shape the answer). `fields` picks fields; `include` populates relationships; `draft: true` reads the working copy (its etag is what update, saveDraft and publish take on a collection with drafts).',
   input: z

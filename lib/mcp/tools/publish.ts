@@ -5,13 +5,14 @@
 // the record compares (a published record's tag would be refused by the next update).
 import { z } from 'zod';
 import { publish } from '../../operations/drafts/publish';
-import { defineTool } from '../tool';
+import { REPLACES, defineTool } from '../tool';
 import { operationArgs } from '../tool-collection';
 import { COLLECTION, OPTIONAL_ETAG, RECORD_ID, etagPrecondition, offersWrite, workingCopyEtag, writeTarget } from './write-target';
 
 export const publishTool = defineTool({
   name: 'publish',
   title: 'Publish a draft',
+  annotations: REPLACES,
   description:
     "Publishes a record's draft on a collection with drafts: it becomes the public record, checked in full (required fields, unique values). Answers { record, etag }: the published record, and the etag of its working copy (what the next update, saveDraft or publish takes). An unchanged draft writes nothing.",
   input: z.object({ collection: COLLECTION, id: RECORD_ID, etag: OPTIONAL_ETAG }).strict(),

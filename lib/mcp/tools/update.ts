@@ -4,13 +4,14 @@
 import { z } from 'zod';
 import { saveDraft } from '../../operations/drafts/save-draft';
 import { update } from '../../operations/update';
-import { defineTool } from '../tool';
+import { REPLACES, defineTool } from '../tool';
 import { operationArgs } from '../tool-collection';
 import { COLLECTION, DATA, RECORD_ID, comparingWorkingCopy, draftAnswer, etagPrecondition, offersWrite, writeTarget, writtenAnswer } from './write-target';
 
 export const updateTool = defineTool({
   name: 'update',
   title: 'Update a record',
+  annotations: REPLACES,
   description:
     'Sets the fields `data` names on one record (null clears a field; others are left as they are) and answers { record, etag }. `etag` is required: the record\'s etag as get (or your last write) answered it; if the record changed since, nothing is written (read it again). On a collection with drafts this saves the draft (get with draft: true answers its etag); publish makes it public.',
   input: z
