@@ -71,11 +71,13 @@ it("refuses the published record's etag where the working copy's is asked for (4
   expect((await request(t.app).get(`/api/pages/${id}`).expect(200)).body.title).toBe('One');
 });
 
-it('refuses publishing a working copy that is not valid as a published record (400, naming data.<field>)', async () => {
+it("refuses publishing a working copy that is not valid as a published record (400, naming the working copy's field)", async () => {
   const created = await call(editor, 'create', { collection: 'pages', data: { body: 'untitled' } });
   const { id } = created.structured.record as { id: string };
   const answer = await call(editor, 'publish', { collection: 'pages', id });
   expect(toolError(answer).status).toBe(400);
+  // publish takes no data: the problem names the working copy's field.
+  expect(toolError(answer).errors).toEqual([expect.objectContaining({ argument: 'title' })]);
   expect(answer.text).toMatch(/title/);
   await request(t.app).get(`/api/pages/${id}`).expect(404);
 });

@@ -22,14 +22,14 @@ export const findTool = defineTool({
   title: 'Find records',
   annotations: READS,
   description:
-    'Lists records of a collection, a page at a time (`nextCursor` is the next page\'s `cursor`). `where` takes the REST where language as an object ({ "title": { "contains": "x" } }); `sort` field names, `-` for descending; `fields` picks fields; `include` populates relationships; `search` finds text in the collection\'s search fields; `includeDeleted: true` lists soft-deleted records too; `draft: true` lists working copies.',
+    'Lists records of a collection, a page at a time (for the next page, repeat the call with `nextCursor` as `cursor`). `where` takes the REST where language as an object ({ "title": { "contains": "x" } }); `sort` field names, `-` for descending; `fields` picks fields; `include` populates relationships; `search` finds text in the collection\'s search fields; `includeDeleted: true` lists soft-deleted records too; `draft: true` lists working copies.',
   input: z
     .object({
       collection: z.string().describe('The collection slug (see `describe`).'),
       where: z.record(z.string(), z.unknown()).optional().describe('Conditions, as REST\'s where ({ field: { operator: value } }).'),
       sort: z.union([z.string(), z.array(z.string())]).optional().describe('Field names; `-field` descending.'),
       limit: z.number().int().min(1).optional().describe('Records per page.'),
-      cursor: z.string().optional().describe('The `nextCursor` of the previous page.'),
+      cursor: z.string().optional().describe('The `nextCursor` of the previous page, sent with the same where, sort and limit as the call that answered it.'),
       fields: z.array(z.string()).optional().describe('Only these fields (and id).'),
       include: z.array(z.string()).optional().describe('Relationship fields to populate.'),
       search: z.string().optional().describe('Text to find (case-insensitive) in the collection\'s search fields, as REST\'s search parameter.'),
