@@ -36,9 +36,9 @@ const RIGHT_WORDS: Record<keyof SchemaCollection['access'], string> = {
  * copies: a 400 `drafts_off` naming `argument` (the collection, or the `draft` flag) and the collections with
  * drafts it may use instead.
  */
-export function draftsOffRefusal(slug: string, argument: string, usable: readonly SchemaCollection[]): QueryError {
+export function draftsOffRefusal(slug: string, argument: string, usable: ReadonlyArray<Pick<SchemaCollection, 'slug' | 'versions'>>): QueryError {
   const names = usable.filter((c) => c.versions?.drafts === true).map((c) => c.slug).join(', ');
-  const message = `"${slug}" has no drafts${names ? ` (collections with drafts you may use: ${names})` : ''}`;
+  const message = `"${slug}" has no drafts${names ? ` (those with drafts you may use: ${names})` : ''}`;
   return new QueryError(`"${slug}" has no drafts: it keeps no working copies.`, [{ field: argument, message, code: 'drafts_off' }], { code: 'drafts_off', title: 'Drafts off' });
 }
 
