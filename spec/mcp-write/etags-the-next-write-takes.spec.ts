@@ -59,4 +59,6 @@ it("a stale etag on a drafts collection's update says it takes the working copy'
   expect(toolError(stale)).toMatchObject({ status: 412, errors: [expect.objectContaining({ argument: 'etag' })] });
   expect(toolError(stale).detail).toMatch(/working copy/);
   expect(toolError(stale).detail).toMatch(/draft: true/);
+  // Said once: the problem naming etag repeats no detail in the text.
+  expect(stale.text).toBe(toolError(stale).detail);
 });

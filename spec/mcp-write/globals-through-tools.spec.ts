@@ -69,6 +69,26 @@ it("update on a drafts global saves its draft; get with draft: true reads it, wi
   expect(await restGlobal('banner')).toEqual(before);
 });
 
+it("publish { global } publishes a drafts global's draft as POST /globals/<slug>/publish, answering the working copy's etag", async () => {
+  const draft = await call(editor, 'get', { global: 'banner', draft: true });
+  const saved = await call(editor, 'update', { global: 'banner', etag: draft.structured.etag, data: { text: 'Published banner' } });
+  const published = await call(editor, 'publish', { global: 'banner', etag: saved.structured.etag });
+  expect(published.isError).toBe(false);
+  const live = await restGlobal('banner');
+  expect(live.record).toMatchObject({ text: 'Published banner' });
+  expect(published.structured).toEqual({ record: live.record, etag: (await restGlobal('banner/draft')).etag });
+  // The etag it answered is the one the next write takes.
+  const next = await call(editor, 'update', { global: 'banner', etag: published.structured.etag, data: { text: 'Next' } });
+  expect(next.isError).toBe(false);
+});
+
+it("REST's POST /globals/<slug>/publish takes the ETag of GET /globals/<slug>/draft", async () => {
+  const editorHeader = { 'X-Test-User': JSON.stringify(EDITOR) };
+  const saved = await request(t.app).patch('/api/globals/banner/draft').set(editorHeader).send({ text: 'Over REST' }).expect(200);
+  await request(t.app).post('/api/globals/banner/publish').set(editorHeader).set('If-Match', saved.headers.etag).expect(200);
+  expect((await restGlobal('banner')).record).toMatchObject({ text: 'Over REST' });
+});
+
 it('a caller the global\'s rule refuses gets a tool error', async () => {
   const read = await call(anonymous, 'get', { global: 'site' });
   const refused = toolError(await call(anonymous, 'update', { global: 'site', etag: read.structured.etag, data: { title: 'x' } }));
