@@ -13,8 +13,8 @@ const LIST_PARAMS = ['where', 'sort', 'limit', 'fields', 'include', 'search', 'i
 
 /** The list query of `args`, named as REST's parameters are; always the cursor envelope (`''`: the first page). */
 function rawQuery(args: Partial<Record<(typeof LIST_PARAMS)[number] | 'cursor', unknown>>): Record<string, unknown> {
-  const given = LIST_PARAMS.filter((name) => args[name] !== undefined).map((name) => [name, args[name]]);
-  return { cursor: args.cursor ?? '', ...Object.fromEntries(given) };
+  const given = LIST_PARAMS.filter((name) => args[name] !== undefined).map((name): [string, unknown] => [name, args[name]]);
+  return { cursor: args.cursor ?? '', ...(Object.fromEntries(given) as Record<string, unknown>) };
 }
 
 export const findTool = defineTool({
