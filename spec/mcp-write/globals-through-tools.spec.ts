@@ -105,6 +105,8 @@ it('names the argument at fault: neither or both of collection and global, an un
   expect(await argumentOf('get', { global: 'site', fields: ['title'] })).toBe('fields');
   expect(await argumentOf('update', { data: {}, etag: '"x"' })).toBe('collection');
   expect(await argumentOf('update', { global: 'nope', data: {}, etag: '"x"' })).toBe('global');
+  const undrafted = toolError(await call(editor, 'publish', { global: 'site' }));
+  expect(undrafted).toMatchObject({ status: 400, code: 'drafts_off', errors: [expect.objectContaining({ argument: 'global' })] });
   const unknown = await call(editor, 'get', { global: 'nope' });
   expect(unknown.text).toMatch(/site/);
 });

@@ -6,10 +6,18 @@
 // every later write on the record compares (a published record's tag would be refused by the next update).
 import { z } from 'zod';
 import { publish } from '../../operations/drafts/publish';
-import { REPLACES, defineTool } from '../tool';
-import { operationArgs } from '../tool-collection';
+import type { CollectionRuntime } from '../../operations/runtime';
+import { REPLACES, type ToolContext, defineTool } from '../tool';
+import { draftsOffRefusal, operationArgs } from '../tool-collection';
 import { globalArgument, targetOf, usableGlobals } from '../tool-global';
 import { COLLECTION, OPTIONAL_ETAG, comparingWorkingCopy, etagPrecondition, offersWrite, workingCopyEtag, writeTarget } from './write-target';
+
+/** The global `slug` names, if the caller sees it and it keeps drafts; else a refusal naming `global`. */
+function draftsGlobal(context: ToolContext, slug: string): CollectionRuntime {
+  const global = globalArgument(context, slug);
+  if (global.drafts) return global;
+  throw draftsOffRefusal(slug, 'global', usableGlobals(context));
+}
 
 export const publishTool = defineTool({
   name: 'publish',
@@ -28,7 +36,7 @@ export const publishTool = defineTool({
   offered: (context) => offersWrite(context, 'publish', true) || (context.options.write && usableGlobals(context, 'publish').some((g) => g.versions?.drafts === true)),
   async run(args, context) {
     const target = targetOf(args);
-    const collection = target.kind === 'global' ? globalArgument(context, target.global) : writeTarget(context, target.collection, true);
+    const collection = target.kind === 'global' ? draftsGlobal(context, target.global) : writeTarget(context, target.collection, true);
     const id = target.kind === 'global' ? target.global : target.id;
     const base = operationArgs(context, collection);
     const ifMatch = await etagPrecondition({ args: base, action: 'publish', ...(target.kind === 'record' && { id }) }, args.etag, collection.descriptor.requireIfMatch);
