@@ -25,7 +25,7 @@ const SERVER_INFO = { name: 'content-router', version: packageVersion() };
 
 /** Registers `tool` on `server`, its calls answered through tool-answer.ts. */
 function register(server: McpServer, tool: Tool, context: ToolContext): void {
-  server.registerTool(tool.name, { title: tool.title, description: tool.description, inputSchema: tool.input }, async (args: Record<string, unknown>) => {
+  server.registerTool(tool.name, { title: tool.title, description: tool.description, inputSchema: tool.input, annotations: tool.annotations }, async (args: Record<string, unknown>) => {
     try {
       return toolAnswer(await tool.run(args, context));
     } catch (error) {

@@ -70,7 +70,10 @@ export function toolRefusal(error: unknown, tool: Tool, runtime: Runtime): CallT
   const errors = known ? problemsOf(known, tool) : (problem.body.errors ?? []).map((e) => ({ ...(e.field !== undefined && { argument: e.field }), message: e.message, code: e.code }));
   const { status, code, detail } = problem.body;
   // A problem the detail already says (a query error's `where.x: unknown field`) is not said twice.
-  const named = errors.filter((e) => e.argument !== undefined).map((e) => `${e.argument}: ${e.message}`).filter((part) => !detail.includes(part));
+  const named = errors
+    .filter((e) => e.argument !== undefined && e.message !== detail)
+    .map((e) => `${e.argument}: ${e.message}`)
+    .filter((part) => !detail.includes(part));
   const text = named.length > 0 ? `${detail} (${named.join('; ')})` : detail;
   const structured: ToolRefusal = { error: { status, code, detail, errors } };
   return { isError: true, content: [{ type: 'text', text }], structuredContent: { ...structured } };

@@ -20,14 +20,38 @@ export function usableCollections(context: ToolContext, right?: keyof SchemaColl
   return context.schema.collections.filter((c) => right === undefined || (c.access[right] ?? false) !== false);
 }
 
-/** The collection `slug` names, if the caller may `right` on it; else a refusal naming `collection`. */
+/** A right in words, for messages: what a caller may do on a collection. */
+const RIGHT_WORDS: Record<keyof SchemaCollection['access'], string> = {
+  read: 'read',
+  create: 'create records in',
+  update: 'update',
+  delete: 'delete records of',
+  publish: 'publish',
+  readDrafts: 'read drafts of',
+  readVersions: 'read versions of',
+};
+
+/**
+ * The refusal of a draft tool, or `draft: true`, on a collection the caller sees but that keeps no working
+ * copies: a 400 `drafts_off` naming `argument` (the collection, or the `draft` flag) and the collections with
+ * drafts it may use instead.
+ */
+export function draftsOffRefusal(slug: string, argument: string, usable: ReadonlyArray<Pick<SchemaCollection, 'slug' | 'versions'>>): QueryError {
+  const names = usable.filter((c) => c.versions?.drafts === true).map((c) => c.slug).join(', ');
+  const message = `"${slug}" has no drafts${names ? ` (those with drafts you may use: ${names})` : ''}`;
+  return new QueryError(`"${slug}" has no drafts: it keeps no working copies.`, [{ field: argument, message, code: 'drafts_off' }], { code: 'drafts_off', title: 'Drafts off' });
+}
+
+/** The collection `slug` names, if the caller may `right` on it; else a refusal naming `collection` (or `draft`, on a collection without drafts). */
 export function collectionArgument(context: ToolContext, slug: string, right: keyof SchemaCollection['access']): ToolCollection {
   const usable = usableCollections(context, right);
   const schema = usable.find((c) => c.slug === slug);
   const collection = schema && context.runtime.collections.get(slug);
   if (!schema || !collection) {
+    const seen = usableCollections(context).find((c) => c.slug === slug);
+    if (right === 'readDrafts' && seen && seen.versions?.drafts !== true) throw draftsOffRefusal(slug, 'draft', usable);
     const names = usable.map((c) => c.slug).join(', ');
-    const message = `is not a collection you may ${right}${names ? ` (you may use: ${names})` : ''}`;
+    const message = `is not a collection you may ${RIGHT_WORDS[right]}${names ? ` (you may use: ${names})` : ''}`;
     throw new QueryError(`Unknown collection "${slug}".`, [{ field: 'collection', message, code: 'unknown_collection' }]);
   }
   return { runtime: collection, schema };

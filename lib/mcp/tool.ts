@@ -3,6 +3,7 @@
 // SDK's tool error naming it), whether this caller is offered it (tools/list shows a caller only the tools
 // it may use), and what it does: it runs the same operation as its REST twin and resolves to the answer
 // REST would send (its structured content), or throws the ContentError REST would answer.
+import type { ToolAnnotations } from '@modelcontextprotocol/server';
 import type { Request } from 'express';
 import type { z } from 'zod';
 import type { CallerSchema } from '../config/caller-schema';
@@ -27,6 +28,8 @@ export interface ToolDefinition<S extends z.ZodObject> {
   readonly name: string;
   readonly title: string;
   readonly description: string;
+  /** What agents may assume of a call (read-only; only adds; replaces or removes; the same twice changes nothing more). */
+  readonly annotations: ToolAnnotations;
   /** Strict (`.strict()`), so an argument the tool does not take is refused, named. */
   readonly input: S;
   /** Whether tools/list shows this tool to the caller (it may use it on some collection or global). */
@@ -40,10 +43,18 @@ export interface Tool {
   readonly name: string;
   readonly title: string;
   readonly description: string;
+  readonly annotations: ToolAnnotations;
   readonly input: z.ZodObject;
   offered(context: ToolContext): boolean;
   run(args: Record<string, unknown>, context: ToolContext): Promise<object>;
 }
+
+/** The annotations of a tool that only reads. */
+export const READS: ToolAnnotations = { readOnlyHint: true };
+/** The annotations of a tool that adds a record (each call another one). */
+export const ADDS: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false };
+/** The annotations of a tool that replaces or removes what is stored; the same call again changes nothing more. */
+export const REPLACES: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: true };
 
 /** Checks a tool's definition against its arguments' type (run takes what input parses), for the tool list. */
 export function defineTool<S extends z.ZodObject>(definition: ToolDefinition<S>): Tool {

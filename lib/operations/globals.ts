@@ -33,11 +33,13 @@ export interface GlobalArgs {
   ifMatch?: IfMatch;
   /** What the write is to the global's history when not an update (a restore from a version): OperationArgs.versionOp. */
   versionOp?: VersionOp;
+  /** Where the call comes from when not REST (`mcp`): OperationArgs.origin, for the audit log. */
+  origin?: string;
 }
 
 /** A global's args as every operation takes them: the global is the collection. */
 function asOperation(args: GlobalArgs): OperationArgs & { trusted?: boolean } {
-  return { runtime: args.runtime, collection: args.global, user: args.user, req: args.req, overrideAccess: args.overrideAccess, trusted: args.trusted, state: args.state, versionOp: args.versionOp };
+  return { runtime: args.runtime, collection: args.global, user: args.user, req: args.req, overrideAccess: args.overrideAccess, trusted: args.trusted, state: args.state, versionOp: args.versionOp, origin: args.origin };
 }
 
 /** A global reads as its fields plus timestamps; it has no id of its own beyond its slug. */

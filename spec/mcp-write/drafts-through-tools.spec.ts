@@ -39,7 +39,8 @@ it('creates a draft only, then saves it and publishes it, answering as REST answ
   const published = await call(editor, 'publish', { collection: 'pages', id, etag: saved.structured.etag });
   expect(published.isError).toBe(false);
   const live = await request(t.app).get(`/api/pages/${id}`).expect(200);
-  expect(published.structured).toEqual({ record: live.body, etag: live.headers.etag });
+  // The published record, with the working copy's etag: what the next write on the record compares.
+  expect(published.structured).toEqual({ record: live.body, etag: (await restDraft(id)).etag });
 
   const rows = (await auditEntries(t)).filter((row) => row.resource.id === id);
   expect(rows.map((row) => [row.action, row.request.origin])).toEqual(expect.arrayContaining([['publish', 'mcp']]));
@@ -70,11 +71,13 @@ it("refuses the published record's etag where the working copy's is asked for (4
   expect((await request(t.app).get(`/api/pages/${id}`).expect(200)).body.title).toBe('One');
 });
 
-it('refuses publishing a working copy that is not valid as a published record (400, naming data.<field>)', async () => {
+it("refuses publishing a working copy that is not valid as a published record (400, naming the working copy's field)", async () => {
   const created = await call(editor, 'create', { collection: 'pages', data: { body: 'untitled' } });
   const { id } = created.structured.record as { id: string };
   const answer = await call(editor, 'publish', { collection: 'pages', id });
   expect(toolError(answer).status).toBe(400);
+  // publish takes no data: the problem names the working copy's field.
+  expect(toolError(answer).errors).toEqual([expect.objectContaining({ argument: 'title' })]);
   expect(answer.text).toMatch(/title/);
   await request(t.app).get(`/api/pages/${id}`).expect(404);
 });

@@ -45,6 +45,15 @@ describe('with mcp.write', () => {
     for (const name of WRITE_TOOLS) expect(byName.get(name)?.inputSchema.properties).toHaveProperty('collection');
     expect(byName.get('update')?.description).toMatch(/etag.*required/i);
   });
+
+  it('a tool the caller is not offered is unknown to it: the JSON-RPC error -32602 "Tool ... not found"', async () => {
+    // Anonymous callers write memos only: no drafts collection lets them save a draft.
+    const client = await connect(t, {});
+    await expect(client.callTool({ name: 'saveDraft', arguments: { collection: 'pages', id: '0123456789abcdef01234567', data: {} } })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/Tool saveDraft not found/),
+    });
+  });
 });
 
 describe('without mcp.write', () => {

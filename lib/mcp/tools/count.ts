@@ -2,12 +2,13 @@
 import { z } from 'zod';
 import { count } from '../../operations/count';
 import { parseCountQuery } from '../../query/index';
-import { defineTool } from '../tool';
+import { READS, defineTool } from '../tool';
 import { collectionArgument, operationArgs, queryFor, usableCollections } from '../tool-collection';
 
 export const countTool = defineTool({
   name: 'count',
   title: 'Count records',
+  annotations: READS,
   description: 'Counts the records of a collection that match `where` (REST\'s where language, as in `find`).',
   input: z
     .object({

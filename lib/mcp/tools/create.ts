@@ -4,13 +4,14 @@
 import { z } from 'zod';
 import { create } from '../../operations/create';
 import { createDraft } from '../../operations/drafts/create-draft';
-import { defineTool } from '../tool';
+import { ADDS, defineTool } from '../tool';
 import { operationArgs } from '../tool-collection';
 import { COLLECTION, DATA, draftAnswer, offersWrite, writeTarget, writtenAnswer } from './write-target';
 
 export const createTool = defineTool({
   name: 'create',
   title: 'Create a record',
+  annotations: ADDS,
   description:
     'Creates one record in a collection from `data` (field values by name) and answers { record, etag }: the record as the REST API answers it and its etag (what update, delete and publish take). On a collection with drafts the record is created as a draft only (record._status "draft"): publish makes it public.',
   input: z.object({ collection: COLLECTION, data: DATA }).strict(),

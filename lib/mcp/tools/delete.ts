@@ -3,13 +3,14 @@
 // says requireIfMatch, as REST's If-Match is.
 import { z } from 'zod';
 import { deleteRecord } from '../../operations/delete';
-import { defineTool } from '../tool';
+import { REPLACES, defineTool } from '../tool';
 import { operationArgs } from '../tool-collection';
 import { COLLECTION, OPTIONAL_ETAG, RECORD_ID, etagPrecondition, offersWrite, writeTarget } from './write-target';
 
 export const deleteTool = defineTool({
   name: 'delete',
   title: 'Delete a record',
+  annotations: REPLACES,
   description: 'Deletes one record (on a soft-delete collection it is marked deleted and can be restored over REST) and answers { deleted: true }.',
   input: z.object({ collection: COLLECTION, id: RECORD_ID, etag: OPTIONAL_ETAG }).strict(),
   offered: (context) => offersWrite(context, 'delete'),

@@ -2,13 +2,14 @@
 // its rights and readable fields, or one of them by slug.
 import { z } from 'zod';
 import { QueryError } from '../../errors';
-import { defineTool } from '../tool';
+import { READS, defineTool } from '../tool';
 
 export const describeTool = defineTool({
   name: 'describe',
   title: 'Describe the content schema',
+  annotations: READS,
   description:
-    'The collections and globals you may use, with what you may do on each (read, create, update, delete, publish: true, false or "some" records) and their fields. With `collection`, that collection (or global) only. Start here.',
+    'The collections and globals you may use, with what you may do on each (read, create, update, delete, publish: true, false or "some" records) and their fields. With `collection`, that collection (or global) only. Read a global with get { global }, write it with update { global }. Start here.',
   input: z.object({ collection: z.string().optional().describe('A collection or global slug: describe only it.') }).strict(),
   offered: (context) => context.schema.collections.length > 0 || context.schema.globals.length > 0,
   run(args, context) {

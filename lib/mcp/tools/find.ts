@@ -5,29 +5,35 @@ import { find } from '../../operations/find';
 import { findDrafts } from '../../operations/drafts/find-drafts';
 import { toListEnvelope } from '../../http/list-envelope';
 import { parseListQuery } from '../../query/index';
-import { defineTool } from '../tool';
+import { READS, defineTool } from '../tool';
 import { collectionArgument, operationArgs, queryFor, usableCollections } from '../tool-collection';
 
+/** The REST list parameters a `find` takes, each under its REST name. */
+const LIST_PARAMS = ['where', 'sort', 'limit', 'fields', 'include', 'search', 'includeDeleted'] as const;
+
 /** The list query of `args`, named as REST's parameters are; always the cursor envelope (`''`: the first page). */
-function rawQuery(args: { where?: object; sort?: string | string[]; limit?: number; cursor?: string; fields?: string[]; include?: string[] }): Record<string, unknown> {
-  const { where, sort, limit, cursor, fields, include } = args;
-  return { cursor: cursor ?? '', ...(where && { where }), ...(sort !== undefined && { sort }), ...(limit !== undefined && { limit }), ...(fields && { fields }), ...(include && { include }) };
+function rawQuery(args: Partial<Record<(typeof LIST_PARAMS)[number] | 'cursor', unknown>>): Record<string, unknown> {
+  const given = LIST_PARAMS.filter((name) => args[name] !== undefined).map((name): [string, unknown] => [name, args[name]]);
+  return { cursor: args.cursor ?? '', ...(Object.fromEntries(given) as Record<string, unknown>) };
 }
 
 export const findTool = defineTool({
   name: 'find',
   title: 'Find records',
+  annotations: READS,
   description:
-    'Lists records of a collection, a page at a time (`nextCursor` is the next page\'s `cursor`). `where` takes the REST where language as an object ({ "title": { "contains": "x" } }); `sort` field names, `-` for descending; `fields` picks fields; `include` populates relationships; `draft: true` lists working copies.',
+    'Lists records of a collection, a page at a time (for the next page, repeat the call with `nextCursor` as `cursor`). `where` takes the REST where language as an object ({ "title": { "contains": "x" } }); `sort` field names, `-` for descending; `fields` picks fields; `include` populates relationships; `search` finds text in the collection\'s search fields; `includeDeleted: true` lists soft-deleted records too; `draft: true` lists working copies.',
   input: z
     .object({
       collection: z.string().describe('The collection slug (see `describe`).'),
       where: z.record(z.string(), z.unknown()).optional().describe('Conditions, as REST\'s where ({ field: { operator: value } }).'),
       sort: z.union([z.string(), z.array(z.string())]).optional().describe('Field names; `-field` descending.'),
       limit: z.number().int().min(1).optional().describe('Records per page.'),
-      cursor: z.string().optional().describe('The `nextCursor` of the previous page.'),
+      cursor: z.string().optional().describe('The `nextCursor` of the previous page, sent with the same where, sort and limit as the call that answered it.'),
       fields: z.array(z.string()).optional().describe('Only these fields (and id).'),
       include: z.array(z.string()).optional().describe('Relationship fields to populate.'),
+      search: z.string().optional().describe('Text to find (case-insensitive) in the collection\'s search fields, as REST\'s search parameter.'),
+      includeDeleted: z.boolean().optional().describe('true: soft-deleted records too (soft-delete collections; needs the delete right).'),
       draft: z.boolean().optional().describe('true: the working copies (drafts collections).'),
     })
     .strict(),

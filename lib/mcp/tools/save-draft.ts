@@ -4,13 +4,14 @@
 // says requireIfMatch.
 import { z } from 'zod';
 import { saveDraft } from '../../operations/drafts/save-draft';
-import { defineTool } from '../tool';
+import { REPLACES, defineTool } from '../tool';
 import { operationArgs } from '../tool-collection';
-import { COLLECTION, DATA, OPTIONAL_ETAG, RECORD_ID, draftAnswer, etagPrecondition, offersWrite, writeTarget } from './write-target';
+import { COLLECTION, DATA, OPTIONAL_ETAG, RECORD_ID, comparingWorkingCopy, draftAnswer, etagPrecondition, offersWrite, writeTarget } from './write-target';
 
 export const saveDraftTool = defineTool({
   name: 'saveDraft',
   title: 'Save a draft',
+  annotations: REPLACES,
   description:
     "Saves `data` into a record's draft (working copy) on a collection with drafts, without publishing it, and answers { record, etag } (record._status: draft, published or changed). Required fields and unique values are checked when it is published.",
   input: z.object({ collection: COLLECTION, id: RECORD_ID, data: DATA, etag: OPTIONAL_ETAG }).strict(),
@@ -19,6 +20,6 @@ export const saveDraftTool = defineTool({
     const collection = writeTarget(context, slug, true);
     const args = operationArgs(context, collection);
     const ifMatch = await etagPrecondition({ args, action: 'draft', id }, etag, collection.descriptor.requireIfMatch);
-    return draftAnswer(await saveDraft({ ...args, id, data, ifMatch }));
+    return draftAnswer(await comparingWorkingCopy(saveDraft({ ...args, id, data, ifMatch })));
   },
 });

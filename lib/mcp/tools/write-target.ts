@@ -3,15 +3,15 @@
 // and the `{ record, etag }` answer of a write (the ETag REST would send with the same answer).
 import { z } from 'zod';
 import type { CollectionPermissions } from '../../config/caller-schema';
-import { InvalidHeaderError, PreconditionRequiredError, QueryError } from '../../errors';
-import { type DraftAnswer, withStatus } from '../../operations/drafts/working-copy';
+import { InvalidHeaderError, PreconditionFailedError, PreconditionRequiredError, QueryError } from '../../errors';
+import { type DraftAnswer, presentDraft, readStates, withStatus } from '../../operations/drafts/working-copy';
 import { type IfMatch, parseIfMatch, representationTag } from '../../operations/precondition';
 import { refusalsNoted } from '../../operations/refused-write';
 import type { CollectionRuntime, OperationArgs, RefusedWriteAction } from '../../operations/runtime';
 import { isRepresentation } from '../../operations/write-answer';
 import type { ApiRecord } from '../../schema/to-record';
 import type { ToolContext } from '../tool';
-import { usableCollections } from '../tool-collection';
+import { draftsOffRefusal, usableCollections } from '../tool-collection';
 
 /** The `collection` argument of every write tool. */
 export const COLLECTION = z.string().min(1).describe('The collection slug (describe lists those you may use).');
@@ -43,10 +43,10 @@ export function writeTarget(context: ToolContext, slug: string, drafts = false):
   const usable = usableCollections(context).filter((c) => !drafts || c.versions?.drafts === true);
   const collection = usable.some((c) => c.slug === slug) ? context.runtime.collections.get(slug) : undefined;
   if (collection) return collection;
+  if (drafts && usableCollections(context).some((c) => c.slug === slug)) throw draftsOffRefusal(slug, 'collection', usable);
   const names = usable.map((c) => c.slug).join(', ');
-  const seen = drafts && usableCollections(context).some((c) => c.slug === slug);
-  const message = `${seen ? 'has no drafts' : drafts ? 'is not a collection with drafts you can see' : 'is not a collection you can see'}${names ? ` (you may use: ${names})` : ''}`;
-  throw new QueryError(`Unknown collection "${slug}".`, [{ field: 'collection', message, code: seen ? 'drafts_off' : 'unknown_collection' }]);
+  const message = `${drafts ? 'is not a collection with drafts you can see' : 'is not a collection you can see'}${names ? ` (you may use: ${names})` : ''}`;
+  throw new QueryError(`Unknown collection "${slug}".`, [{ field: 'collection', message, code: 'unknown_collection' }]);
 }
 
 /** An etag as tools answer it (`"…"`); a bare tag (an agent that dropped the quotes) is the same tag quoted. */
@@ -79,4 +79,26 @@ export function writtenAnswer(record: ApiRecord): { record: ApiRecord; etag?: st
 /** A working copy's answer: the copy with its `_status`, as REST answers it, and its ETag (what a draft save or a publish compares `etag` with). */
 export function draftAnswer(answer: DraftAnswer): { record: ApiRecord; etag: string } {
   return { record: withStatus(answer), etag: representationTag(answer.record) };
+}
+
+/**
+ * The working copy's etag of record `id` (without a copy yet, its published record's), as this caller reads
+ * it: what the next update, saveDraft or publish on a drafts collection compares `etag` with.
+ */
+export async function workingCopyEtag(args: OperationArgs, id: string): Promise<string> {
+  const { draft, published } = await readStates(args.collection, id);
+  // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- readStates found one of them
+  return representationTag(await presentDraft(args, (draft ?? published)!));
+}
+
+/** A drafts collection's write, whose 412 says which etag it takes: the working copy's, not the published record's. */
+export async function comparingWorkingCopy<T>(write: Promise<T>): Promise<T> {
+  try {
+    return await write;
+  } catch (error) {
+    if (!(error instanceof PreconditionFailedError)) throw error;
+    throw new PreconditionFailedError(
+      "The etag is not the working copy's: on a collection with drafts, writes compare the etag of the working copy (get with draft: true answers it, as does every write's answer), not the published record's. The draft changed since it was read, or the etag is another's; nothing was written. Read it again with get (draft: true) and retry.",
+    );
+  }
 }

@@ -19,7 +19,7 @@ import { type DraftAnswer, type DraftStatus, draftsOf, ensureWorkingCopy, status
 function onDrafts(args: GlobalArgs): { asGlobal: GlobalArgs; asOperation: OperationArgs } {
   const drafts = draftsOf(args.global);
   const asGlobal = { ...args, global: drafts };
-  return { asGlobal, asOperation: { runtime: args.runtime, collection: drafts, user: args.user, req: args.req, overrideAccess: args.overrideAccess, state: args.state } };
+  return { asGlobal, asOperation: { runtime: args.runtime, collection: drafts, user: args.user, req: args.req, overrideAccess: args.overrideAccess, state: args.state, origin: args.origin } };
 }
 
 function notFound(args: GlobalArgs): NotFoundError {

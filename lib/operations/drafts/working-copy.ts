@@ -7,6 +7,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { ClientSession } from 'mongoose';
 import { NotFoundError } from '../../errors';
 import type { ApiRecord, RawDoc } from '../../schema/to-record';
+import { withoutId } from '../globals';
 import { presentFor } from '../present-records';
 import { assertTagMatches } from '../precondition';
 import { toRecordId } from '../record-id';
@@ -100,7 +101,8 @@ export async function readStates(collection: CollectionRuntime, id: string): Pro
 export async function presentDraft(args: OperationArgs, row: RawDoc): Promise<ApiRecord> {
   // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- called on drafts collections only (draftsOf first)
   const [record] = await presentFor({ ...operationArgs(args), collection: args.collection.drafts! }, [row]);
-  return record;
+  // A global's copy reads without an id (GET /globals/<slug>/draft), and its ETag is that answer's.
+  return args.collection.descriptor.isGlobal ? (withoutId(record) as ApiRecord) : record;
 }
 
 /** 412 unless the working copy (or, without one, the published record) has one of the tags, as this caller reads it. */
