@@ -138,7 +138,7 @@ describe('the write tools (mcp: { write: true })', () => {
     expect(created.etag).toEqual(expect.any(String));
     // A drafts collection: the create is a draft, not yet public.
     expect((await request(example.app).get(`/api/articles/${created.record.id}`)).status).toBe(404);
-    await call(agent, 'publish', { collection: 'articles', id: created.record.id });
+    await call(agent, 'publish', { collection: 'articles', id: created.record.id, etag: created.etag });
     const published = await request(example.app).get(`/api/articles/${created.record.id}`).expect(200);
     expect(published.body).toMatchObject({ title: 'Written by an agent', slug: 'by-an-agent' });
     const fetched = (await call(agent, 'get', { collection: 'articles', id: created.record.id })) as { record: unknown; etag: string };

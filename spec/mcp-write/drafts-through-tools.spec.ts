@@ -63,8 +63,8 @@ it('update saves the working copy with its etag; the public record stays until p
 it("refuses the published record's etag where the working copy's is asked for (412, naming etag)", async () => {
   const created = await call(editor, 'create', { collection: 'pages', data: { title: 'One' } });
   const { id } = created.structured.record as { id: string };
-  await call(editor, 'publish', { collection: 'pages', id, etag: created.structured.etag });
-  await call(editor, 'saveDraft', { collection: 'pages', id, data: { title: 'Two' } });
+  const published = await call(editor, 'publish', { collection: 'pages', id, etag: created.structured.etag });
+  await call(editor, 'saveDraft', { collection: 'pages', id, data: { title: 'Two' }, etag: published.structured.etag });
   const stale = await call(editor, 'publish', { collection: 'pages', id, etag: created.structured.etag });
   expect(toolError(stale)).toMatchObject({ status: 412 });
   expect(toolError(stale).errors).toEqual([expect.objectContaining({ argument: 'etag' })]);
@@ -74,7 +74,7 @@ it("refuses the published record's etag where the working copy's is asked for (4
 it("refuses publishing a working copy that is not valid as a published record (400, naming the working copy's field)", async () => {
   const created = await call(editor, 'create', { collection: 'pages', data: { body: 'untitled' } });
   const { id } = created.structured.record as { id: string };
-  const answer = await call(editor, 'publish', { collection: 'pages', id });
+  const answer = await call(editor, 'publish', { collection: 'pages', id, etag: created.structured.etag });
   expect(toolError(answer).status).toBe(400);
   // publish takes no data: the problem names the working copy's field.
   expect(toolError(answer).errors).toEqual([expect.objectContaining({ argument: 'title' })]);

@@ -1,8 +1,8 @@
 // The `publish` tool: a record's working copy becomes its published record, by the operation REST's
 // POST /<slug>/:id/publish runs (the publish rule, and create on a first publish; full validation; unique
 // values; hooks); with `global` instead of `collection` and `id`, a drafts global's, as POST
-// /globals/<slug>/publish. `etag` is the working copy's; required where the collection says
-// requireIfMatch. It answers the published record, as REST does, with the working copy's etag: the one
+// /globals/<slug>/publish. `etag` is the working copy's, always required: an agent
+// publishes no change it has not read. It answers the published record, as REST does, with the working copy's etag: the one
 // every later write on the record compares (a published record's tag would be refused by the next update).
 import { z } from 'zod';
 import { publish } from '../../operations/drafts/publish';
@@ -10,7 +10,7 @@ import type { CollectionRuntime } from '../../operations/runtime';
 import { REPLACES, type ToolContext, defineTool } from '../tool';
 import { draftsOffRefusal, operationArgs } from '../tool-collection';
 import { globalArgument, targetOf, usableGlobals } from '../tool-global';
-import { COLLECTION, OPTIONAL_ETAG, comparingWorkingCopy, etagPrecondition, offersWrite, workingCopyEtag, writeTarget } from './write-target';
+import { COLLECTION, DRAFT_ETAG, comparingWorkingCopy, etagPrecondition, offersWrite, workingCopyEtag, writeTarget } from './write-target';
 
 /** The global `slug` names, if the caller sees it and it keeps drafts; else a refusal naming `global`. */
 function draftsGlobal(context: ToolContext, slug: string): CollectionRuntime {
@@ -30,7 +30,7 @@ export const publishTool = defineTool({
       collection: COLLECTION.optional(),
       id: z.string().min(1).optional().describe('The record id, as find, get and create answer it; with `collection`.'),
       global: z.string().min(1).optional().describe('A global slug with drafts (see `describe`), instead of collection and id.'),
-      etag: OPTIONAL_ETAG,
+      etag: DRAFT_ETAG,
     })
     .strict(),
   offered: (context) => offersWrite(context, 'publish', true) || (context.options.write && usableGlobals(context, 'publish').some((g) => g.versions?.drafts === true)),
@@ -39,7 +39,7 @@ export const publishTool = defineTool({
     const collection = target.kind === 'global' ? draftsGlobal(context, target.global) : writeTarget(context, target.collection, true);
     const id = target.kind === 'global' ? target.global : target.id;
     const base = operationArgs(context, collection);
-    const ifMatch = await etagPrecondition({ args: base, action: 'publish', ...(target.kind === 'record' && { id }) }, args.etag, collection.descriptor.requireIfMatch);
+    const ifMatch = await etagPrecondition({ args: base, action: 'publish', ...(target.kind === 'record' && { id }) }, args.etag, true);
     const record = await comparingWorkingCopy(publish({ ...base, id, ifMatch }));
     return { record, etag: await workingCopyEtag(base, id) };
   },

@@ -2,7 +2,7 @@
 // caller's schema, or a tool error naming `collection`), the `etag` argument read as REST reads If-Match,
 // and the `{ record, etag }` answer of a write (the ETag REST would send with the same answer).
 import { z } from 'zod';
-import type { CollectionPermissions } from '../../config/caller-schema';
+import type { CollectionPermissions, SchemaCollection } from '../../config/caller-schema';
 import { InvalidHeaderError, PreconditionFailedError, PreconditionRequiredError, QueryError } from '../../errors';
 import { type DraftAnswer, presentDraft, readStates, withStatus } from '../../operations/drafts/working-copy';
 import { type IfMatch, parseIfMatch, representationTag } from '../../operations/precondition';
@@ -20,6 +20,12 @@ export const RECORD_ID = z.string().min(1).describe('The record id (24 hex digit
 /** A record's field values, as REST takes them in a body. */
 export const DATA = z.record(z.string(), z.unknown()).describe('Field values by field name, as the REST API takes them in a JSON body (describe lists the fields you may set).');
 /** An `etag` argument, where the collection decides whether it is required. */
+/** The etag of the working copy a draft write replaces: required, so an agent overwrites or publishes no change it has not read. */
+export const DRAFT_ETAG = z
+  .string()
+  .optional()
+  .describe("Required. The working copy's etag as get with draft: true (or your last write) answered it: the write is made only if the draft is still as read.");
+
 export const OPTIONAL_ETAG = z
   .string()
   .optional()
@@ -30,7 +36,9 @@ export type WriteRight = keyof Pick<CollectionPermissions, 'create' | 'update' |
 
 /** True when `write` is on and some collection the caller sees grants it `right` (on drafts collections only, with `drafts`). */
 export function offersWrite(context: ToolContext, right: WriteRight, drafts = false): boolean {
-  return context.options.write && usableCollections(context, right).some((c) => !drafts || c.versions?.drafts === true);
+  // Editing a drafts collection saves its working copy, which the save reads: readDrafts too, as REST checks.
+  const usable = (c: SchemaCollection) => !(right === 'update' && c.versions?.drafts === true) || c.access.readDrafts !== false;
+  return context.options.write && usableCollections(context, right).some((c) => (!drafts || c.versions?.drafts === true) && usable(c));
 }
 
 /**
