@@ -6,7 +6,7 @@ import { create } from '../../operations/create';
 import { createDraft } from '../../operations/drafts/create-draft';
 import { ADDS, defineTool } from '../tool';
 import { operationArgs } from '../tool-collection';
-import { COLLECTION, DATA, draftAnswer, offersWrite, writeTarget, writtenAnswer } from './write-target';
+import { COLLECTION, DATA, draftAnswer, offersWrite, refusalsTold, writeTarget, writtenAnswer } from './write-target';
 
 export const createTool = defineTool({
   name: 'create',
@@ -19,7 +19,7 @@ export const createTool = defineTool({
   async run({ collection: slug, data }, context) {
     const collection = writeTarget(context, slug);
     const args = operationArgs(context, collection);
-    if (collection.drafts) return draftAnswer(await createDraft({ ...args, data }));
-    return writtenAnswer(await create({ ...args, data }));
+    if (collection.drafts) return draftAnswer(await refusalsTold({ args, action: 'create' }, () => createDraft({ ...args, data })));
+    return writtenAnswer(await refusalsTold({ args, action: 'create' }, () => create({ ...args, data })));
   },
 });

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { deleteRecord } from '../../operations/delete';
 import { REPLACES, defineTool } from '../tool';
 import { operationArgs } from '../tool-collection';
-import { COLLECTION, OPTIONAL_ETAG, RECORD_ID, etagPrecondition, offersWrite, writeTarget } from './write-target';
+import { COLLECTION, etagPrecondition, offersWrite, OPTIONAL_ETAG, RECORD_ID, refusalsTold, writeTarget } from './write-target';
 
 export const deleteTool = defineTool({
   name: 'delete',
@@ -18,6 +18,6 @@ export const deleteTool = defineTool({
     const collection = writeTarget(context, slug);
     const args = operationArgs(context, collection);
     const ifMatch = await etagPrecondition({ args, action: 'delete', id }, etag, collection.descriptor.requireIfMatch);
-    return deleteRecord({ ...args, id, ifMatch });
+    return refusalsTold({ args, action: 'delete', id }, () => deleteRecord({ ...args, id, ifMatch }));
   },
 });

@@ -10,7 +10,7 @@ import type { CollectionRuntime } from '../../operations/runtime';
 import { REPLACES, type ToolContext, defineTool } from '../tool';
 import { draftsOffRefusal, operationArgs } from '../tool-collection';
 import { globalArgument, targetOf, usableGlobals } from '../tool-global';
-import { COLLECTION, DRAFT_ETAG, comparingWorkingCopy, etagPrecondition, offersWrite, workingCopyEtag, writeTarget } from './write-target';
+import { COLLECTION, comparingWorkingCopy, DRAFT_ETAG, etagPrecondition, offersWrite, refusalsTold, workingCopyEtag, writeTarget } from './write-target';
 
 /** The global `slug` names, if the caller sees it and it keeps drafts; else a refusal naming `global`. */
 function draftsGlobal(context: ToolContext, slug: string): CollectionRuntime {
@@ -40,7 +40,7 @@ export const publishTool = defineTool({
     const id = target.kind === 'global' ? target.global : target.id;
     const base = operationArgs(context, collection);
     const ifMatch = await etagPrecondition({ args: base, action: 'publish', ...(target.kind === 'record' && { id }) }, args.etag, true);
-    const record = await comparingWorkingCopy(publish({ ...base, id, ifMatch }));
+    const record = await refusalsTold({ args: base, action: 'publish', ...(target.kind === 'record' && { id }) }, () => comparingWorkingCopy(publish({ ...base, id, ifMatch })));
     return { record, etag: await workingCopyEtag(base, id) };
   },
 });

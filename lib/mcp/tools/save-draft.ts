@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { saveDraft } from '../../operations/drafts/save-draft';
 import { REPLACES, defineTool } from '../tool';
 import { operationArgs } from '../tool-collection';
-import { COLLECTION, DATA, DRAFT_ETAG, RECORD_ID, comparingWorkingCopy, draftAnswer, etagPrecondition, offersWrite, writeTarget } from './write-target';
+import { COLLECTION, comparingWorkingCopy, DATA, DRAFT_ETAG, draftAnswer, etagPrecondition, offersWrite, RECORD_ID, refusalsTold, writeTarget } from './write-target';
 
 export const saveDraftTool = defineTool({
   name: 'saveDraft',
@@ -20,6 +20,6 @@ export const saveDraftTool = defineTool({
     const collection = writeTarget(context, slug, true);
     const args = operationArgs(context, collection);
     const ifMatch = await etagPrecondition({ args, action: 'draft', id }, etag, true);
-    return draftAnswer(await comparingWorkingCopy(saveDraft({ ...args, id, data, ifMatch })));
+    return draftAnswer(await refusalsTold({ args, action: 'draft', id }, () => comparingWorkingCopy(saveDraft({ ...args, id, data, ifMatch }))));
   },
 });

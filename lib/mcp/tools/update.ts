@@ -12,7 +12,7 @@ import type { ApiRecord } from '../../schema/to-record';
 import { REPLACES, defineTool } from '../tool';
 import { operationArgs } from '../tool-collection';
 import { globalArgs, globalArgument, targetOf, usableGlobals } from '../tool-global';
-import { COLLECTION, DATA, comparingWorkingCopy, draftAnswer, etagPrecondition, offersWrite, writeTarget, writtenAnswer } from './write-target';
+import { COLLECTION, comparingWorkingCopy, DATA, draftAnswer, etagPrecondition, offersWrite, refusalsTold, writeTarget, writtenAnswer } from './write-target';
 
 export const updateTool = defineTool({
   name: 'update',
@@ -38,14 +38,15 @@ export const updateTool = defineTool({
       const global = globalArgument(context, target.global);
       const ifMatch = await etagPrecondition({ args: operationArgs(context, global), action: global.drafts ? 'draft' : 'update' }, etag, true);
       const write = { ...globalArgs(context, global), data, ifMatch };
-      if (global.drafts) return draftAnswer(await comparingWorkingCopy(saveGlobalDraft(write)));
-      return writtenAnswer((await updateGlobal(write)) as ApiRecord);
+      const told = { args: operationArgs(context, global), action: global.drafts ? ('draft' as const) : ('update' as const) };
+      if (global.drafts) return draftAnswer(await refusalsTold(told, () => comparingWorkingCopy(saveGlobalDraft(write))));
+      return writtenAnswer((await refusalsTold(told, () => updateGlobal(write))) as ApiRecord);
     }
     const { id } = target;
     const collection = writeTarget(context, target.collection);
     const base = operationArgs(context, collection);
     const ifMatch = await etagPrecondition({ args: base, action: collection.drafts ? 'draft' : 'update', id }, etag, true);
-    if (collection.drafts) return draftAnswer(await comparingWorkingCopy(saveDraft({ ...base, id, data, ifMatch })));
-    return writtenAnswer(await update({ ...base, id, data, ifMatch }));
+    if (collection.drafts) return draftAnswer(await refusalsTold({ args: base, action: 'draft', id }, () => comparingWorkingCopy(saveDraft({ ...base, id, data, ifMatch }))));
+    return writtenAnswer(await refusalsTold({ args: base, action: 'update', id }, () => update({ ...base, id, data, ifMatch })));
   },
 });

@@ -57,6 +57,14 @@ export function writeTarget(context: ToolContext, slug: string, drafts = false):
   throw new QueryError(`Unknown collection "${slug}".`, [{ field: 'collection', message, code: 'unknown_collection' }]);
 }
 
+/**
+ * Runs a write tool's operation, telling the audit log of a refusal the operation did not tell itself (one
+ * decided before it starts, as a draft save's access check), as REST's write routes do.
+ */
+export function refusalsTold<T>(write: { args: OperationArgs; action: RefusedWriteAction; id?: string }, work: () => Promise<T>): Promise<T> {
+  return refusalsNoted({ ...write.args, action: write.action, id: write.id }, work);
+}
+
 /** An etag as tools answer it (`"…"`); a bare tag (an agent that dropped the quotes) is the same tag quoted. */
 function quoted(etag: string): string {
   const trimmed = etag.trim();
