@@ -19,6 +19,7 @@ import { type ResolvedMcpOptions, parseMcpOptions } from './mcp-options';
 import { callOf, mcpRequest, mcpResponse } from './mcp-request';
 import { type McpCall, createCallerServer } from './mcp-server';
 import { TOOLS } from './mcp-tools';
+import { unsafeArgumentsAnswer } from './safe-arguments';
 
 /** The hostnames of `security.trustedOrigins`: the browser pages the host trusts already. */
 function trustedHostnames(runtime: Runtime): string[] {
@@ -91,6 +92,11 @@ function mcpRoutes(runtime: Runtime, options: ResolvedMcpOptions): RouteDef[] {
     const refusal = refusedMessage(req.body);
     if (refusal) {
       res.status(refusal.status).json(refusal.error);
+      return;
+    }
+    const unsafe = unsafeArgumentsAnswer(req.body, TOOLS, runtime);
+    if (unsafe) {
+      res.json(unsafe);
       return;
     }
     const user = await requestUser(runtime, req);

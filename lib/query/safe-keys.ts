@@ -26,8 +26,10 @@ export function assertSafeKeys(value: unknown, path: string, depth = 0): void {
   }
   if (!isPlainObject(value)) return;
   for (const key of Object.keys(value)) {
-    if (key.startsWith('$')) rejectQuery(`${path}.${key}`, `keys starting with "$" are not allowed`, 'forbidden_key');
-    if (POISON_KEYS.has(key)) rejectQuery(`${path}.${key}`, `the key "${key}" is not allowed`, 'forbidden_key');
-    assertSafeKeys(value[key], `${path}.${key}`, depth + 1);
+    // An empty path names the keys of the value itself (the arguments of an MCP tool call, each its own name).
+    const at = path === '' ? key : `${path}.${key}`;
+    if (key.startsWith('$')) rejectQuery(at, `keys starting with "$" are not allowed`, 'forbidden_key');
+    if (POISON_KEYS.has(key)) rejectQuery(at, `the key "${key}" is not allowed`, 'forbidden_key');
+    assertSafeKeys(value[key], at, depth + 1);
   }
 }
