@@ -30,10 +30,14 @@ export async function describeSchema(args: DescribeSchemaArgs): Promise<CallerSc
     Promise.all([...runtime.collections.values()].map((collection) => describeCollection(args, collection))),
     Promise.all([...runtime.globals.values()].map((global) => describeGlobal(args, global))),
   ]);
-  return {
-    collections: collections.filter((c): c is SchemaCollection => c !== undefined),
-    globals: globals.filter((g): g is SchemaGlobal => g !== undefined),
-  };
+  const shown = collections.filter((c): c is SchemaCollection => c !== undefined);
+  const described = { collections: shown, globals: globals.filter((g): g is SchemaGlobal => g !== undefined) };
+  // A relationship to a collection the caller may do nothing with names no collection it knows of.
+  const known = new Set([...shown.map((c) => c.slug), 'uploads']);
+  for (const owner of [...described.collections, ...described.globals]) {
+    for (const field of owner.fields) if (field.relationTo !== undefined && !known.has(field.relationTo)) delete field.relationTo;
+  }
+  return described;
 }
 
 /** The caller's rights on one collection or global: each rule's answer, as a list would ask it. */
