@@ -133,14 +133,18 @@ export class NotFoundError extends ContentError {
   }
 }
 
-/** 409: a unique field already holds this value. Names the field, never echoes the value. */
+/**
+ * 409: a unique field already holds this value. Names the field, never echoes the value; a hidden field (one
+ * a hook fills) is not named either (`field` undefined): clients know nothing of it.
+ */
 export class ConflictError extends ContentError {
   /** One field (and batch item), or several `{ field, index }` conflicts of a batch, all reported at once. */
-  constructor(field: string | ReadonlyArray<{ field: string; index?: number }>, index?: number) {
-    const conflicts = typeof field === 'string' ? [{ field, index }] : field;
-    const names = [...new Set(conflicts.map((c) => c.field))].join(', ');
-    super(409, 'unique_conflict', 'Conflict', `A record with this ${names} already exists.`, {
-      errors: conflicts.map((c) => ({ field: c.field, index: c.index, message: `${c.field} must be unique`, code: 'unique' })),
+  constructor(field: string | undefined | ReadonlyArray<{ field?: string; index?: number }>, index?: number) {
+    const conflicts = typeof field === 'string' || field === undefined ? [{ field, index }] : field;
+    const names = [...new Set(conflicts.flatMap((c) => (c.field === undefined ? [] : [c.field])))];
+    const detail = names.length > 0 && names.length === new Set(conflicts.map((c) => c.field)).size ? `A record with this ${names.join(', ')} already exists.` : 'A record with these values already exists.';
+    super(409, 'unique_conflict', 'Conflict', detail, {
+      errors: conflicts.map((c) => (c.field === undefined ? { index: c.index, message: 'a unique value is already taken', code: 'unique' } : { field: c.field, index: c.index, message: `${c.field} must be unique`, code: 'unique' })),
     });
   }
 }

@@ -1,5 +1,6 @@
 // Maps database write failures that are the client's doing (unique conflicts) to typed errors.
 import { ConflictError } from '../errors';
+import type { CollectionDescriptor } from '../schema/descriptors';
 
 interface DuplicateKeyError {
   code: number;
@@ -24,12 +25,18 @@ export function isDuplicateKeyError(error: unknown): error is DuplicateKeyError 
   return typeof error === 'object' && error !== null && (error as DuplicateKeyError).code === 11000;
 }
 
-/** A duplicate-key error as a 409 naming the field (never the value); other errors unchanged. */
-export function toWriteError(error: unknown, index?: number): unknown {
-  return isDuplicateKeyError(error) ? new ConflictError(duplicateField(error), index) : error;
+/** The field a conflict names to clients: none when it is hidden (clients know nothing of it). */
+export function conflictField(descriptor: Pick<CollectionDescriptor, 'fields'>, field: string): string | undefined {
+  const described = Object.hasOwn(descriptor.fields, field) ? descriptor.fields[field] : undefined;
+  return described?.hidden && !described.writeOnly ? undefined : field;
 }
 
-/** Rethrows a duplicate-key error as a 409 naming the field (never the value); other errors unchanged. */
-export function rethrowWriteError(error: unknown, index?: number): never {
-  throw toWriteError(error, index);
+/** A duplicate-key error as a 409 naming the field (never the value; not a hidden one); other errors unchanged. */
+export function toWriteError(error: unknown, descriptor: Pick<CollectionDescriptor, 'fields'>, index?: number): unknown {
+  return isDuplicateKeyError(error) ? new ConflictError(conflictField(descriptor, duplicateField(error)), index) : error;
+}
+
+/** Rethrows a duplicate-key error as a 409 naming the field (never the value; not a hidden one); other errors unchanged. */
+export function rethrowWriteError(error: unknown, descriptor: Pick<CollectionDescriptor, 'fields'>, index?: number): never {
+  throw toWriteError(error, descriptor, index);
 }

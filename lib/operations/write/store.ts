@@ -21,7 +21,7 @@ export async function insertRecord(collection: CollectionRuntime, set: Record<st
   try {
     await doc.save({ session });
   } catch (error) {
-    rethrowWriteError(error);
+    rethrowWriteError(error, collection.descriptor);
   }
   return doc.toObject();
 }
@@ -50,7 +50,7 @@ export async function updateRecord(
       .findOneAndUpdate(filter, change, { returnDocument: 'after', ...how, session: options.session, ...(options.upsert ? { upsert: true, setDefaultsOnInsert: true } : {}) })
       .lean<RawDoc>();
   } catch (error) {
-    rethrowWriteError(error);
+    rethrowWriteError(error, collection.descriptor);
   }
 }
 

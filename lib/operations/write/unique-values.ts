@@ -3,6 +3,7 @@
 // reported for every item at once so the client fixes the whole request in one go. A value taken by
 // another writer after this check is the store stage's 409 (the unique index still guards it).
 import { ConflictError } from '../../errors';
+import { conflictField } from '../write-errors';
 import type { RawDoc } from '../../schema/to-record';
 import type { CollectionRuntime } from '../runtime';
 import type { ItemFailure, ItemName } from './store-each';
@@ -40,5 +41,5 @@ export async function uniqueValueFailures(collection: CollectionRuntime, candida
       if (at !== undefined && String(candidates[at]._id) !== String(row._id)) failures.push({ item: candidates[at].item, field: field.name, at });
     }
   }
-  return failures.sort((a, b) => a.at - b.at).map(({ item, field }) => ({ item, error: new ConflictError(field) }));
+  return failures.sort((a, b) => a.at - b.at).map(({ item, field }) => ({ item, error: new ConflictError(conflictField(collection.descriptor, field)) }));
 }
