@@ -31,6 +31,12 @@ const RIGHT_WORDS: Record<keyof SchemaCollection['access'], string> = {
   readVersions: 'read versions of',
 };
 
+/** The refusal of a `collection` argument that names nothing the caller may use so: what it is not, and what it may use. */
+export function unknownCollection(slug: string, isNot: string, usable: readonly string[]): QueryError {
+  const names = usable.join(', ');
+  return new QueryError(`Unknown collection "${slug}".`, [{ field: 'collection', message: `${isNot}${names ? ` (you may use: ${names})` : ''}`, code: 'unknown_collection' }]);
+}
+
 /**
  * The refusal of a draft tool, or `draft: true`, on a collection the caller sees but that keeps no working
  * copies: a 400 `drafts_off` naming `argument` (the collection, or the `draft` flag) and the collections with
@@ -50,9 +56,7 @@ export function collectionArgument(context: ToolContext, slug: string, right: ke
   if (!schema || !collection) {
     const seen = usableCollections(context).find((c) => c.slug === slug);
     if (right === 'readDrafts' && seen && seen.versions?.drafts !== true) throw draftsOffRefusal(slug, 'draft', usable);
-    const names = usable.map((c) => c.slug).join(', ');
-    const message = `is not a collection you may ${RIGHT_WORDS[right]}${names ? ` (you may use: ${names})` : ''}`;
-    throw new QueryError(`Unknown collection "${slug}".`, [{ field: 'collection', message, code: 'unknown_collection' }]);
+    throw unknownCollection(slug, `is not a collection you may ${RIGHT_WORDS[right]}`, usable.map((c) => c.slug));
   }
   return { runtime: collection, schema };
 }

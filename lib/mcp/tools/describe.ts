@@ -1,8 +1,8 @@
 // `describe`: what the caller may see and do (`GET /schema`'s answer): every collection and global with
 // its rights and readable fields, or one of them by slug.
 import { z } from 'zod';
-import { QueryError } from '../../errors';
 import { READS, defineTool } from '../tool';
+import { unknownCollection } from '../tool-collection';
 
 export const describeTool = defineTool({
   name: 'describe',
@@ -17,7 +17,7 @@ export const describeTool = defineTool({
     if (args.collection === undefined) return Promise.resolve(schema);
     const found = schema.collections.find((c) => c.slug === args.collection) ?? schema.globals.find((g) => g.slug === args.collection);
     if (found) return Promise.resolve(found);
-    const names = [...schema.collections, ...schema.globals].map((c) => c.slug).join(', ');
-    return Promise.reject(new QueryError(`Unknown collection "${args.collection}".`, [{ field: 'collection', message: `is not a collection or global you may use${names ? ` (you may use: ${names})` : ''}`, code: 'unknown_collection' }]));
+    const names = [...schema.collections, ...schema.globals].map((c) => c.slug);
+    return Promise.reject(unknownCollection(args.collection, 'is not a collection or global you may use', names));
   },
 });

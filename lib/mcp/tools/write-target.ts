@@ -3,7 +3,7 @@
 // and the `{ record, etag }` answer of a write (the ETag REST would send with the same answer).
 import { z } from 'zod';
 import type { CollectionPermissions, SchemaCollection } from '../../config/caller-schema';
-import { InvalidHeaderError, PreconditionFailedError, PreconditionRequiredError, QueryError } from '../../errors';
+import { InvalidHeaderError, PreconditionFailedError, PreconditionRequiredError } from '../../errors';
 import { type DraftAnswer, presentDraft, readStates, withStatus } from '../../operations/drafts/working-copy';
 import { type IfMatch, parseIfMatch, representationTag } from '../../operations/precondition';
 import { refusalsNoted } from '../../operations/refused-write';
@@ -11,7 +11,7 @@ import type { CollectionRuntime, OperationArgs, RefusedWriteAction } from '../..
 import { isRepresentation } from '../../operations/write-answer';
 import type { ApiRecord } from '../../schema/to-record';
 import type { ToolContext } from '../tool';
-import { draftsOffRefusal, usableCollections } from '../tool-collection';
+import { draftsOffRefusal, unknownCollection, usableCollections } from '../tool-collection';
 
 /** The `collection` argument of every write tool. */
 export const COLLECTION = z.string().min(1).describe('The collection slug (describe lists those you may use).');
@@ -52,9 +52,7 @@ export function writeTarget(context: ToolContext, slug: string, drafts = false):
   const collection = usable.some((c) => c.slug === slug) ? context.runtime.collections.get(slug) : undefined;
   if (collection) return collection;
   if (drafts && usableCollections(context).some((c) => c.slug === slug)) throw draftsOffRefusal(slug, 'collection', usable);
-  const names = usable.map((c) => c.slug).join(', ');
-  const message = `${drafts ? 'is not a collection with drafts you can see' : 'is not a collection you can see'}${names ? ` (you may use: ${names})` : ''}`;
-  throw new QueryError(`Unknown collection "${slug}".`, [{ field: 'collection', message, code: 'unknown_collection' }]);
+  throw unknownCollection(slug, drafts ? 'is not a collection with drafts you can see' : 'is not a collection you can see', usable.map((c) => c.slug));
 }
 
 /**
