@@ -10,7 +10,7 @@ import { ForbiddenError, UnauthorizedError } from '../errors';
 import { type CollectionDescriptor, type FieldDescriptor, canonicalType } from '../schema/descriptors';
 import { type AccessOperation, checkAccess } from './access';
 import { callerView } from './field-view';
-import { callHook, fieldRuleLabel } from './hooks';
+import { fieldWriteAnswer } from './prepare-input';
 import type { RequestState } from './request-state';
 import { type CollectionRuntime, type Runtime, readOnlyFieldsOf } from './runtime';
 
@@ -134,10 +134,8 @@ async function deniedWrites(args: DescribeSchemaArgs, descriptor: CollectionDesc
   if (args.overrideAccess) return new Set();
   const denied = new Set(readOnlyFieldsOf(args.runtime, descriptor, args.user, mode));
   const ruled = Object.values(descriptor.fields).filter((field) => field.config.access?.[mode] !== undefined);
-  const answers = await Promise.all(
-    // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- only fields with a rule for this mode
-    ruled.map((field) => callHook(fieldRuleLabel(descriptor, field.name, mode), field.config.access![mode]!, { user: args.user, req: args.req })),
-  );
+  // Asked through the write's own memo: a write in the same request (an MCP tool) asks each rule once.
+  const answers = await Promise.all(ruled.map((field) => fieldWriteAnswer(args, descriptor, field, mode)));
   ruled.forEach((field, index) => {
     if (answers[index] !== true) denied.add(field.name);
   });

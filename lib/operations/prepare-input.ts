@@ -13,7 +13,10 @@ import type { ErrorDetail } from '../errors';
 import { type ValidatedInput, validateInput } from '../schema/validate-input';
 import { isRecord } from '../util/is-record';
 import { findMissingRelations } from './check-relations';
-import { type CallerMemo, callerMemo, rememberForCaller } from './request-state';
+import type { Request } from 'express';
+import type { AuthUser } from '../config/types';
+import type { CollectionDescriptor, FieldDescriptor } from '../schema/descriptors';
+import { type CallerMemo, type RequestState, callerMemo, rememberForCaller } from './request-state';
 import { HookError, callHook, fieldHookArgs, fieldRuleLabel, hookBase, hookLabel, runReplacing } from './hooks';
 import { readOnlyFieldsOf, type WriteArgs } from './runtime';
 
@@ -190,25 +193,37 @@ async function writeDenied(args: WriteArgs, body: unknown, mode: 'create' | 'upd
   // A flow that names its read-only fields itself (registration) overrides the collection's rules only: the
   // body is still a client's, so the fields' own rules are asked for its caller.
   if (args.overrideAccess && !args.readOnly) return undefined;
-  const { runtime, collection, user, req } = args;
+  const { runtime, collection, user } = args;
   const provided = args.readOnly ?? readOnlyFieldsOf(runtime, collection.descriptor, user, mode);
   if (!isRecord(body)) return provided;
   const fields = collection.descriptor.fields;
   const ruled = Object.keys(body).filter((key) => Object.hasOwn(fields, key) && fields[key].config.access?.[mode] !== undefined);
   if (ruled.length === 0) return provided;
-  const answers = rememberForCaller(decided, args, () => new Map<string, Promise<unknown>>());
   const denied = new Set(provided);
   await Promise.all(
     ruled.map(async (key) => {
-      // A rule that throws is a 500 whose log names it, as a read rule's is.
-      const label = fieldRuleLabel(collection.descriptor, key, mode);
-      let answer = answers.get(label);
-      // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- asked only for fields whose access rule for this mode exists
-      if (!answer) answers.set(label, (answer = callHook(label, fields[key].config.access![mode]!, { user, req })));
-      if ((await answer) !== true) denied.add(key);
+      if ((await fieldWriteAnswer(args, collection.descriptor, fields[key], mode)) !== true) denied.add(key);
     }),
   );
   return denied;
+}
+
+/**
+ * What a field's `create` or `update` rule answers this caller, asked once per request whoever asks (a
+ * write's checks, the caller's schema). A rule that throws is a 500 whose log names it, as a read rule's is.
+ */
+export function fieldWriteAnswer(
+  args: { state?: RequestState; req?: Request; user: AuthUser | null },
+  descriptor: CollectionDescriptor,
+  field: FieldDescriptor,
+  mode: 'create' | 'update',
+): Promise<unknown> {
+  const answers = rememberForCaller(decided, args, () => new Map<string, Promise<unknown>>());
+  const label = fieldRuleLabel(descriptor, field.name, mode);
+  let answer = answers.get(label);
+  // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- callers pass only fields with a rule for this mode
+  if (!answer) answers.set(label, (answer = callHook(label, field.config.access![mode]!, { user: args.user, req: args.req })));
+  return answer;
 }
 
 /** The body as access rules receive it (`data`): any object, else undefined. */
